@@ -1,0 +1,514 @@
+//! The one data model: what is known about a machine, each fact with where
+//! it was read. `probe` fills it from a live system, `ingest` from pasted
+//! reports; a saved card (`card --json`) reads back into it.
+//!
+//! Unknown facts are `None`; a probe that degraded (a timeout, an unreadable
+//! file) also leaves a [`Note`] saying why.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::version::{ArchTarget, ComputeCapability, CudaVersion, DriverVersion};
+
+/// Bumped whenever the JSON shape changes incompatibly.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A value and where it came from (`"/proc/driver/nvidia/version"`, `"NVML"`,
+/// `"input line 14"`, `"env GPUCOMPAT_DRIVER_VERSION"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fact<T> {
+    pub value: T,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl<T> Fact<T> {
+    pub fn new(value: T, source: impl Into<String>) -> Self {
+        Fact {
+            value,
+            source: source.into(),
+            note: None,
+        }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Fact<U> {
+        Fact {
+            value: f(self.value),
+            source: self.source,
+            note: self.note,
+        }
+    }
+}
+
+/// Something a probe or parser could not establish, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// What was being read: `nvidia-smi`, `/proc/driver/nvidia/version`, `NVML`.
+    pub subject: String,
+    pub message: String,
+}
+
+type F<T> = Option<Fact<T>>;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Inventory {
+    pub schema_version: u32,
+    /// Where this inventory came from: `probe /`, `probe --root DIR`, `explain FILE`, `card FILE`.
+    pub origin: String,
+    pub os: OsInfo,
+    pub pci: Vec<PciDevice>,
+    pub nvidia: NvidiaDriver,
+    pub gpus: Vec<Gpu>,
+    pub amd: AmdInfo,
+    pub apple: AppleInfo,
+    pub container: ContainerInfo,
+    pub wsl: WslInfo,
+    pub fabric: FabricInfo,
+    pub toolkits: Vec<Toolkit>,
+    pub libraries: SystemLibraries,
+    /// Environment variables that matter to the GPU stack, by name.
+    pub env: BTreeMap<String, Fact<String>>,
+    pub python: Vec<PythonEnv>,
+    /// Error messages seen (pasted tracebacks, smoke test failures), mapped to what they imply.
+    pub errors: Vec<ObservedError>,
+    pub notes: Vec<Note>,
+}
+
+impl Inventory {
+    pub fn new(origin: impl Into<String>) -> Self {
+        Inventory {
+            schema_version: SCHEMA_VERSION,
+            origin: origin.into(),
+            ..Default::default()
+        }
+    }
+
+    pub fn note(&mut self, subject: impl Into<String>, message: impl Into<String>) {
+        self.notes.push(Note {
+            subject: subject.into(),
+            message: message.into(),
+        });
+    }
+
+    /// NVIDIA GPUs seen on the PCI bus, whether or not a driver runs them.
+    pub fn nvidia_pci(&self) -> impl Iterator<Item = &PciDevice> {
+        self.pci.iter().filter(|d| d.vendor == GpuVendor::Nvidia)
+    }
+
+    pub fn has_nvidia_hardware(&self) -> bool {
+        self.nvidia_pci().next().is_some() || !self.gpus.is_empty()
+    }
+
+    /// The user-mode driver version: NVML first, then libcuda/libnvidia-ml
+    /// file names, then the kernel module.
+    pub fn driver_version(&self) -> Option<&Fact<DriverVersion>> {
+        self.nvidia
+            .driver_version
+            .as_ref()
+            .or(self.nvidia.user_libraries.first().map(|l| &l.version))
+            .or(self.nvidia.kernel_module.as_ref())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum OsKind {
+    #[default]
+    Linux,
+    Macos,
+    Windows,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OsInfo {
+    pub kind: F<OsKind>,
+    /// `/etc/os-release` ID, e.g. `ubuntu`.
+    pub id: F<String>,
+    /// `/etc/os-release` VERSION_ID, e.g. `22.04`.
+    pub version_id: F<String>,
+    pub pretty_name: F<String>,
+    /// Kernel release, e.g. `6.8.0-45-generic`.
+    pub kernel: F<String>,
+    /// CPU architecture, e.g. `x86_64`, `aarch64`, `arm64`.
+    pub arch: F<String>,
+    pub glibc: F<String>,
+    pub secure_boot: F<bool>,
+    pub hostname: F<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum GpuVendor {
+    #[default]
+    Nvidia,
+    Amd,
+    Intel,
+    Apple,
+    Other,
+}
+
+/// A display or 3D controller on the PCI bus.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PciDevice {
+    /// `0000:01:00.0`
+    pub address: String,
+    pub vendor: GpuVendor,
+    /// `0x10de`
+    pub vendor_id: String,
+    /// `0x2684`
+    pub device_id: String,
+    /// `0x030000`
+    pub class: String,
+    /// The bound kernel driver (`nvidia`, `nouveau`, `vfio-pci`, `amdgpu`); None when nothing is bound.
+    pub driver: Option<String>,
+    /// The marketing name when the knowledge base knows the device id.
+    pub name: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModuleFlavor {
+    Open,
+    Proprietary,
+}
+
+/// A user-mode driver library found on disk, with the version in its file name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserLibrary {
+    /// `libcuda` or `libnvidia-ml`.
+    pub name: String,
+    pub path: String,
+    pub version: Fact<DriverVersion>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceNode {
+    pub path: String,
+    pub readable: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DriverModel {
+    Wddm,
+    Tcc,
+    Mcdm,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NvidiaDriver {
+    /// The loaded kernel module's version (`/sys/module/nvidia/version`, `/proc/driver/nvidia/version`).
+    pub kernel_module: F<DriverVersion>,
+    pub module_flavor: F<ModuleFlavor>,
+    /// Is the `nvidia` module loaded at all?
+    pub module_loaded: F<bool>,
+    /// User-mode libraries (libcuda, libnvidia-ml) found, loader path first.
+    pub user_libraries: Vec<UserLibrary>,
+    /// The driver version as the user-mode driver reports it (NVML, nvidia-smi, a pasted report).
+    pub driver_version: F<DriverVersion>,
+    /// The newest CUDA the driver supports (cuDriverGetVersion, NVML, nvidia-smi's "CUDA Version").
+    pub cuda_max: F<CudaVersion>,
+    pub device_nodes: Vec<DeviceNode>,
+    /// Windows driver model of the GPUs, when reported (WDDM/TCC).
+    pub driver_model: F<DriverModel>,
+    /// Did `nvidia-smi` / NVML answer? False with a note when it failed or hung.
+    pub smi_ok: F<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Segment {
+    Geforce,
+    Workstation,
+    Datacenter,
+    Embedded,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MigInfo {
+    pub enabled: bool,
+    /// Number of GPU instances, when known.
+    pub instances: Option<u32>,
+}
+
+/// A GPU as the driver (or a report) names it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Gpu {
+    pub index: u32,
+    pub name: F<String>,
+    pub uuid: F<String>,
+    pub compute_capability: F<ComputeCapability>,
+    pub memory_mib: F<u64>,
+    /// NVML brand: `geforce`, `tesla`, `quadro`, `nvidia_rtx`, ...
+    pub brand: F<String>,
+    pub pci_bus_id: F<String>,
+    pub mig: F<MigInfo>,
+    pub persistence: F<bool>,
+    pub driver_model: F<DriverModel>,
+    pub architecture: F<String>,
+    pub segment: F<Segment>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AmdInfo {
+    pub amdgpu_loaded: F<bool>,
+    pub kfd_present: F<bool>,
+    pub rocm_version: F<String>,
+    /// `gfx90a`, `gfx1100`, ...
+    pub gfx_targets: Vec<Fact<String>>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AppleInfo {
+    /// `Apple M2 Max`
+    pub chip: F<String>,
+    pub unified_memory_gib: F<u64>,
+    pub mps_available: F<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ContainerInfo {
+    /// `docker`, `podman`, `kubernetes`, `containerd`, `lxc`; None on bare metal.
+    pub runtime: F<String>,
+    pub kubernetes: F<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WslInfo {
+    pub is_wsl: F<bool>,
+    /// `/usr/lib/wsl/lib` exists.
+    pub lib_dir: F<bool>,
+    /// `/usr/lib/wsl/lib/libcuda.so*` exists.
+    pub libcuda_in_lib_dir: F<bool>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FabricInfo {
+    pub nvswitch_count: F<u32>,
+    pub fabric_manager_installed: F<bool>,
+    pub fabric_manager_version: F<DriverVersion>,
+    pub fabric_manager_running: F<bool>,
+    pub infiniband_devices: Vec<Fact<String>>,
+    pub nvlink_active: F<bool>,
+}
+
+/// A CUDA toolkit found on disk or on PATH.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Toolkit {
+    pub path: String,
+    pub version: Fact<CudaVersion>,
+    /// `nvcc` exists in its bin directory.
+    pub has_nvcc: bool,
+    /// Has a `compat/` directory (the cuda-compat forward-compatibility package).
+    pub has_compat: bool,
+}
+
+/// A system library (cuDNN, NCCL, TensorRT) found on disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LibraryInstall {
+    pub path: String,
+    /// Version as read (`9.1.0`, `8.6.1`, `2.21.5`).
+    pub version: Fact<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SystemLibraries {
+    pub cudnn: Vec<LibraryInstall>,
+    pub nccl: Vec<LibraryInstall>,
+    pub tensorrt: Vec<LibraryInstall>,
+    /// `/usr/local/cuda*/compat` user-mode driver libraries (forward compatibility).
+    pub cuda_compat: Vec<LibraryInstall>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum EnvKind {
+    Venv,
+    Conda,
+    #[default]
+    System,
+    User,
+    Uv,
+    Pyenv,
+    /// Known only from a pasted report.
+    Reported,
+}
+
+/// One installed Python distribution.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PyPackage {
+    /// Normalized name (`onnxruntime-gpu`, `nvidia-cudnn-cu12`).
+    pub name: String,
+    pub version: String,
+    /// Where it was read (`.../torch-2.5.1.dist-info/METADATA`, `pip list line 4`).
+    pub source: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub editable: bool,
+}
+
+/// What the torch wheel was built with (from `torch/version.py`, collect_env, or Python itself).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TorchBuild {
+    /// `2.5.1+cu124`
+    pub version: F<String>,
+    /// `torch.version.cuda`; a `Fact` whose value is None means the wheel is CPU-only.
+    pub cuda: F<Option<CudaVersion>>,
+    /// `torch.version.hip` for ROCm builds.
+    pub hip: F<Option<String>>,
+    /// `torch.cuda.get_arch_list()` when known from running Python or a report.
+    pub arch_list: F<Vec<ArchTarget>>,
+    pub cudnn: F<String>,
+}
+
+/// Build facts of other ML frameworks (onnxruntime, tensorflow, jax, tensorrt).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FrameworkBuild {
+    pub version: F<String>,
+    pub cuda: F<CudaVersion>,
+    pub cudnn: F<String>,
+}
+
+/// What `--exec-python` (or a pasted collect_env) learned by running torch.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PythonRuntime {
+    pub cuda_available: F<bool>,
+    pub device_count: F<u32>,
+    pub devices: Vec<Gpu>,
+    pub matmul_ok: F<bool>,
+    pub exception: F<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PythonEnv {
+    /// The environment prefix (`/home/u/.venv`), or the interpreter when that is all we know.
+    pub path: String,
+    pub interpreter: Option<String>,
+    pub python_version: F<String>,
+    pub kind: EnvKind,
+    /// The environment the user is in now (VIRTUAL_ENV, CONDA_PREFIX, or first python on PATH).
+    pub active: bool,
+    pub site_packages: Vec<String>,
+    /// The ML-relevant distributions (not every package), sorted by name.
+    pub packages: Vec<PyPackage>,
+    pub torch: Option<TorchBuild>,
+    pub onnxruntime: Option<FrameworkBuild>,
+    pub tensorflow: Option<FrameworkBuild>,
+    pub jax: Option<FrameworkBuild>,
+    pub tensorrt: Option<FrameworkBuild>,
+    pub runtime: Option<PythonRuntime>,
+}
+
+impl PythonEnv {
+    pub fn package(&self, name: &str) -> Option<&PyPackage> {
+        self.packages.iter().find(|p| p.name == name)
+    }
+}
+
+/// An error message seen in a report or raised by a probe (smoke test,
+/// NVML init), and what kind of failure it is. Parsers and probes record it;
+/// rules decide what it means next to the other facts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ObservedError {
+    pub kind: ErrorKind,
+    /// The text as seen (trimmed to one line).
+    pub text: String,
+    pub source: String,
+    /// A CUDA / NVML error code when the message carries one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i64>,
+}
+
+/// The shared vocabulary of failures, used by `explain`'s error catalog,
+/// `smoke`'s CUDA error mapping and the rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// NVML: "Driver/library version mismatch" (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18).
+    NvmlDriverLibraryMismatch,
+    /// CUDA 803: display driver and CUDA driver versions differ.
+    SystemDriverMismatch,
+    /// CUDA 35: "CUDA driver version is insufficient for CUDA runtime version".
+    InsufficientDriver,
+    /// CUDA 36: the call requires a newer driver (minor-version compatibility limits).
+    CallRequiresNewerDriver,
+    /// torch: "The NVIDIA driver on your system is too old (found version N)".
+    DriverTooOld,
+    /// CUDA 209: "no kernel image is available for execution on the device".
+    NoKernelImage,
+    /// torch: "... with CUDA capability sm_XY is not compatible with the current PyTorch installation".
+    ArchNotCompiled,
+    /// CUDA 222: PTX from a newer toolkit than the driver's JIT.
+    UnsupportedPtx,
+    /// CUDA 100: no CUDA-capable device is detected.
+    NoDevice,
+    /// CUDA 34: a stub libcuda was loaded.
+    StubLibrary,
+    /// CUDA 802: "system not yet initialized" (fabric manager on NVSwitch systems).
+    SystemNotReady,
+    /// CUDA 804: forward compatibility attempted on non-supported hardware.
+    CompatNotSupported,
+    /// CUDA 999 / 3: unknown or initialization error.
+    InitFailed,
+    /// "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver".
+    SmiNoDriver,
+    /// torch: "Found no NVIDIA driver on your system".
+    NoNvidiaDriver,
+    /// libcuda.so.1 cannot be loaded / is missing.
+    LibcudaMissing,
+    /// torch: "Torch not compiled with CUDA enabled".
+    TorchNotCompiledWithCuda,
+    /// torch cpp_extension: "The detected CUDA version (X) mismatches the version that was used to compile PyTorch (Y)".
+    ToolkitTorchMismatch,
+    /// "libcudnn.so.N: cannot open shared object file", "Could not load library libcudnn_*".
+    CudnnMissing,
+    /// cuDNN present but of the wrong version ("Loaded runtime CuDNN library: X but source was compiled with: Y").
+    CudnnVersionMismatch,
+    /// onnxruntime: CUDAExecutionProvider failed to load / not available.
+    OrtCudaProviderFailed,
+    /// TensorRT: engine plan built on another device / TensorRT version.
+    TrtEngineIncompatible,
+    /// A CUDA library of another major could not be loaded (libcublas.so.11, libcudart.so.12 ...).
+    CudaLibraryMissing,
+    /// nvidia-container-cli: "requirement error: unsatisfied condition: cuda>=X".
+    ContainerRequirementUnsatisfied,
+    /// docker: could not select device driver "" with capabilities: [[gpu]].
+    ContainerNoGpuRuntime,
+    /// ROCm/HIP: no GPU / HIP error.
+    HipError,
+    /// Apple MPS not available / not built.
+    MpsUnavailable,
+    /// WSL: libcuda.so cannot be loaded from /usr/lib/wsl/lib.
+    WslLibcuda,
+    /// CUDA_VISIBLE_DEVICES hides every GPU.
+    NoVisibleDevices,
+    /// A GPU hung or an operation timed out.
+    Timeout,
+    /// CUDA out of memory (not a compatibility failure; reported so it is not misread as one).
+    OutOfMemory,
+    /// A failure the catalog does not know.
+    Other,
+}

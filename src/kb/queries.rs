@@ -1,0 +1,557 @@
+//! Typed questions to the knowledge base. Every answer carries the row it
+//! came from (as a [`KbRef`]) so findings can show it.
+
+use serde::Serialize;
+
+use super::arch::{kernels_for, KernelMatch};
+use super::tables::*;
+use super::Kb;
+use crate::finding::KbRef;
+use crate::inventory::OsKind;
+use crate::version::{ArchTarget, ComputeCapability, CudaVersion, DriverVersion};
+
+/// Which compatibility semantic a driver minimum follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Semantic {
+    /// The driver that shipped with that toolkit: every feature works, no caveats.
+    Toolkit,
+    /// CUDA minor-version compatibility (11.x and later): runs on an older
+    /// driver of the same major at or above the floor, with a limited feature
+    /// set and no PTX JIT of newer PTX.
+    MinorCompat,
+}
+
+impl Semantic {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Semantic::Toolkit => "toolkit",
+            Semantic::MinorCompat => "minor_compat",
+        }
+    }
+}
+
+/// A driver's newest supported CUDA according to the toolkit table.
+#[derive(Debug, Clone, Serialize)]
+pub struct DriverCuda {
+    pub max_cuda: CudaVersion,
+    /// The driver is newer than every toolkit driver the table knows, so
+    /// the real maximum may be higher.
+    pub at_least: bool,
+    pub kb: KbRef,
+}
+
+/// A minimum driver for a CUDA version under one semantic.
+#[derive(Debug, Clone, Serialize)]
+pub struct MinDriver {
+    pub driver: DriverVersion,
+    pub semantic: Semantic,
+    pub kb: KbRef,
+}
+
+/// Result of looking a GPU up by name.
+#[derive(Debug, Clone)]
+pub enum GpuLookup<'a> {
+    Found(&'a GpuRow),
+    /// Several rows fit the name (e.g. "A100"): never pick one silently.
+    Ambiguous(Vec<&'a GpuRow>),
+    NotFound {
+        nearest: Vec<&'a str>,
+    },
+}
+
+/// A torch wheel identified by its version string.
+#[derive(Debug, Clone, Serialize)]
+pub struct TorchBuildInfo<'a> {
+    /// `2.5.1`
+    pub release: String,
+    /// `cu124`, `cpu`, `rocm6.1`; None when the variant can't be told.
+    pub variant: Option<String>,
+    /// The CUDA the variant was built with; None for cpu / rocm / unknown.
+    pub cuda: Option<CudaVersion>,
+    /// True when the variant came from the release's PyPI default, not the version string.
+    pub variant_from_default: bool,
+    #[serde(skip)]
+    pub release_row: Option<&'a TorchReleaseRow>,
+    #[serde(skip)]
+    pub arch_row: Option<&'a TorchArchRow>,
+}
+
+impl TorchBuildInfo<'_> {
+    /// The SASS/PTX list of this build, when the table knows it.
+    pub fn arch_list(&self) -> Option<&[ArchTarget]> {
+        self.arch_row.and_then(|r| r.arch_list.as_deref())
+    }
+    pub fn is_cpu(&self) -> bool {
+        self.variant.as_deref() == Some("cpu")
+    }
+    pub fn is_rocm(&self) -> bool {
+        self.variant
+            .as_deref()
+            .is_some_and(|v| v.starts_with("rocm"))
+    }
+}
+
+fn kbref(table: &str, row: impl ToString, source: &str) -> KbRef {
+    KbRef {
+        table: table.to_string(),
+        row: row.to_string(),
+        source: source.to_string(),
+    }
+}
+
+impl ToolkitRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("cuda_toolkits", self.version, &self.source)
+    }
+    pub fn driver(&self, os: OsKind) -> Option<&DriverVersion> {
+        match os {
+            OsKind::Windows => self.windows_driver.as_ref(),
+            _ => self.linux_driver.as_ref(),
+        }
+    }
+}
+impl MinorCompatRow {
+    pub fn kb(&self) -> KbRef {
+        kbref(
+            "minor_compat",
+            format!("{}-{}", self.cuda_min, self.cuda_max),
+            &self.source,
+        )
+    }
+}
+impl GpuRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("gpus", &self.name, &self.source)
+    }
+}
+impl ArchitectureRow {
+    pub fn kb(&self) -> KbRef {
+        let ccs: Vec<String> = self
+            .compute_capabilities
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        kbref(
+            "architectures",
+            format!("{} ({})", self.name, ccs.join(" ")),
+            &self.source,
+        )
+    }
+}
+impl TorchReleaseRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("torch_releases", &self.version, &self.source)
+    }
+}
+impl TorchArchRow {
+    pub fn kb(&self) -> KbRef {
+        kbref(
+            "torch_arch",
+            format!("{}-{} {}", self.torch_min, self.torch_max, self.variant),
+            &self.source,
+        )
+    }
+}
+impl DriverBranchRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("driver_branches", format!("R{}", self.branch), &self.source)
+    }
+}
+impl OnnxruntimeRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("onnxruntime", &self.version, &self.source)
+    }
+}
+impl TensorflowRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("tensorflow", &self.version, &self.source)
+    }
+}
+impl CudnnRow {
+    pub fn kb(&self) -> KbRef {
+        kbref(
+            "cudnn",
+            format!(
+                "{}-{} cuda{}",
+                self.version_min, self.version_max, self.cuda_major
+            ),
+            &self.source,
+        )
+    }
+}
+impl TensorrtRow {
+    pub fn kb(&self) -> KbRef {
+        kbref(
+            "tensorrt",
+            format!("{}-{}", self.version_min, self.version_max),
+            &self.source,
+        )
+    }
+}
+impl CudaImageRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("cuda_images", self.cuda, &self.source)
+    }
+}
+impl MigRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("mig", &self.gpu, &self.source)
+    }
+}
+impl NvccTargetsRow {
+    pub fn kb(&self) -> KbRef {
+        kbref("nvcc_targets", self.cuda, &self.source)
+    }
+}
+
+/// A driver satisfies a table minimum. Branch-only minimums (`R615`, `580`)
+/// compare on the branch alone.
+pub fn driver_meets(driver: &DriverVersion, min: &DriverVersion) -> bool {
+    if min.is_branch_only() {
+        driver.branch() >= min.branch()
+    } else {
+        driver >= min
+    }
+}
+
+/// `(major, minor)` of a dotted version string (`2.10.1+cu128` → (2, 10)).
+pub fn series(v: &str) -> Option<(u32, u32)> {
+    let v = v.split('+').next()?;
+    let mut it = v.split('.');
+    let a = it.next()?.trim().parse().ok()?;
+    let b = it.next()?.trim().parse().ok()?;
+    Some((a, b))
+}
+
+/// Numeric comparison key of a dotted version (`1.19.2` → [1, 19, 2]); pre-release tails are ignored.
+pub fn version_key(v: &str) -> Vec<u32> {
+    v.split('+')
+        .next()
+        .unwrap_or("")
+        .split('.')
+        .map(|p| {
+            let digits: String = p.chars().take_while(|c| c.is_ascii_digit()).collect();
+            digits.parse().unwrap_or(0)
+        })
+        .collect()
+}
+
+pub fn cmp_versions(a: &str, b: &str) -> std::cmp::Ordering {
+    let (mut ka, mut kb) = (version_key(a), version_key(b));
+    let n = ka.len().max(kb.len());
+    ka.resize(n, 0);
+    kb.resize(n, 0);
+    ka.cmp(&kb)
+}
+
+fn normalize_tokens(name: &str) -> Vec<String> {
+    const NOISE: [&str; 3] = ["nvidia", "geforce", "tesla"];
+    let mut toks: Vec<String> = name
+        .to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty() && !NOISE.contains(t))
+        .map(|t| t.to_string())
+        .collect();
+    toks.sort();
+    toks
+}
+
+/// Levenshtein distance, for "did you mean".
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The `n` names closest to `query` (case-insensitive edit distance).
+pub fn nearest<'a>(query: &str, names: impl Iterator<Item = &'a str>, n: usize) -> Vec<&'a str> {
+    let q = query.to_lowercase();
+    let mut scored: Vec<(usize, &str)> = names
+        .map(|name| {
+            let l = name.to_lowercase();
+            let d = if l.contains(&q) {
+                0
+            } else {
+                edit_distance(&q, &l)
+            };
+            (d, name)
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().take(n).map(|(_, s)| s).collect()
+}
+
+impl Kb {
+    /// The newest CUDA a driver runs with no caveats: the newest toolkit whose
+    /// bundled driver is not newer than this one.
+    pub fn max_cuda_for_driver(&self, driver: &DriverVersion, os: OsKind) -> Option<DriverCuda> {
+        let rows = &self.cuda_toolkits.row;
+        let (idx, row) = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.driver(os).is_some_and(|min| driver_meets(driver, min)))
+            .max_by_key(|(_, r)| r.version)?;
+        let newer_unknown = rows[idx + 1..]
+            .iter()
+            .any(|r| r.version.major_minor() > row.version.major_minor());
+        let past_table = row
+            .driver(os)
+            .is_some_and(|min| driver.branch() > min.branch());
+        Some(DriverCuda {
+            max_cuda: row.version.major_minor(),
+            at_least: newer_unknown && past_table,
+            kb: row.kb(),
+        })
+    }
+
+    /// The first toolkit release of a CUDA version (`12.4` → 12.4.0; `12.4.1` → that release).
+    pub fn toolkit(&self, cuda: &CudaVersion) -> Option<&ToolkitRow> {
+        let rows = self.cuda_toolkits.row.iter();
+        match cuda.patch {
+            Some(_) => rows
+                .clone()
+                .find(|r| r.version == *cuda)
+                .or_else(|| self.toolkit(&cuda.major_minor())),
+            None => rows
+                .filter(|r| r.version.major_minor() == *cuda)
+                .min_by_key(|r| r.version),
+        }
+    }
+
+    /// The minor-version-compatibility row covering a CUDA version (11.0 and later).
+    pub fn minor_compat(&self, cuda: &CudaVersion) -> Option<&MinorCompatRow> {
+        let mm = cuda.major_minor();
+        self.minor_compat
+            .row
+            .iter()
+            .find(|r| r.cuda_min.major_minor() <= mm && mm <= r.cuda_max.major_minor())
+    }
+
+    /// The lowest driver that runs CUDA `cuda` under `semantic`. Before CUDA 11
+    /// there is no minor-version compatibility, so both semantics give the toolkit driver.
+    pub fn min_driver_for_cuda(
+        &self,
+        cuda: &CudaVersion,
+        os: OsKind,
+        semantic: Semantic,
+    ) -> Option<MinDriver> {
+        if semantic == Semantic::MinorCompat {
+            if let Some(r) = self.minor_compat(cuda) {
+                let d = match os {
+                    OsKind::Windows => r.min_windows.clone(),
+                    _ => r.min_linux.clone(),
+                }?;
+                return Some(MinDriver {
+                    driver: d,
+                    semantic,
+                    kb: r.kb(),
+                });
+            }
+            if cuda.major >= 11 {
+                return None;
+            }
+        }
+        let row = self.toolkit(cuda)?;
+        Some(MinDriver {
+            driver: row.driver(os)?.clone(),
+            semantic,
+            kb: row.kb(),
+        })
+    }
+
+    /// Look a GPU up by the name `nvidia-smi` prints, forgivingly: case,
+    /// punctuation and the "NVIDIA"/"GeForce"/"Tesla" words don't matter, but
+    /// every other word does, so "RTX 5090" never matches "RTX 5090 D" or a Laptop GPU.
+    pub fn gpu(&self, name: &str) -> GpuLookup<'_> {
+        let rows = &self.gpus.row;
+        if let Some(r) = rows
+            .iter()
+            .find(|r| r.name.eq_ignore_ascii_case(name.trim()))
+        {
+            return GpuLookup::Found(r);
+        }
+        let q = normalize_tokens(name);
+        if q.is_empty() {
+            return GpuLookup::NotFound { nearest: vec![] };
+        }
+        let exact: Vec<&GpuRow> = rows
+            .iter()
+            .filter(|r| normalize_tokens(&r.name) == q)
+            .collect();
+        match exact.len() {
+            1 => return GpuLookup::Found(exact[0]),
+            n if n > 1 => return GpuLookup::Ambiguous(exact),
+            _ => {}
+        }
+        let containing: Vec<&GpuRow> = rows
+            .iter()
+            .filter(|r| {
+                let t = normalize_tokens(&r.name);
+                q.iter().all(|w| t.contains(w))
+            })
+            .collect();
+        if !containing.is_empty() {
+            return GpuLookup::Ambiguous(containing);
+        }
+        GpuLookup::NotFound {
+            nearest: nearest(name, rows.iter().map(|r| r.name.as_str()), 5),
+        }
+    }
+
+    /// The GPU row for a PCI device id (`0x2684`).
+    pub fn gpu_by_pci_id(&self, device_id: &str) -> Option<&GpuRow> {
+        let id = device_id.trim().to_lowercase();
+        let id = id.strip_prefix("0x").unwrap_or(&id);
+        self.gpus.row.iter().find(|r| {
+            r.pci_ids()
+                .any(|p| p.to_lowercase().trim_start_matches("0x") == id)
+        })
+    }
+
+    /// The architecture a compute capability belongs to.
+    pub fn architecture(&self, cc: ComputeCapability) -> Option<&ArchitectureRow> {
+        let cc = cc.plain();
+        self.architectures
+            .row
+            .iter()
+            .find(|r| r.compute_capabilities.contains(&cc))
+    }
+
+    /// Integrated (Tegra) GPUs follow their own binary-compatibility rule.
+    pub fn is_integrated(&self, cc: ComputeCapability) -> bool {
+        self.architecture(cc).is_some_and(|a| a.integrated)
+    }
+
+    /// `kernels_for` with the integrated flag taken from the architecture table.
+    pub fn kernels_for_gpu(&self, list: &[ArchTarget], cc: ComputeCapability) -> KernelMatch {
+        kernels_for(list, cc, self.is_integrated(cc))
+    }
+
+    pub fn driver_branch(&self, branch: u32) -> Option<&DriverBranchRow> {
+        self.driver_branches.row.iter().find(|r| r.branch == branch)
+    }
+
+    pub fn torch_release(&self, version: &str) -> Option<&TorchReleaseRow> {
+        let base = version.split('+').next().unwrap_or(version).trim();
+        self.torch_releases.row.iter().find(|r| r.version == base)
+    }
+
+    /// The arch-list row for a torch release series and variant.
+    pub fn torch_arch(&self, version: &str, variant: &str) -> Option<&TorchArchRow> {
+        let s = series(version)?;
+        self.torch_arch.row.iter().find(|r| {
+            r.variant == variant
+                && series(&r.torch_min).is_some_and(|lo| lo <= s)
+                && series(&r.torch_max).is_some_and(|hi| s <= hi)
+        })
+    }
+
+    /// What a torch version string says about its build: `2.5.1+cu124`,
+    /// `2.5.1+cpu`, `2.5.1+rocm6.2`, or a bare `2.5.1` (the PyPI default variant).
+    pub fn torch_build(&self, version: &str) -> TorchBuildInfo<'_> {
+        let version = version.trim();
+        let (release, local) = match version.split_once('+') {
+            Some((r, l)) => (r.to_string(), Some(l.to_string())),
+            None => (version.to_string(), None),
+        };
+        let release_row = self.torch_release(&release);
+        let (variant, from_default) = match local {
+            Some(l) => (Some(l), false),
+            None => (release_row.and_then(|r| r.default_variant.clone()), true),
+        };
+        let cuda = variant
+            .as_deref()
+            .filter(|v| v.starts_with("cu"))
+            .and_then(|v| v.parse::<CudaVersion>().ok());
+        let arch_row = variant
+            .as_deref()
+            .and_then(|v| self.torch_arch(&release, v));
+        TorchBuildInfo {
+            release,
+            variant,
+            cuda,
+            variant_from_default: from_default,
+            release_row,
+            arch_row,
+        }
+    }
+
+    pub fn onnxruntime(&self, version: &str) -> Option<&OnnxruntimeRow> {
+        let rows = &self.onnxruntime.row;
+        rows.iter().find(|r| r.version == version).or_else(|| {
+            let s = series(version)?;
+            rows.iter().filter(|r| series(&r.version) == Some(s)).last()
+        })
+    }
+
+    pub fn tensorflow(&self, version: &str) -> Option<&TensorflowRow> {
+        let s = series(version)?;
+        self.tensorflow
+            .row
+            .iter()
+            .find(|r| series(&r.version) == Some(s))
+    }
+
+    pub fn tensorrt(&self, version: &str) -> Option<&TensorrtRow> {
+        self.tensorrt.row.iter().find(|r| {
+            cmp_versions(&r.version_min, version).is_le()
+                && cmp_versions(version, &r.version_max).is_le()
+                || series(&r.version_min) == series(version)
+                    && series(&r.version_max) == series(version)
+        })
+    }
+
+    pub fn cudnn(&self, version: &str, cuda_major: u32) -> Option<&CudnnRow> {
+        self.cudnn.row.iter().find(|r| {
+            r.cuda_major == cuda_major
+                && cmp_versions(&r.version_min, version).is_le()
+                && cmp_versions(version, &r.version_max).is_le()
+        })
+    }
+
+    pub fn cuda_image(&self, cuda: &CudaVersion) -> Option<&CudaImageRow> {
+        self.cuda_images.row.iter().find(|r| r.cuda == *cuda)
+    }
+
+    pub fn nvcc_targets(&self, cuda: &CudaVersion) -> Option<&NvccTargetsRow> {
+        let mm = cuda.major_minor();
+        self.nvcc_targets
+            .row
+            .iter()
+            .find(|r| r.cuda.major_minor() == mm)
+    }
+
+    /// The MIG minimum driver row whose model key appears in a GPU name.
+    pub fn mig_min_driver(&self, gpu_name: &str) -> Option<&MigRow> {
+        let toks = normalize_tokens(gpu_name);
+        self.mig.row.iter().find(|r| {
+            let key = normalize_tokens(&r.gpu);
+            !key.is_empty() && key.iter().all(|k| toks.contains(k))
+        })
+    }
+
+    /// The torch CUDA variants (`cu118`, `cu124`, ...) ever published, ascending.
+    pub fn torch_cuda_variants(&self) -> Vec<CudaVersion> {
+        let mut v: Vec<CudaVersion> = self
+            .torch_releases
+            .row
+            .iter()
+            .flat_map(|r| r.cuda_variants.iter().flatten())
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}

@@ -1,0 +1,248 @@
+//! Row types of the knowledge-base tables in `data/*.toml`. Every row has a
+//! `source`; an optional field that is absent means the fact is unknown.
+//! Version fields deserialize into typed versions, so a table that loads is
+//! a table whose versions parse.
+
+use serde::{Deserialize, Serialize};
+
+use crate::inventory::Segment;
+use crate::version::{ArchTarget, ComputeCapability, CudaVersion, DriverVersion};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Meta {
+    pub table: String,
+    pub description: String,
+    #[serde(default)]
+    pub as_of: Option<String>,
+}
+
+/// A table file: `[meta]` and `[[row]]`s.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Table<R> {
+    pub meta: Meta,
+    #[serde(default = "Vec::new")]
+    pub row: Vec<R>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolkitRow {
+    pub version: CudaVersion,
+    pub linux_driver: Option<DriverVersion>,
+    pub windows_driver: Option<DriverVersion>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinorCompatRow {
+    pub cuda_min: CudaVersion,
+    pub cuda_max: CudaVersion,
+    pub min_linux: Option<DriverVersion>,
+    pub min_windows: Option<DriverVersion>,
+    pub driver_branch_below: Option<u32>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NvccTargetsRow {
+    pub cuda: CudaVersion,
+    pub min_sm: Option<ComputeCapability>,
+    pub max_sm: Option<ComputeCapability>,
+    pub targets: Option<Vec<ComputeCapability>>,
+    pub added: Option<Vec<String>>,
+    pub removed: Option<Vec<String>>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuRow {
+    pub name: String,
+    pub architecture: String,
+    pub compute_capability: Option<ComputeCapability>,
+    pub vram_gib: Option<f64>,
+    pub segment: Segment,
+    pub pci_device_id: Option<String>,
+    pub pci_device_ids: Option<Vec<String>>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+impl GpuRow {
+    pub fn pci_ids(&self) -> impl Iterator<Item = &str> {
+        self.pci_device_id
+            .iter()
+            .chain(self.pci_device_ids.iter().flatten())
+            .map(|s| s.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchitectureRow {
+    pub name: String,
+    #[serde(default)]
+    pub compute_capabilities: Vec<ComputeCapability>,
+    #[serde(default)]
+    pub integrated: bool,
+    pub first_toolkit: Option<CudaVersion>,
+    pub min_driver_branch: Option<DriverVersion>,
+    pub min_linux_driver: Option<DriverVersion>,
+    pub min_windows_driver: Option<DriverVersion>,
+    pub last_toolkit: Option<CudaVersion>,
+    pub last_driver_branch: Option<DriverVersion>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BranchKind {
+    #[serde(rename = "LTSB")]
+    Ltsb,
+    #[serde(rename = "PB")]
+    Pb,
+    #[serde(rename = "NFB")]
+    Nfb,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriverBranchRow {
+    pub branch: u32,
+    pub kind: BranchKind,
+    pub eol: Option<String>,
+    pub max_cuda_major: Option<u32>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MigRow {
+    pub gpu: String,
+    pub min_driver: DriverVersion,
+    pub branch: Option<String>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TorchReleaseRow {
+    pub version: String,
+    pub python: Option<String>,
+    pub cuda_variants: Option<Vec<String>>,
+    pub default_variant: Option<String>,
+    pub rocm_variants: Option<Vec<String>>,
+    pub torchvision: Option<String>,
+    pub torchaudio: Option<String>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TorchArchRow {
+    pub torch_min: String,
+    pub torch_max: String,
+    pub variant: String,
+    pub platform: String,
+    pub arch_list: Option<Vec<ArchTarget>>,
+    pub ptx: String,
+    pub verified: bool,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnnxruntimeRow {
+    pub version: String,
+    pub cuda_major: Option<u32>,
+    pub cuda_version: Option<CudaVersion>,
+    pub cudnn_major: Option<u32>,
+    pub tensorrt_major: Option<u32>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TensorrtRow {
+    pub version_min: String,
+    pub version_max: String,
+    pub cuda_majors: Option<Vec<u32>>,
+    pub cuda_builds: Option<Vec<CudaVersion>>,
+    pub min_cc: Option<ComputeCapability>,
+    pub max_cc: Option<ComputeCapability>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CudnnRow {
+    pub version_min: String,
+    pub version_max: String,
+    pub cuda_major: u32,
+    pub cuda_min: Option<CudaVersion>,
+    pub cuda_max: Option<CudaVersion>,
+    pub min_linux_driver: Option<DriverVersion>,
+    pub min_windows_driver: Option<DriverVersion>,
+    pub compute_capabilities: Option<Vec<ComputeCapability>>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TensorflowRow {
+    pub version: String,
+    pub cuda_version: Option<CudaVersion>,
+    pub cudnn_major: Option<u32>,
+    pub arch_list: Option<Vec<ArchTarget>>,
+    pub tensorrt_build: Option<bool>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JaxRow {
+    pub package: String,
+    pub version: String,
+    pub cuda_major: u32,
+    pub cudnn_pin: Option<String>,
+    pub cuda_runtime_pin: Option<String>,
+    pub min_linux_driver: Option<DriverVersion>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NvidiaWheelRow {
+    pub package: String,
+    pub cuda_major: Option<u32>,
+    pub version_scheme: String,
+    pub meaning: String,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CudaImageRow {
+    pub cuda: CudaVersion,
+    pub os: Vec<String>,
+    pub flavors: Vec<String>,
+    pub cudnn: Option<String>,
+    pub require_cuda: Option<String>,
+    pub note: Option<String>,
+    pub source: String,
+}

@@ -1,0 +1,20 @@
+//! The gpucompat command line: parse, call the library, render, exit.
+//! Exit codes: 0 nothing at error severity, 1 at least one error finding,
+//! 2 usage or internal error.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) => {
+            eprintln!("gpucompat: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

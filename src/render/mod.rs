@@ -1,0 +1,1 @@
+//! Everything users read: text, JSON, Markdown. Only this module and `main` print.

@@ -1,0 +1,132 @@
+//! The knowledge tables load, every row names its source, keys are unique and ordered.
+
+use gpucompat::kb::{cmp_versions, Kb};
+
+#[test]
+fn every_table_loads_and_every_row_has_a_source() {
+    let kb = Kb::embedded();
+    let v = serde_json::to_value(kb_tables(kb)).unwrap();
+    for (name, table) in v.as_object().unwrap() {
+        let rows = table["row"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{name} has no rows");
+        for (i, r) in rows.iter().enumerate() {
+            let src = r["source"].as_str().unwrap_or("");
+            assert!(!src.trim().is_empty(), "{name} row {i} has no source");
+        }
+        assert_eq!(
+            table["meta"]["table"].as_str(),
+            Some(name.as_str()),
+            "meta.table of {name}"
+        );
+    }
+}
+
+fn kb_tables(kb: &Kb) -> serde_json::Value {
+    serde_json::json!({
+        "cuda_toolkits": kb.cuda_toolkits, "minor_compat": kb.minor_compat,
+        "nvcc_targets": kb.nvcc_targets, "gpus": kb.gpus, "architectures": kb.architectures,
+        "driver_branches": kb.driver_branches, "mig": kb.mig, "torch_releases": kb.torch_releases,
+        "torch_arch": kb.torch_arch, "onnxruntime": kb.onnxruntime, "tensorrt": kb.tensorrt,
+        "cudnn": kb.cudnn, "tensorflow": kb.tensorflow, "jax": kb.jax,
+        "nvidia_wheels": kb.nvidia_wheels, "cuda_images": kb.cuda_images,
+    })
+}
+
+fn assert_unique_sorted<K: Ord + std::fmt::Debug + Clone>(name: &str, keys: Vec<K>) {
+    for w in keys.windows(2) {
+        assert!(
+            w[0] < w[1],
+            "{name}: {:?} then {:?} (duplicate or out of order)",
+            w[0],
+            w[1]
+        );
+    }
+}
+
+#[test]
+fn keys_are_unique_and_ordered() {
+    let kb = Kb::embedded();
+    assert_unique_sorted(
+        "cuda_toolkits",
+        kb.cuda_toolkits.row.iter().map(|r| r.version).collect(),
+    );
+    assert_unique_sorted(
+        "nvcc_targets",
+        kb.nvcc_targets.row.iter().map(|r| r.cuda).collect(),
+    );
+    assert_unique_sorted(
+        "cuda_images",
+        kb.cuda_images.row.iter().map(|r| r.cuda).collect(),
+    );
+    assert_unique_sorted(
+        "driver_branches",
+        kb.driver_branches.row.iter().map(|r| r.branch).collect(),
+    );
+    let mut names: Vec<String> = kb.gpus.row.iter().map(|r| r.name.to_lowercase()).collect();
+    names.sort();
+    assert_unique_sorted("gpus", names);
+    let torch: Vec<&str> = kb
+        .torch_releases
+        .row
+        .iter()
+        .map(|r| r.version.as_str())
+        .collect();
+    for w in torch.windows(2) {
+        assert!(
+            cmp_versions(w[0], w[1]).is_lt(),
+            "torch_releases: {} then {}",
+            w[0],
+            w[1]
+        );
+    }
+    let ort: Vec<&str> = kb
+        .onnxruntime
+        .row
+        .iter()
+        .map(|r| r.version.as_str())
+        .collect();
+    for w in ort.windows(2) {
+        assert!(
+            cmp_versions(w[0], w[1]).is_lt(),
+            "onnxruntime: {} then {}",
+            w[0],
+            w[1]
+        );
+    }
+    let mut arch: Vec<(String, String)> = kb
+        .torch_arch
+        .row
+        .iter()
+        .map(|r| {
+            (
+                format!("{}-{}", r.torch_min, r.torch_max),
+                r.variant.clone(),
+            )
+        })
+        .collect();
+    let n = arch.len();
+    arch.sort();
+    arch.dedup();
+    assert_eq!(
+        arch.len(),
+        n,
+        "torch_arch has duplicate (range, variant) rows"
+    );
+}
+
+#[test]
+fn unverified_values_stay_unknown() {
+    let kb = Kb::embedded();
+    // CUDA 13.5's driver was not read from a primary source: the tool must not invent one.
+    let r = kb
+        .cuda_toolkits
+        .row
+        .iter()
+        .find(|r| r.version.to_string() == "13.5")
+        .unwrap();
+    assert!(r.linux_driver.is_none() && r.windows_driver.is_none());
+    // torch 2.7 cu128's arch list was never seen in a primary source.
+    assert!(kb
+        .torch_arch("2.7.0", "cu128")
+        .is_none_or(|r| r.arch_list.is_none()));
+}
