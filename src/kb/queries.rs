@@ -132,11 +132,12 @@ impl ArchitectureRow {
             .iter()
             .map(|c| c.to_string())
             .collect();
-        kbref(
-            "architectures",
-            format!("{} ({})", self.name, ccs.join(" ")),
-            &self.source,
-        )
+        let row = if ccs.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{} ({})", self.name, ccs.join(" "))
+        };
+        kbref("architectures", row, &self.source)
     }
 }
 impl TorchReleaseRow {
@@ -297,20 +298,33 @@ impl Kb {
     /// bundled driver is not newer than this one.
     pub fn max_cuda_for_driver(&self, driver: &DriverVersion, os: OsKind) -> Option<DriverCuda> {
         let rows = &self.cuda_toolkits.row;
-        let (idx, row) = rows
+        let row = rows
             .iter()
-            .enumerate()
-            .filter(|(_, r)| r.driver(os).is_some_and(|min| driver_meets(driver, min)))
-            .max_by_key(|(_, r)| r.version)?;
-        let newer_unknown = rows[idx + 1..]
+            .filter(|r| r.driver(os).is_some_and(|min| driver_meets(driver, min)))
+            .max_by_key(|r| r.version)?;
+        let max = row.version.major_minor();
+        // The answer is a lower bound only when a newer CUDA version, older
+        // than the next one whose (unmet) driver is known, has no known driver
+        // for this OS at all, and this driver is on a newer branch than the row.
+        let known = |v: CudaVersion| {
+            rows.iter()
+                .any(|r| r.version.major_minor() == v && r.driver(os).is_some())
+        };
+        let next_known = rows
             .iter()
-            .any(|r| r.version.major_minor() > row.version.major_minor());
+            .map(|r| r.version.major_minor())
+            .filter(|&v| v > max && known(v))
+            .min();
+        let unknown_between = rows
+            .iter()
+            .map(|r| r.version.major_minor())
+            .any(|v| v > max && next_known.is_none_or(|n| v < n) && !known(v));
         let past_table = row
             .driver(os)
             .is_some_and(|min| driver.branch() > min.branch());
         Some(DriverCuda {
-            max_cuda: row.version.major_minor(),
-            at_least: newer_unknown && past_table,
+            max_cuda: max,
+            at_least: unknown_between && past_table,
             kb: row.kb(),
         })
     }
@@ -363,6 +377,19 @@ impl Kb {
             }
         }
         let row = self.toolkit(cuda)?;
+        // A first release with no driver in the table (the 13.4.0 developer
+        // preview) leaves the version to the first release that names one.
+        let exact_release = cuda.patch.is_some() && row.version == *cuda;
+        let row = if row.driver(os).is_none() && !exact_release {
+            let mm = cuda.major_minor();
+            self.cuda_toolkits
+                .row
+                .iter()
+                .filter(|r| r.version.major_minor() == mm && r.driver(os).is_some())
+                .min_by_key(|r| r.version)?
+        } else {
+            row
+        };
         Some(MinDriver {
             driver: row.driver(os)?.clone(),
             semantic,
@@ -429,8 +456,12 @@ impl Kb {
     }
 
     /// Integrated (Tegra) GPUs follow their own binary-compatibility rule.
+    /// A row may be discrete except for a few Tegra CCs (5.3 in Maxwell).
     pub fn is_integrated(&self, cc: ComputeCapability) -> bool {
-        self.architecture(cc).is_some_and(|a| a.integrated)
+        let cc = cc.plain();
+        self.architecture(cc).is_some_and(|a| {
+            a.integrated || a.integrated_ccs.as_ref().is_some_and(|l| l.contains(&cc))
+        })
     }
 
     /// `kernels_for` with the integrated flag taken from the architecture table.
