@@ -246,6 +246,39 @@ pub fn cmp_versions(a: &str, b: &str) -> std::cmp::Ordering {
     ka.cmp(&kb)
 }
 
+/// The words of a GPU name that tell parts apart, in order: lowercase, no
+/// punctuation, without "NVIDIA"/"GeForce"/"Tesla".
+fn plain_words(name: &str) -> Vec<String> {
+    const NOISE: [&str; 3] = ["nvidia", "geforce", "tesla"];
+    name.to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty() && !NOISE.contains(t))
+        .map(|t| t.to_string())
+        .collect()
+}
+
+/// The GPU names closest to `query`, compared without the noise words and
+/// also with spaces removed (so `rtx5090` is next to `RTX 5090`).
+fn nearest_gpus<'a>(query: &str, rows: &'a [GpuRow], n: usize) -> Vec<&'a str> {
+    let qw = plain_words(query);
+    let (qs, qg) = (qw.join(" "), qw.concat());
+    let mut scored: Vec<(usize, &str)> = rows
+        .iter()
+        .map(|r| {
+            let w = plain_words(&r.name);
+            let (s, g) = (w.join(" "), w.concat());
+            let d = if !qg.is_empty() && g.contains(&qg) {
+                0
+            } else {
+                edit_distance(&qs, &s).min(edit_distance(&qg, &g))
+            };
+            (d, r.name.as_str())
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(n).map(|(_, s)| s).collect()
+}
+
 fn normalize_tokens(name: &str) -> Vec<String> {
     const NOISE: [&str; 3] = ["nvidia", "geforce", "tesla"];
     let mut toks: Vec<String> = name
@@ -421,6 +454,15 @@ impl Kb {
             n if n > 1 => return GpuLookup::Ambiguous(exact),
             _ => {}
         }
+        // The same words run together ("rtx5090", "A100-SXM4-80GB" typed as "a100sxm480gb").
+        let glued = plain_words(name).concat();
+        let same_glued: Vec<&GpuRow> = rows
+            .iter()
+            .filter(|r| plain_words(&r.name).concat() == glued)
+            .collect();
+        if let [one] = same_glued.as_slice() {
+            return GpuLookup::Found(one);
+        }
         let containing: Vec<&GpuRow> = rows
             .iter()
             .filter(|r| {
@@ -432,7 +474,7 @@ impl Kb {
             return GpuLookup::Ambiguous(containing);
         }
         GpuLookup::NotFound {
-            nearest: nearest(name, rows.iter().map(|r| r.name.as_str()), 5),
+            nearest: nearest_gpus(name, rows, 5),
         }
     }
 
