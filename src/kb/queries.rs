@@ -351,7 +351,7 @@ impl Kb {
         let unknown_between = rows
             .iter()
             .map(|r| r.version.major_minor())
-            .any(|v| v > max && next_known.is_none_or(|n| v < n) && !known(v));
+            .any(|v| v > max && next_known.map_or(true, |n| v < n) && !known(v));
         let past_table = row
             .driver(os)
             .is_some_and(|min| driver.branch() > min.branch());
@@ -564,7 +564,7 @@ impl Kb {
         let rows = &self.onnxruntime.row;
         rows.iter().find(|r| r.version == version).or_else(|| {
             let s = series(version)?;
-            rows.iter().filter(|r| series(&r.version) == Some(s)).last()
+            rows.iter().rfind(|r| series(&r.version) == Some(s))
         })
     }
 

@@ -201,7 +201,7 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
         let beyond = known
             .iter()
             .copied()
-            .filter(|v| *v >= lo && *v <= hi && max_v.is_none_or(|m| *v > m))
+            .filter(|v| *v >= lo && *v <= hi && max_v.map_or(true, |m| *v > m))
             .collect();
         families.push(Family {
             family: if lo == hi {
