@@ -94,6 +94,14 @@ fn driver_past_the_table_and_windows_forms() {
     assert_eq!(v["os"], "windows");
     assert_eq!(v["driver"], "552.22");
     assert_eq!(v["max_cuda"]["value"], "12.4");
+    let v = json(&["driver", "580.88", "--os", "windows"]);
+    assert_eq!(v["max_cuda"]["value"], "12.9");
+    assert_eq!(v["max_cuda"]["at_least"], true);
+    // A branch alone: answers for its lowest driver, with the range in a note.
+    let v = json(&["driver", "R550"]);
+    assert_eq!(v["branch_only"], true);
+    assert_eq!(v["max_cuda"]["value"], "12.3");
+    assert!(v["notes"][0].as_str().unwrap().contains("up to CUDA 12.4"));
     // A driver older than the table: max CUDA unknown (null), still exit 0.
     let v = json(&["driver", "340.108"]);
     assert!(v["max_cuda"].is_null());

@@ -155,10 +155,22 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
         ));
     }
     if driver.is_branch_only() {
-        notes.push(format!(
-            "only a branch was given: the answers hold for the first driver of {}",
-            driver.branch_name()
-        ));
+        let newest = DriverVersion::new(driver.branch(), Some(99_999), Some(99_999));
+        let top = kb.max_cuda_for_driver(&newest, os.kind());
+        let low = kb.max_cuda_for_driver(&driver, os.kind());
+        let mut n = format!(
+            "only a branch was given: the answers hold for its lowest driver, {}.0",
+            driver.branch()
+        );
+        if let Some(t) = top.filter(|t| low.as_ref().map(|l| l.max_cuda) != Some(t.max_cuda)) {
+            n.push_str(&format!(
+                "; later {} drivers run up to CUDA {} (cuda_toolkits {})",
+                driver.branch_name(),
+                t.max_cuda,
+                t.kb.row
+            ));
+        }
+        notes.push(n);
     }
 
     let branch_row = kb.driver_branch(driver.branch());
