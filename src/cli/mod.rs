@@ -61,11 +61,14 @@ pub enum Command {
 /// What every subcommand gets.
 pub struct Ctx {
     pub kb: Kb,
+    // Read by the probing subcommands (check, card), not by db.
+    #[allow(dead_code)]
     pub root: PathBuf,
     pub verbose: bool,
 }
 
 impl Ctx {
+    #[allow(dead_code)]
     pub fn host(&self) -> Host {
         Host::new(&self.root)
     }

@@ -132,11 +132,12 @@ impl ArchitectureRow {
             .iter()
             .map(|c| c.to_string())
             .collect();
-        kbref(
-            "architectures",
-            format!("{} ({})", self.name, ccs.join(" ")),
-            &self.source,
-        )
+        let row = if ccs.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{} ({})", self.name, ccs.join(" "))
+        };
+        kbref("architectures", row, &self.source)
     }
 }
 impl TorchReleaseRow {
@@ -245,6 +246,39 @@ pub fn cmp_versions(a: &str, b: &str) -> std::cmp::Ordering {
     ka.cmp(&kb)
 }
 
+/// The words of a GPU name that tell parts apart, in order: lowercase, no
+/// punctuation, without "NVIDIA"/"GeForce"/"Tesla".
+fn plain_words(name: &str) -> Vec<String> {
+    const NOISE: [&str; 3] = ["nvidia", "geforce", "tesla"];
+    name.to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty() && !NOISE.contains(t))
+        .map(|t| t.to_string())
+        .collect()
+}
+
+/// The GPU names closest to `query`, compared without the noise words and
+/// also with spaces removed (so `rtx5090` is next to `RTX 5090`).
+fn nearest_gpus<'a>(query: &str, rows: &'a [GpuRow], n: usize) -> Vec<&'a str> {
+    let qw = plain_words(query);
+    let (qs, qg) = (qw.join(" "), qw.concat());
+    let mut scored: Vec<(usize, &str)> = rows
+        .iter()
+        .map(|r| {
+            let w = plain_words(&r.name);
+            let (s, g) = (w.join(" "), w.concat());
+            let d = if !qg.is_empty() && g.contains(&qg) {
+                0
+            } else {
+                edit_distance(&qs, &s).min(edit_distance(&qg, &g))
+            };
+            (d, r.name.as_str())
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(n).map(|(_, s)| s).collect()
+}
+
 fn normalize_tokens(name: &str) -> Vec<String> {
     const NOISE: [&str; 3] = ["nvidia", "geforce", "tesla"];
     let mut toks: Vec<String> = name
@@ -297,20 +331,33 @@ impl Kb {
     /// bundled driver is not newer than this one.
     pub fn max_cuda_for_driver(&self, driver: &DriverVersion, os: OsKind) -> Option<DriverCuda> {
         let rows = &self.cuda_toolkits.row;
-        let (idx, row) = rows
+        let row = rows
             .iter()
-            .enumerate()
-            .filter(|(_, r)| r.driver(os).is_some_and(|min| driver_meets(driver, min)))
-            .max_by_key(|(_, r)| r.version)?;
-        let newer_unknown = rows[idx + 1..]
+            .filter(|r| r.driver(os).is_some_and(|min| driver_meets(driver, min)))
+            .max_by_key(|r| r.version)?;
+        let max = row.version.major_minor();
+        // The answer is a lower bound only when a newer CUDA version, older
+        // than the next one whose (unmet) driver is known, has no known driver
+        // for this OS at all, and this driver is on a newer branch than the row.
+        let known = |v: CudaVersion| {
+            rows.iter()
+                .any(|r| r.version.major_minor() == v && r.driver(os).is_some())
+        };
+        let next_known = rows
             .iter()
-            .any(|r| r.version.major_minor() > row.version.major_minor());
+            .map(|r| r.version.major_minor())
+            .filter(|&v| v > max && known(v))
+            .min();
+        let unknown_between = rows
+            .iter()
+            .map(|r| r.version.major_minor())
+            .any(|v| v > max && next_known.map_or(true, |n| v < n) && !known(v));
         let past_table = row
             .driver(os)
             .is_some_and(|min| driver.branch() > min.branch());
         Some(DriverCuda {
-            max_cuda: row.version.major_minor(),
-            at_least: newer_unknown && past_table,
+            max_cuda: max,
+            at_least: unknown_between && past_table,
             kb: row.kb(),
         })
     }
@@ -363,6 +410,19 @@ impl Kb {
             }
         }
         let row = self.toolkit(cuda)?;
+        // A first release with no driver in the table (the 13.4.0 developer
+        // preview) leaves the version to the first release that names one.
+        let exact_release = cuda.patch.is_some() && row.version == *cuda;
+        let row = if row.driver(os).is_none() && !exact_release {
+            let mm = cuda.major_minor();
+            self.cuda_toolkits
+                .row
+                .iter()
+                .filter(|r| r.version.major_minor() == mm && r.driver(os).is_some())
+                .min_by_key(|r| r.version)?
+        } else {
+            row
+        };
         Some(MinDriver {
             driver: row.driver(os)?.clone(),
             semantic,
@@ -394,6 +454,15 @@ impl Kb {
             n if n > 1 => return GpuLookup::Ambiguous(exact),
             _ => {}
         }
+        // The same words run together ("rtx5090", "A100-SXM4-80GB" typed as "a100sxm480gb").
+        let glued = plain_words(name).concat();
+        let same_glued: Vec<&GpuRow> = rows
+            .iter()
+            .filter(|r| plain_words(&r.name).concat() == glued)
+            .collect();
+        if let [one] = same_glued.as_slice() {
+            return GpuLookup::Found(one);
+        }
         let containing: Vec<&GpuRow> = rows
             .iter()
             .filter(|r| {
@@ -405,7 +474,7 @@ impl Kb {
             return GpuLookup::Ambiguous(containing);
         }
         GpuLookup::NotFound {
-            nearest: nearest(name, rows.iter().map(|r| r.name.as_str()), 5),
+            nearest: nearest_gpus(name, rows, 5),
         }
     }
 
@@ -429,8 +498,12 @@ impl Kb {
     }
 
     /// Integrated (Tegra) GPUs follow their own binary-compatibility rule.
+    /// A row may be discrete except for a few Tegra CCs (5.3 in Maxwell).
     pub fn is_integrated(&self, cc: ComputeCapability) -> bool {
-        self.architecture(cc).is_some_and(|a| a.integrated)
+        let cc = cc.plain();
+        self.architecture(cc).is_some_and(|a| {
+            a.integrated || a.integrated_ccs.as_ref().is_some_and(|l| l.contains(&cc))
+        })
     }
 
     /// `kernels_for` with the integrated flag taken from the architecture table.
@@ -491,7 +564,7 @@ impl Kb {
         let rows = &self.onnxruntime.row;
         rows.iter().find(|r| r.version == version).or_else(|| {
             let s = series(version)?;
-            rows.iter().filter(|r| series(&r.version) == Some(s)).last()
+            rows.iter().rfind(|r| series(&r.version) == Some(s))
         })
     }
 

@@ -90,6 +90,9 @@ pub struct ArchitectureRow {
     pub compute_capabilities: Vec<ComputeCapability>,
     #[serde(default)]
     pub integrated: bool,
+    /// The compute capabilities of a mostly-discrete row that are Tegra
+    /// (integrated) parts, e.g. 5.3 (Tegra X1) in the Maxwell row.
+    pub integrated_ccs: Option<Vec<ComputeCapability>>,
     pub first_toolkit: Option<CudaVersion>,
     pub min_driver_branch: Option<DriverVersion>,
     pub min_linux_driver: Option<DriverVersion>,
