@@ -1,0 +1,1 @@
+//! The card's Python environments section.
