@@ -2,6 +2,7 @@
 //! the first python on PATH), `--python`, `.venv` in the current directory,
 //! conda, pyenv, uv-managed Pythons, the system interpreters and the user site.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use crate::inventory::{EnvKind, Fact, Note};
@@ -38,6 +39,7 @@ struct Ctx<'a> {
     pwd: Option<PathBuf>,
     pyenv_root: Option<PathBuf>,
     uv_dir: Option<PathBuf>,
+    notes: RefCell<Vec<Note>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -63,6 +65,7 @@ impl<'a> Ctx<'a> {
             pwd,
             pyenv_root,
             uv_dir,
+            notes: RefCell::new(Vec::new()),
         }
     }
 
@@ -83,7 +86,7 @@ impl<'a> Ctx<'a> {
             Ok(entries) => entries
                 .into_iter()
                 .take(MAX_DIR_ENTRIES)
-                .filter(|e| e.is_dir && !e.name.starts_with('.'))
+                .filter(|e| (e.is_dir || e.is_symlink) && !e.name.starts_with('.'))
                 .map(|e| e.name)
                 .collect(),
             Err(_) => Vec::new(),
@@ -119,6 +122,11 @@ impl<'a> Ctx<'a> {
     /// An environment directory: a venv, a conda env, an installation prefix.
     fn from_prefix(&self, prefix: &Path) -> Option<Candidate> {
         if !self.sys.is_dir(prefix) {
+            if self.sys.read_link(prefix).is_ok() && real_path(self.sys, prefix).is_none() {
+                self.notes
+                    .borrow_mut()
+                    .push(note(prefix, "a symlink loop; skipped"));
+            }
             return None;
         }
         let interpreter = [
@@ -435,6 +443,7 @@ pub(crate) fn find(sys: &dyn System, opts: &ProbeOptions, notes: &mut Vec<Note>)
     list.extend(ctx.system_pythons());
     list.extend(ctx.user_sites());
 
+    notes.append(&mut ctx.notes.borrow_mut());
     let mut out = dedupe(sys, list);
     if out.len() > MAX_ENVS {
         notes.push(note(

@@ -55,7 +55,10 @@ impl Reader {
 
 /// The libraries `path` asks the loader for, in order.
 pub(crate) fn needed(sys: &dyn System, path: &Path) -> Result<Vec<String>, String> {
-    let read = |off: u64, len: usize| sys.read_range(path, off, len).map_err(|e| e.to_string());
+    let read = |off: u64, len: usize| {
+        sys.read_range(path, off, len)
+            .map_err(|e| super::io_reason(&e, path))
+    };
     let head = read(0, 64)?;
     if head.get(..4) != Some(b"\x7fELF") {
         return Err("not an ELF file".into());
@@ -141,4 +144,48 @@ pub(crate) fn needed(sys: &dyn System, path: &Path) -> Result<Vec<String>, Strin
             Some(String::from_utf8_lossy(rest.get(..end)?).into_owned())
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::Host;
+
+    fn fixture() -> Host {
+        Host::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/python/ort_cuda11"
+        ))
+    }
+
+    const CAPI: &str = "/home/u/ort11/lib/python3.10/site-packages/onnxruntime/capi";
+
+    #[test]
+    fn needed_libraries_of_a_real_shared_object() {
+        let so = Path::new(CAPI).join("libonnxruntime_providers_cuda.so");
+        assert_eq!(
+            needed(&fixture(), &so).unwrap(),
+            [
+                "libcublas.so.11",
+                "libcudnn.so.8",
+                "libcudart.so.11.0",
+                "libc.so.6"
+            ]
+        );
+    }
+
+    #[test]
+    fn other_files_are_refused() {
+        let h = fixture();
+        let not_elf = Path::new(CAPI).join("libonnxruntime_providers_tensorrt.so");
+        assert_eq!(needed(&h, &not_elf).unwrap_err(), "not an ELF file");
+        assert!(needed(&h, Path::new("/missing.so")).is_err());
+        // A truncated header: the real file's first 64 bytes only.
+        let dir = tempfile::tempdir().unwrap();
+        let real = h
+            .read(&Path::new(CAPI).join("libonnxruntime_providers_cuda.so"))
+            .unwrap();
+        std::fs::write(dir.path().join("cut.so"), &real[..64]).unwrap();
+        assert!(needed(&Host::new(dir.path()), Path::new("/cut.so")).is_err());
+    }
 }

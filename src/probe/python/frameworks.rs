@@ -14,7 +14,7 @@ use crate::inventory::{Fact, FrameworkBuild, Note, PyPackage, PythonEnv, TorchBu
 use crate::system::System;
 use crate::version::CudaVersion;
 
-use super::{elf, note, MAX_DIR_ENTRIES};
+use super::{elf, io_reason, note, MAX_DIR_ENTRIES};
 
 const SOURCE_FILE_HEAD: usize = 64 * 1024;
 
@@ -181,7 +181,7 @@ fn read_head(sys: &dyn System, file: &Path, notes: &mut Vec<Note>) -> Option<Str
     match sys.read_range(file, 0, SOURCE_FILE_HEAD) {
         Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
         Err(e) => {
-            notes.push(note(file, format!("cannot read: {e}")));
+            notes.push(note(file, format!("cannot read: {}", io_reason(&e, file))));
             None
         }
     }

@@ -47,6 +47,12 @@ pub fn discover(sys: &dyn System, opts: &ProbeOptions) -> (Vec<PythonEnv>, Vec<N
     (envs, notes)
 }
 
+/// Run the inventory script in each environment's interpreter (what
+/// `--exec-python` adds to [`discover`]), recording the results in `envs`.
+pub fn exec_python(sys: &dyn System, envs: &mut [PythonEnv], notes: &mut Vec<Note>) {
+    exec::run_all(sys, envs, notes);
+}
+
 /// Read one environment's packages and framework builds from its files.
 fn read_env(sys: &dyn System, c: discovery::Candidate, notes: &mut Vec<Note>) -> PythonEnv {
     let mut env = PythonEnv {
@@ -101,6 +107,13 @@ fn dedupe_paths(sys: &dyn System, paths: Vec<PathBuf>) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// An I/O error's reason without the path the seam puts in front (the note's subject has it).
+pub(crate) fn io_reason(e: &std::io::Error, path: &Path) -> String {
+    let s = e.to_string();
+    let prefix = format!("{}: ", path.display());
+    s.strip_prefix(&prefix).map(str::to_string).unwrap_or(s)
 }
 
 pub(crate) fn note(subject: &Path, message: impl Into<String>) -> Note {

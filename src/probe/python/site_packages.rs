@@ -9,7 +9,7 @@ use crate::system::System;
 
 use super::discovery::python_lib_dirs;
 use super::frameworks::is_ml_package;
-use super::{note, MAX_DIR_ENTRIES};
+use super::{io_reason, note, MAX_DIR_ENTRIES};
 
 /// Only the headers of METADATA are needed; they come first.
 const METADATA_HEAD: usize = 64 * 1024;
@@ -121,7 +121,10 @@ fn read_dir_packages(
     let entries = match sys.read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            notes.push(note(dir, format!("cannot list site-packages: {e}")));
+            notes.push(note(
+                dir,
+                format!("cannot list site-packages: {}", io_reason(&e, dir)),
+            ));
             return;
         }
     };
@@ -221,12 +224,12 @@ fn from_metadata(
     dir_version: Option<&str>,
     notes: &mut Vec<Note>,
 ) -> PyPackage {
-    let (name, version) = match sys.read_range(file, 0, METADATA_HEAD) {
-        Ok(bytes) => parse_metadata(&String::from_utf8_lossy(&bytes)),
-        Err(e) => {
-            notes.push(note(file, format!("cannot read: {e}")));
-            (None, None)
+    let (name, version, problem) = match sys.read_range(file, 0, METADATA_HEAD) {
+        Ok(bytes) => {
+            let (n, v) = parse_metadata(&String::from_utf8_lossy(&bytes));
+            (n, v, "no Version header".to_string())
         }
+        Err(e) => (None, None, format!("cannot read ({})", io_reason(&e, file))),
     };
     let source = file.display().to_string();
     let version = match (version, dir_version) {
@@ -234,14 +237,14 @@ fn from_metadata(
         (None, Some(v)) => {
             notes.push(note(
                 file,
-                format!("no Version header; the version {v} is taken from the directory name"),
+                format!("{problem}; the version {v} is taken from the directory name"),
             ));
             v.to_string()
         }
         (None, None) => {
             notes.push(note(
                 file,
-                "no Version header and none in the directory name",
+                format!("{problem}, and no version in the directory name"),
             ));
             "unknown".to_string()
         }
