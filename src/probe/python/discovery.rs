@@ -427,6 +427,10 @@ pub(crate) fn find(sys: &dyn System, opts: &ProbeOptions, notes: &mut Vec<Note>)
         match c {
             Some(c) => list.push(c),
             None if !sys.exists(&p) => notes.push(note(&p, "--python: no such file or directory")),
+            None if real_path(sys, &p).is_none() => notes.push(note(
+                &p,
+                "--python: a symlink loop (or a chain of more than 40 links)",
+            )),
             None => notes.push(note(
                 &p,
                 "--python: neither a python interpreter nor an environment directory \

@@ -67,7 +67,7 @@ fn read_env(sys: &dyn System, c: discovery::Candidate, notes: &mut Vec<Note>) ->
 
     let mut site_dirs = match &c.user_site {
         Some(site) => vec![site.clone()],
-        None => site_packages::site_dirs(sys, &c.prefix, c.minor.as_deref()),
+        None => site_packages::site_dirs(sys, &c.prefix, c.minor.as_deref(), notes),
     };
     if let Some(cfg) = &cfg {
         if let Some(home) = &cfg.home {
@@ -82,7 +82,12 @@ fn read_env(sys: &dyn System, c: discovery::Candidate, notes: &mut Vec<Note>) ->
                 ));
             } else if cfg.include_system_site_packages {
                 if let Some(base) = home.parent() {
-                    site_dirs.extend(site_packages::site_dirs(sys, base, c.minor.as_deref()));
+                    site_dirs.extend(site_packages::site_dirs(
+                        sys,
+                        base,
+                        c.minor.as_deref(),
+                        notes,
+                    ));
                 }
             }
         }

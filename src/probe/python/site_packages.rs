@@ -9,7 +9,7 @@ use crate::system::System;
 
 use super::discovery::python_lib_dirs;
 use super::frameworks::is_ml_package;
-use super::{io_reason, note, MAX_DIR_ENTRIES};
+use super::{io_reason, note, real_path, MAX_DIR_ENTRIES};
 
 /// Only the headers of METADATA are needed; they come first.
 const METADATA_HEAD: usize = 64 * 1024;
@@ -61,7 +61,12 @@ pub fn parse_metadata(text: &str) -> (Option<String>, Option<String>) {
 
 /// The site directories of an installation prefix, in `sys.path` order.
 /// `minor` (`3.12`) picks one Python when the prefix holds several.
-pub(crate) fn site_dirs(sys: &dyn System, prefix: &Path, minor: Option<&str>) -> Vec<PathBuf> {
+pub(crate) fn site_dirs(
+    sys: &dyn System,
+    prefix: &Path,
+    minor: Option<&str>,
+    notes: &mut Vec<Note>,
+) -> Vec<PathBuf> {
     let mut libs: Vec<String> = python_lib_dirs(sys, prefix)
         .into_iter()
         .map(|(_, m)| m)
@@ -91,7 +96,15 @@ pub(crate) fn site_dirs(sys: &dyn System, prefix: &Path, minor: Option<&str>) ->
         cands.push(prefix.join("lib64").join(&py).join("site-packages"));
     }
     cands.push(prefix.join("Lib/site-packages"));
-    cands.retain(|p| sys.is_dir(p));
+    cands.retain(|p| {
+        if sys.is_dir(p) {
+            return true;
+        }
+        if sys.read_link(p).is_ok() && real_path(sys, p).is_none() {
+            notes.push(note(p, "a symlink loop; its packages are unknown"));
+        }
+        false
+    });
     cands
 }
 
