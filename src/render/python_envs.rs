@@ -198,13 +198,23 @@ fn runtime_text(rt: &PythonRuntime) -> String {
         None => {}
     }
     if let Some(e) = &rt.exception {
-        parts.push(format!("error: {}", e.value));
+        parts.push(format!("error: {}", shorten(&e.value, 160)));
     }
     if parts.is_empty() {
         UNKNOWN.into()
     } else {
         parts.join(", ")
     }
+}
+
+/// At most `max` characters, cut at a word with an ellipsis (the JSON keeps the whole text).
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let cut: String = s.chars().take(max).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(a, _)| a);
+    format!("{cut} …")
 }
 
 fn header(env: &PythonEnv) -> String {
