@@ -120,7 +120,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// An environment directory: a venv, a conda env, an installation prefix.
-    fn from_prefix(&self, prefix: &Path) -> Option<Candidate> {
+    fn env_at(&self, prefix: &Path) -> Option<Candidate> {
         if !self.sys.is_dir(prefix) {
             if self.sys.read_link(prefix).is_ok() && real_path(self.sys, prefix).is_none() {
                 self.notes
@@ -172,7 +172,7 @@ impl<'a> Ctx<'a> {
 
     /// A python executable: its environment is the venv or conda env it sits
     /// in, or else the prefix of the file it links to.
-    fn from_interpreter(&self, path: &Path) -> Option<Candidate> {
+    fn env_of_interpreter(&self, path: &Path) -> Option<Candidate> {
         if !self.sys.exists(path) || self.sys.is_dir(path) {
             return None;
         }
@@ -180,7 +180,7 @@ impl<'a> Ctx<'a> {
         if self.is_pyenv_shims(dir) {
             let version = self.pyenv_version()?;
             // The shim is a script that runs this version's own interpreter.
-            return self.from_prefix(&self.pyenv_root.as_ref()?.join("versions").join(version));
+            return self.env_at(&self.pyenv_root.as_ref()?.join("versions").join(version));
         }
         let own_minor = minor_from_name(path);
         let in_env = |p: &Path| {
@@ -249,7 +249,7 @@ impl<'a> Ctx<'a> {
         for dir in path.split(':').filter(|d| d.starts_with('/')).take(256) {
             for name in ["python3", "python"] {
                 let exe = Path::new(dir).join(name);
-                if let Some(c) = self.from_interpreter(&exe) {
+                if let Some(c) = self.env_of_interpreter(&exe) {
                     out.push(c);
                     break;
                 }
@@ -300,12 +300,12 @@ impl<'a> Ctx<'a> {
         let mut out = Vec::new();
         for root in roots.iter().filter(|r| r.is_absolute()) {
             if self.sys.is_dir(&root.join("conda-meta")) {
-                out.extend(self.from_prefix(root));
+                out.extend(self.env_at(root));
             }
             for name in self.dir_names(&root.join("envs")) {
                 let p = root.join("envs").join(name);
                 if self.sys.is_dir(&p.join("conda-meta")) {
-                    out.extend(self.from_prefix(&p));
+                    out.extend(self.env_at(&p));
                 }
             }
         }
@@ -313,7 +313,7 @@ impl<'a> Ctx<'a> {
             if let Ok(text) = self.sys.read_text(&home.join(".conda/environments.txt")) {
                 for line in text.lines().map(str::trim).take(MAX_ENVS) {
                     if line.starts_with('/') {
-                        out.extend(self.from_prefix(Path::new(line)));
+                        out.extend(self.env_at(Path::new(line)));
                     }
                 }
             }
@@ -329,10 +329,10 @@ impl<'a> Ctx<'a> {
         let mut out = Vec::new();
         for name in self.dir_names(&versions) {
             let p = versions.join(&name);
-            out.extend(self.from_prefix(&p));
+            out.extend(self.env_at(&p));
             // pyenv-virtualenv keeps its venvs under the version they were made from.
             for env in self.dir_names(&p.join("envs")) {
-                out.extend(self.from_prefix(&p.join("envs").join(env)));
+                out.extend(self.env_at(&p.join("envs").join(env)));
             }
         }
         out
@@ -344,7 +344,7 @@ impl<'a> Ctx<'a> {
         };
         self.dir_names(dir)
             .into_iter()
-            .filter_map(|n| self.from_prefix(&dir.join(n)))
+            .filter_map(|n| self.env_at(&dir.join(n)))
             .collect()
     }
 
@@ -356,7 +356,7 @@ impl<'a> Ctx<'a> {
             };
             for e in entries.into_iter().take(MAX_DIR_ENTRIES) {
                 if !e.is_dir && minor_from_name(Path::new(&e.name)).is_some() {
-                    out.extend(self.from_interpreter(&e.path));
+                    out.extend(self.env_of_interpreter(&e.path));
                 }
             }
         }
@@ -398,7 +398,7 @@ pub(crate) fn find(sys: &dyn System, opts: &ProbeOptions, notes: &mut Vec<Note>)
     for (var, value) in [("VIRTUAL_ENV", &venv), ("CONDA_PREFIX", &conda)] {
         if let Some(v) = value {
             let p = PathBuf::from(v);
-            match ctx.from_prefix(&p) {
+            match ctx.env_at(&p) {
                 Some(c) => list.push(c),
                 None => notes.push(note(
                     &p,
@@ -420,9 +420,9 @@ pub(crate) fn find(sys: &dyn System, opts: &ProbeOptions, notes: &mut Vec<Note>)
     for p in &opts.python {
         let p = ctx.absolute(p);
         let c = if sys.is_dir(&p) {
-            ctx.from_prefix(&p)
+            ctx.env_at(&p)
         } else {
-            ctx.from_interpreter(&p)
+            ctx.env_of_interpreter(&p)
         };
         match c {
             Some(c) => list.push(c),
@@ -439,7 +439,7 @@ pub(crate) fn find(sys: &dyn System, opts: &ProbeOptions, notes: &mut Vec<Note>)
         }
     }
     if let Some(pwd) = &ctx.pwd {
-        list.extend(ctx.from_prefix(&pwd.join(".venv")));
+        list.extend(ctx.env_at(&pwd.join(".venv")));
     }
     list.extend(ctx.conda_envs());
     list.extend(ctx.pyenv_versions());
