@@ -73,7 +73,11 @@ fn machine(root: &Path) {
     for i in 0..ENVS {
         let prefix = root.join(format!("home/u/miniconda3/envs/env{i:02}"));
         fs::create_dir_all(prefix.join("conda-meta")).unwrap();
-        fs::write(prefix.join("conda-meta/python-3.12.4-h5148396_1.json"), "{}").unwrap();
+        fs::write(
+            prefix.join("conda-meta/python-3.12.4-h5148396_1.json"),
+            "{}",
+        )
+        .unwrap();
         fs::create_dir_all(prefix.join("bin")).unwrap();
         fs::write(prefix.join("bin/python3.12"), "").unwrap();
         std::os::unix::fs::symlink("python3.12", prefix.join("bin/python3")).unwrap();
@@ -108,7 +112,9 @@ fn bench_20_environments_of_300_packages() {
     let opts = ProbeOptions::default();
     let (envs, notes) = discover(&host, &opts);
     assert_eq!(envs.len(), ENVS, "{notes:?}");
-    assert!(envs.iter().all(|e| e.packages.len() == 30 && e.torch.is_some()));
+    assert!(envs
+        .iter()
+        .all(|e| e.packages.len() == 30 && e.torch.is_some()));
     let mut times: Vec<Duration> = (0..RUNS)
         .map(|_| {
             let t = Instant::now();
@@ -127,5 +133,8 @@ fn bench_20_environments_of_300_packages() {
         ms(times[0]),
         ms(times[RUNS - 1])
     );
-    assert!(median < Duration::from_millis(30), "median {median:?} is over the 30 ms budget");
+    assert!(
+        median < Duration::from_millis(30),
+        "median {median:?} is over the 30 ms budget"
+    );
 }
