@@ -115,3 +115,29 @@ fn no_interpreter_is_run_without_the_flag() {
     assert_eq!(envs[0].runtime, None);
     assert!(notes.is_empty(), "{notes:?}");
 }
+
+#[test]
+fn the_interpreter_gives_the_full_python_version() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/python/exec");
+    let run = |exec_python| {
+        let opts = ProbeOptions {
+            python: vec![PathBuf::from("/opt/sys/bin/python3")],
+            exec_python,
+        };
+        let (envs, notes) = discover(&Host::new(&root), &opts);
+        assert!(notes.is_empty(), "{notes:?}");
+        env(&envs, "/opt/sys").clone()
+    };
+    let v = run(false).python_version.unwrap();
+    assert_eq!(v.value, "3.12");
+    assert!(v.note.is_some());
+    let e = run(true);
+    let v = e.python_version.unwrap();
+    assert_eq!(
+        (v.value.as_str(), v.source.as_str()),
+        ("3.12.8", "python:/opt/sys/bin/python3")
+    );
+    let t = e.runtime.unwrap().torch_version.unwrap();
+    assert_eq!(t.value, None);
+    assert_eq!(e.torch, None);
+}

@@ -122,8 +122,15 @@ pub fn apply_inventory(
 ) {
     let subject = Path::new(source);
     let mut rt = PythonRuntime::default();
-    if env.python_version.is_none() {
-        env.python_version = report.python.version.clone().map(|v| at(source, v));
+    // The interpreter knows its full version where only `3.12` was read from a file name.
+    let minor_only = env
+        .python_version
+        .as_ref()
+        .map_or(true, |f| f.value.matches('.').count() < 2);
+    if minor_only {
+        if let Some(v) = &report.python.version {
+            env.python_version = Some(at(source, v.clone()));
+        }
     }
     if let Some(e) = &report.error {
         rt.exception = Some(at(source, e.clone()));
