@@ -217,6 +217,9 @@ fn onnxruntime_and_onnxruntime_gpu_together() {
     );
 }
 
+/// The provider library in this fixture is a real (tiny) ELF shared object, built with
+/// `gcc -shared` against stub libraries whose sonames are libcublas.so.11, libcudnn.so.8
+/// and libcudart.so.11.0, as onnxruntime-gpu 1.16's CUDA provider links them.
 #[test]
 fn onnxruntime_cuda_11_build_from_its_provider_library() {
     let (envs, notes) = probe("ort_cuda11", &[]);
