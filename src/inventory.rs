@@ -379,6 +379,8 @@ pub struct TorchBuild {
     /// `torch.cuda.get_arch_list()` when known from running Python or a report.
     pub arch_list: F<Vec<ArchTarget>>,
     pub cudnn: F<String>,
+    /// `torch.version.git_version`: the commit the wheel was built from.
+    pub git_version: F<String>,
 }
 
 /// Build facts of other ML frameworks (onnxruntime, tensorflow, jax, tensorrt).
@@ -388,6 +390,9 @@ pub struct FrameworkBuild {
     pub version: F<String>,
     pub cuda: F<CudaVersion>,
     pub cudnn: F<String>,
+    /// The CUDA major the build targets, also when only the major is recorded
+    /// (`tensorrt-cu12`, `jax-cuda12-plugin`, `libcudart.so.11.0` in a library's DT_NEEDED).
+    pub cuda_major: F<u32>,
 }
 
 /// What `--exec-python` (or a pasted collect_env) learned by running torch.
@@ -399,6 +404,10 @@ pub struct PythonRuntime {
     pub devices: Vec<Gpu>,
     pub matmul_ok: F<bool>,
     pub exception: F<String>,
+    /// `torch.__version__` as imported; a `Fact` whose value is None means torch is not installed.
+    pub torch_version: F<Option<String>>,
+    /// `torch.version.cuda` as imported; None inside the `Fact` means a CPU or ROCm build.
+    pub torch_cuda: F<Option<CudaVersion>>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -420,6 +429,11 @@ pub struct PythonEnv {
     pub jax: Option<FrameworkBuild>,
     pub tensorrt: Option<FrameworkBuild>,
     pub runtime: Option<PythonRuntime>,
+    /// The CUDA runtime the environment's wheels carry (`nvidia-cuda-runtime-cu12==12.4.127` → 12.4,
+    /// or the `cuda-toolkit` metapackage for 13.x).
+    pub cuda_runtime: F<CudaVersion>,
+    /// The cuDNN the environment's wheels carry (`nvidia-cudnn-cu12` version).
+    pub cudnn: F<String>,
 }
 
 impl PythonEnv {

@@ -100,6 +100,17 @@ pub trait System: Send + Sync {
     /// Run a program found on the probed system's PATH (or an absolute path on it).
     fn run(&self, program: &str, args: &[&str], timeout: Duration) -> CommandOutcome;
 
+    /// At most `len` bytes of the file from `offset` (fewer at its end): headers of
+    /// large files (ELF, METADATA) without reading them whole.
+    fn read_range(&self, path: &Path, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        let bytes = self.read(path)?;
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(bytes.len());
+        let end = start.saturating_add(len).min(bytes.len());
+        Ok(bytes.get(start..end).unwrap_or_default().to_vec())
+    }
+
     /// The file as text, with invalid UTF-8 replaced; at most `limit` bytes are read.
     fn read_text(&self, path: &Path) -> io::Result<String> {
         let bytes = self.read(path)?;
@@ -206,6 +217,19 @@ impl System for Host {
         f.take(MAX_READ)
             .read_to_end(&mut buf)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        Ok(buf)
+    }
+
+    fn read_range(&self, path: &Path, offset: u64, len: usize) -> io::Result<Vec<u8>> {
+        use std::io::{Seek, SeekFrom};
+        let p = self.host_path(path);
+        let ctx = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let mut f = std::fs::File::open(&p).map_err(ctx)?;
+        f.seek(SeekFrom::Start(offset)).map_err(ctx)?;
+        let mut buf = Vec::new();
+        f.take(len.min(MAX_READ as usize) as u64)
+            .read_to_end(&mut buf)
+            .map_err(ctx)?;
         Ok(buf)
     }
 

@@ -7,6 +7,8 @@ use crate::inventory::Inventory;
 use crate::kb::Kb;
 use crate::system::System;
 
+pub mod python;
+
 /// What the caller asked the probe to do beyond the defaults.
 #[derive(Debug, Clone, Default)]
 pub struct ProbeOptions {
@@ -17,6 +19,10 @@ pub struct ProbeOptions {
 }
 
 /// Probe the machine behind `sys` into an Inventory.
-pub fn probe(sys: &dyn System, _kb: &Kb, _opts: &ProbeOptions) -> Inventory {
-    Inventory::new(format!("probe {}", sys.root().display()))
+pub fn probe(sys: &dyn System, _kb: &Kb, opts: &ProbeOptions) -> Inventory {
+    let mut inv = Inventory::new(format!("probe {}", sys.root().display()));
+    let (python, notes) = python::discover(sys, opts);
+    inv.python = python;
+    inv.notes.extend(notes);
+    inv
 }

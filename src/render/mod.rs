@@ -1,2 +1,4 @@
 //! Everything users read: text, JSON, Markdown. Only this module and `main` print.
+
 pub mod labels;
+pub mod python_envs;
