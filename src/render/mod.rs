@@ -1,1 +1,3 @@
 //! Everything users read: text, JSON, Markdown. Only this module and `main` print.
+
+pub mod findings;
