@@ -66,9 +66,10 @@ fn parse_selectors(list: &[String]) -> anyhow::Result<Vec<Selector>> {
 
 /// Read a saved card: the Inventory itself, or a `check --json` report holding one.
 pub fn read_card(path: &std::path::Path) -> anyhow::Result<Inventory> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("--card {}", path.display()))?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("--card {}: not JSON", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("--card {}", path.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("--card {}: not JSON", path.display()))?;
     let inv_value = match value.get("inventory") {
         Some(inv) if value.get("findings").is_some() => inv.clone(),
         _ => value,
@@ -91,7 +92,10 @@ pub fn read_card(path: &std::path::Path) -> anyhow::Result<Inventory> {
 // it next to the facts. The smoke test lives in `gpucompat::smoke`; until it
 // is wired in here, `--smoke` only says that it did not run.
 fn run_smoke(_ctx: &Ctx, inv: &mut Inventory) {
-    inv.note("smoke", "the GPU smoke test is not available in this build; --smoke was ignored");
+    inv.note(
+        "smoke",
+        "the GPU smoke test is not available in this build; --smoke was ignored",
+    );
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
@@ -127,7 +131,10 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     if json {
         println!("{}", render::json(&findings, &inv));
     } else {
-        print!("{}", render::text(&findings, &inv, rules::all().len(), ctx.verbose));
+        print!(
+            "{}",
+            render::text(&findings, &inv, rules::all().len(), ctx.verbose)
+        );
     }
     Ok(exit_code(&findings))
 }

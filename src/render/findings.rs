@@ -76,7 +76,12 @@ pub fn finding_text(f: &Finding, verbose: bool) -> String {
 }
 
 /// Every finding, then a summary line.
-pub fn text(findings: &[Finding], inventory: &Inventory, rules_run: usize, verbose: bool) -> String {
+pub fn text(
+    findings: &[Finding],
+    inventory: &Inventory,
+    rules_run: usize,
+    verbose: bool,
+) -> String {
     let mut s = String::new();
     for f in findings {
         s.push_str(&finding_text(f, verbose));

@@ -3,7 +3,7 @@
 
 use crate::finding::{Category, Finding, Fix, Severity};
 use crate::inventory::Inventory;
-use crate::kb::{KernelMatch, Kb};
+use crate::kb::{Kb, KernelMatch};
 
 use super::facts::{self, GpuView};
 use super::fix;
@@ -72,11 +72,7 @@ fn check_arch001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             f = g.cite_cc(f);
         }
         if let Some(release) = &t.release {
-            let (fx, refs) = fix::torch_fix(inv, kb, t.env, release);
-            for k in refs {
-                f = f.kb(k);
-            }
-            f.fix = Some(fx);
+            f = fix::torch_fix(inv, kb, t.env, release).apply(f);
         }
         out.push(f);
     }
@@ -129,20 +125,24 @@ fn check_arch002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             .map(|(g, _)| format!("{} ({})", g.label, sm_of(g)))
             .collect();
         let reason = ptx.first().map(|(_, r)| r.clone()).unwrap_or_default();
-        let mut f = ARCH002.finding(format!("{} runs on {} only through PTX: {reason}.", t.label, what.join(", ")));
+        let mut f = ARCH002.finding(format!(
+            "{} runs on {} only through PTX: {reason}.",
+            t.label,
+            what.join(", ")
+        ));
         f = t.cite_arch(t.cite_version(f));
         for (g, _) in &ptx {
             f = g.cite_cc(f);
         }
         if let Some(release) = &t.release {
-            let (fx, refs) = fix::torch_fix(inv, kb, t.env, release);
+            let plan = fix::torch_fix(inv, kb, t.env, release);
             // Only offer a reinstall when it gives SASS; otherwise say how to live with the JIT.
-            let sass = fx.note.as_deref().is_some_and(|n| n.contains("machine code (SASS)"));
-            if sass {
-                for k in refs {
-                    f = f.kb(k);
-                }
-                f.fix = Some(fx);
+            if plan
+                .pick
+                .as_ref()
+                .is_some_and(|p| p.fit == fix::KernelFit::Sass)
+            {
+                f = plan.apply(f);
             } else {
                 f = f.fix_note("No variant in the knowledge base has SASS for this GPU; let the JIT cache keep the compiled kernels (CUDA_CACHE_MAXSIZE=4294967296) so only the first start is slow.");
             }
@@ -179,7 +179,9 @@ fn check_arch003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let mut out = Vec::new();
     for g in facts::nvidia_gpus(inv, kb) {
         let Some(arch) = g.arch else { continue };
-        let Some(last) = &arch.last_driver_branch else { continue };
+        let Some(last) = &arch.last_driver_branch else {
+            continue;
+        };
         if drv.value.branch() <= last.branch() {
             continue;
         }
@@ -191,21 +193,29 @@ fn check_arch003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             drv.value,
             drv.value.branch_name()
         ));
-        f = g.cite_cc(g.cite_name(f)).fact("driver version", drv).kb(arch.kb());
+        f = g
+            .cite_cc(g.cite_name(f))
+            .fact("driver version", drv)
+            .kb(arch.kb());
         let note = format!(
             "install the {} legacy driver ({}.xx) and CUDA builds it runs (see `gpucompat db driver {}`), or replace the GPU",
             last.branch_name(),
             last.branch(),
             last.branch()
         );
-        f.fix = Some(if facts::is_ubuntu(inv) && !facts::in_container(inv) && !facts::is_wsl(inv) {
-            Fix {
-                command: Some(format!("sudo apt install nvidia-driver-{}", last.branch())),
-                note: Some(note),
-            }
-        } else {
-            Fix { command: None, note: Some(note) }
-        });
+        f.fix = Some(
+            if facts::is_ubuntu(inv) && !facts::in_container(inv) && !facts::is_wsl(inv) {
+                Fix {
+                    command: Some(format!("sudo apt install nvidia-driver-{}", last.branch())),
+                    note: Some(note),
+                }
+            } else {
+                Fix {
+                    command: None,
+                    note: Some(note),
+                }
+            },
+        );
         out.push(f);
     }
     out
@@ -262,24 +272,37 @@ fn check_arch004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 g.label,
                 cc.value.sm()
             ));
-            f = rt.cuda.cite(f, &format!("{} CUDA build ({})", rt.what, rt.env.path));
+            f = rt
+                .cuda
+                .cite(f, &format!("{} CUDA build ({})", rt.what, rt.env.path));
             f = g.cite_cc(f);
             if let Some(k) = kbref {
                 f = f.kb(k);
             }
-            let fx = match (&rt.torch, &rt.torch.as_ref().and_then(|t| t.release.clone())) {
+            let fx = match (
+                &rt.torch,
+                &rt.torch.as_ref().and_then(|t| t.release.clone()),
+            ) {
                 (Some(t), Some(release)) => {
-                    let (fx, refs) = fix::torch_fix(inv, kb, t.env, release);
-                    for k in refs {
+                    let plan = fix::torch_fix(inv, kb, t.env, release);
+                    for k in plan.kb {
                         f = f.kb(k);
                     }
-                    fx
+                    plan.fix
                 }
                 _ => Fix {
                     command: None,
                     note: Some(match last {
-                        Some(l) => format!("install a build of {} made with CUDA {} or older", rt.what, l.major_minor()),
-                        None => format!("install a build of {} made with an older CUDA that still targets {}", rt.what, cc.value.sm()),
+                        Some(l) => format!(
+                            "install a build of {} made with CUDA {} or older",
+                            rt.what,
+                            l.major_minor()
+                        ),
+                        None => format!(
+                            "install a build of {} made with an older CUDA that still targets {}",
+                            rt.what,
+                            cc.value.sm()
+                        ),
                     }),
                 },
             };

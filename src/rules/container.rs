@@ -35,9 +35,16 @@ pub static CTR001: Rule = Rule {
 fn gpu_expected(inv: &Inventory, kb: &Kb) -> Vec<String> {
     let mut why = Vec::new();
     for rt in facts::runtimes(inv, kb) {
-        why.push(format!("{} in {} is a CUDA {} build", rt.what, rt.env.path, rt.cuda.value));
+        why.push(format!(
+            "{} in {} is a CUDA {} build",
+            rt.what, rt.env.path, rt.cuda.value
+        ));
     }
-    for var in ["CUDA_VERSION", "NVIDIA_REQUIRE_CUDA", "NVIDIA_VISIBLE_DEVICES"] {
+    for var in [
+        "CUDA_VERSION",
+        "NVIDIA_REQUIRE_CUDA",
+        "NVIDIA_VISIBLE_DEVICES",
+    ] {
         if inv.env.contains_key(var) {
             why.push(format!("{var} is set"));
         }
@@ -61,15 +68,22 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         let s = v.value.trim().to_lowercase();
         s == "void" || s == "none" || s.is_empty()
     });
-    let nodes = inv
-        .nvidia
-        .device_nodes
-        .iter()
-        .any(|n| n.path == "/dev/nvidiactl" || n.path.trim_start_matches("/dev/nvidia").parse::<u32>().is_ok());
+    let nodes = inv.nvidia.device_nodes.iter().any(|n| {
+        n.path == "/dev/nvidiactl"
+            || n.path
+                .trim_start_matches("/dev/nvidia")
+                .parse::<u32>()
+                .is_ok()
+    });
     if hidden.is_none() && nodes {
         return vec![];
     }
-    let runtime = inv.container.runtime.as_ref().map(|f| f.value.as_str()).unwrap_or("container");
+    let runtime = inv
+        .container
+        .runtime
+        .as_ref()
+        .map(|f| f.value.as_str())
+        .unwrap_or("container");
     let msg = match hidden {
         Some(v) => format!(
             "This {runtime} container has NVIDIA_VISIBLE_DEVICES={:?}, so the NVIDIA runtime gives it no GPU, although a GPU is expected ({}).",
@@ -170,7 +184,12 @@ pub fn require_satisfied(
     }
 }
 
-fn eval_cond(cond: &str, cuda: Option<CudaVersion>, driver: Option<&DriverVersion>, brands: &[String]) -> Option<bool> {
+fn eval_cond(
+    cond: &str,
+    cuda: Option<CudaVersion>,
+    driver: Option<&DriverVersion>,
+    brands: &[String],
+) -> Option<bool> {
     let ops = [">=", "<=", "!=", "=", "<", ">"];
     let (key, op, val) = ops.iter().find_map(|op| {
         let i = cond.find(op)?;
@@ -215,14 +234,18 @@ fn check_ctr002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     };
     let drv = facts::driver(inv);
     let os = facts::driver_os(inv);
-    let image_cuda: Option<CudaVersion> = cuda_env.and_then(|v| v.value.parse().ok()).or_else(|| {
-        req_env.and_then(|r| {
-            r.value.split_whitespace().next().and_then(|c| {
-                c.split(',')
-                    .find_map(|cond| cond.trim().strip_prefix("cuda>=").and_then(|v| v.parse().ok()))
+    let image_cuda: Option<CudaVersion> =
+        cuda_env.and_then(|v| v.value.parse().ok()).or_else(|| {
+            req_env.and_then(|r| {
+                r.value.split_whitespace().next().and_then(|c| {
+                    c.split(',').find_map(|cond| {
+                        cond.trim()
+                            .strip_prefix("cuda>=")
+                            .and_then(|v| v.parse().ok())
+                    })
+                })
             })
-        })
-    });
+        });
     let brands: Vec<String> = inv
         .gpus
         .iter()
@@ -240,7 +263,9 @@ fn check_ctr002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if newer.is_none() && req_ok != Some(false) {
         return vec![];
     }
-    let dc = facts::nvidia_gpus(inv, kb).iter().any(|g| g.is_datacenter());
+    let dc = facts::nvidia_gpus(inv, kb)
+        .iter()
+        .any(|g| g.is_datacenter());
     let compat = !inv.libraries.cuda_compat.is_empty() || inv.toolkits.iter().any(|t| t.has_compat);
     let drv_s = drv.map_or("unknown".to_string(), |d| d.value.to_string());
     let mut parts = Vec::new();
@@ -277,7 +302,9 @@ fn check_ctr002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             ));
         }
     }
-    let mut f = CTR002.finding(format!("In this container {}.", parts.join("; "))).at(sev);
+    let mut f = CTR002
+        .finding(format!("In this container {}.", parts.join("; ")))
+        .at(sev);
     if let Some(c) = cuda_env {
         f = f.fact("CUDA_VERSION", c);
     }
@@ -300,19 +327,19 @@ fn check_ctr002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .iter()
         .filter(|r| r.cuda.major_minor() <= max.value)
         .max_by_key(|r| r.cuda);
-    let toolkit = image_cuda.and_then(|c| kb.min_driver_for_cuda(&c.major_minor(), os, Semantic::Toolkit));
+    let toolkit =
+        image_cuda.and_then(|c| kb.min_driver_for_cuda(&c.major_minor(), os, Semantic::Toolkit));
     let mut notes = Vec::new();
     if let Some(t) = target_image {
         f = f.kb(t.kb());
-        let example = t
-            .os
-            .iter()
-            .rev()
-            .find(|o| o.starts_with("ubuntu"))
-            .or(t.os.last())
-            .filter(|_| t.flavors.iter().any(|fl| fl == "runtime"))
-            .map(|os| format!(" (e.g. nvidia/cuda:{}-runtime-{os})", t.cuda))
-            .unwrap_or_default();
+        let example =
+            t.os.iter()
+                .rev()
+                .find(|o| o.starts_with("ubuntu"))
+                .or(t.os.last())
+                .filter(|_| t.flavors.iter().any(|fl| fl == "runtime"))
+                .map(|os| format!(" (e.g. nvidia/cuda:{}-runtime-{os})", t.cuda))
+                .unwrap_or_default();
         notes.push(format!(
             "use an image built for CUDA {} or older{example}",
             max.value
@@ -320,10 +347,15 @@ fn check_ctr002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     if let Some(t) = &toolkit {
         f = f.kb(t.kb.clone());
-        notes.push(format!("or upgrade the host driver to {} or newer", t.driver));
+        notes.push(format!(
+            "or upgrade the host driver to {} or newer",
+            t.driver
+        ));
     }
     if notes.is_empty() {
-        notes.push("use an image whose CUDA the host driver supports, or upgrade the host driver".into());
+        notes.push(
+            "use an image whose CUDA the host driver supports, or upgrade the host driver".into(),
+        );
     }
     vec![f.fix_note(notes.join(", "))]
 }

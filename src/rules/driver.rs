@@ -107,6 +107,31 @@ pub static DRV002: Rule = Rule {
     superseded_by: &[],
 };
 
+/// Whether a driver version drives a GPU's architecture: at or above its first
+/// driver, at or below its last branch. None when the tables don't say.
+pub fn driver_supports(
+    g: &GpuView,
+    drv: &DriverVersion,
+    os: crate::inventory::OsKind,
+) -> Option<bool> {
+    let arch = g.arch?;
+    let min = match os {
+        crate::inventory::OsKind::Windows => arch.min_windows_driver.as_ref(),
+        _ => arch.min_linux_driver.as_ref(),
+    }
+    .or(arch.min_driver_branch.as_ref());
+    let too_new = min.map(|m| !driver_meets(drv, m));
+    let dropped = arch
+        .last_driver_branch
+        .as_ref()
+        .map(|l| drv.branch() > l.branch());
+    match (too_new, dropped) {
+        (Some(true), _) | (_, Some(true)) => Some(false),
+        (None, None) => None,
+        _ => Some(true),
+    }
+}
+
 fn is_display(class: &str) -> bool {
     let c = class.trim().to_lowercase();
     let c = c.strip_prefix("0x").unwrap_or(&c);
@@ -117,18 +142,23 @@ fn check_drv002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if facts::is_wsl(inv) || facts::is_macos(inv) {
         return vec![];
     }
-    let module_loaded = inv
+    let module_loaded = inv.nvidia.module_loaded.as_ref().map(|f| f.value).or(inv
         .nvidia
-        .module_loaded
+        .kernel_module
         .as_ref()
-        .map(|f| f.value)
-        .or(inv.nvidia.kernel_module.as_ref().map(|_| true));
+        .map(|_| true));
     let secure_boot = inv.os.secure_boot.as_ref().filter(|f| f.value);
     let gpus = facts::nvidia_gpus(inv, kb);
     let mut groups: Vec<(Option<String>, Vec<&GpuView>)> = Vec::new();
+    let drv = facts::driver(inv).map(|f| &f.value);
+    let os = facts::driver_os(inv);
     for g in &gpus {
         let Some(p) = g.pci else { continue };
         if !is_display(&p.class) || p.driver.as_deref() == Some("nvidia") {
+            continue;
+        }
+        // A GPU this driver branch does not know (or no longer drives) is DRV004's or ARCH003's finding.
+        if p.driver.is_none() && drv.is_some_and(|d| driver_supports(g, d, os) == Some(false)) {
             continue;
         }
         match groups.iter_mut().find(|(d, _)| *d == p.driver) {
@@ -136,7 +166,11 @@ fn check_drv002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             None => groups.push((p.driver.clone(), vec![g])),
         }
     }
-    let host = if facts::in_container(inv) { " on the host" } else { "" };
+    let host = if facts::in_container(inv) {
+        " on the host"
+    } else {
+        ""
+    };
     let mut out = Vec::new();
     for (driver, devs) in groups {
         let names: Vec<&str> = devs.iter().map(|g| g.label.as_str()).collect();
@@ -186,7 +220,12 @@ fn check_drv002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             f.message.push_str(" Secure Boot is on: an unsigned nvidia module is refused by the kernel, a likely cause.");
             fix_note.push_str(" With Secure Boot on: enroll the module signing key (MOK) with `sudo mokutil --import` of the DKMS key and reboot, or turn Secure Boot off.");
         }
-        if sev == Severity::Error && driver.as_deref() != Some("vfio-pci") && module_loaded != Some(true) && facts::is_ubuntu(inv) && !facts::in_container(inv) {
+        if sev == Severity::Error
+            && driver.as_deref() != Some("vfio-pci")
+            && module_loaded != Some(true)
+            && facts::is_ubuntu(inv)
+            && !facts::in_container(inv)
+        {
             f.fix = Some(Fix {
                 command: Some("sudo ubuntu-drivers install".into()),
                 note: Some(fix_note),
@@ -307,8 +346,11 @@ fn check_drv004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             drv.value,
             drv.value.branch_name()
         ));
-        let f = g.cite_cc(g.cite_name(f)).fact("driver version", drv).kb(arch.kb());
-        let fx = fix::driver_upgrade_fix(inv, min, &format!("first driver for {}", arch.name));
+        let f = g
+            .cite_cc(g.cite_name(f))
+            .fact("driver version", drv)
+            .kb(arch.kb());
+        let fx = fix::driver_upgrade_fix(inv, kb, min, &format!("first driver for {}", arch.name));
         let mut f = f;
         f.fix = Some(fx);
         out.push(f);
@@ -362,9 +404,15 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         return vec![];
     }
     let why = match (nfb, eol_passed) {
-        (true, true) => format!("a new-feature branch whose end of life ({}) has passed", row.eol.as_deref().unwrap_or("?")),
+        (true, true) => format!(
+            "a new-feature branch whose end of life ({}) has passed",
+            row.eol.as_deref().unwrap_or("?")
+        ),
         (true, false) => "a short-lived new-feature branch (NFB)".to_string(),
-        _ => format!("past its end of life ({})", row.eol.as_deref().unwrap_or("?")),
+        _ => format!(
+            "past its end of life ({})",
+            row.eol.as_deref().unwrap_or("?")
+        ),
     };
     let on = match (dc, k8s) {
         (Some(g), true) => format!("{} on a Kubernetes node", g.label),

@@ -29,7 +29,11 @@ pub static ENV001: Rule = Rule {
 };
 
 /// The GPUs a CUDA_VISIBLE_DEVICES value leaves visible, and the entry that ended the list, if any.
-pub fn parse_visible(value: &str, count: Option<usize>, uuids: &[String]) -> (Vec<String>, Option<String>) {
+pub fn parse_visible(
+    value: &str,
+    count: Option<usize>,
+    uuids: &[String],
+) -> (Vec<String>, Option<String>) {
     let mut visible = Vec::new();
     if value.trim().is_empty() {
         return (visible, None);
@@ -70,7 +74,11 @@ fn check_env001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .filter_map(|g| g.uuid.as_ref().map(|u| u.value.clone()))
         .collect();
     let (visible, stop) = parse_visible(&cvd.value, count, &uuids);
-    let entries = cvd.value.split(',').filter(|t| !t.trim().is_empty()).count();
+    let entries = cvd
+        .value
+        .split(',')
+        .filter(|t| !t.trim().is_empty())
+        .count();
     let have = count.map_or("the GPUs".to_string(), |c| format!("{c} GPU(s)"));
     let f = if visible.is_empty() {
         let why = match &stop {
@@ -93,7 +101,12 @@ fn check_env001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     } else {
         return vec![];
     };
-    let mut f = f.fact("CUDA_VISIBLE_DEVICES", cvd);
+    let shown = if cvd.value.is_empty() {
+        "\"\" (empty)".to_string()
+    } else {
+        cvd.value.clone()
+    };
+    let mut f = f.evidence("CUDA_VISIBLE_DEVICES", shown, &cvd.source);
     if let Some(c) = count {
         f = f.evidence("GPUs the driver lists", c, gpu_count_source(inv));
     }
@@ -113,11 +126,11 @@ fn gpu_count_source(inv: &Inventory) -> String {
 /// The CUDA version of a library directory: the toolkit it belongs to, else a version in its path.
 fn dir_cuda(inv: &Inventory, dir: &str) -> Option<(CudaVersion, String)> {
     let dir = dir.trim_end_matches('/');
-    if let Some(t) = inv
-        .toolkits
-        .iter()
-        .find(|t| !t.path.is_empty() && (dir == t.path.trim_end_matches('/') || dir.starts_with(&format!("{}/", t.path.trim_end_matches('/')))))
-    {
+    if let Some(t) = inv.toolkits.iter().find(|t| {
+        !t.path.is_empty()
+            && (dir == t.path.trim_end_matches('/')
+                || dir.starts_with(&format!("{}/", t.path.trim_end_matches('/'))))
+    }) {
         return Some((t.version.value, t.version.source.clone()));
     }
     facts::cuda_version_in_path(dir).map(|v| (v, format!("the path {dir}")))
@@ -165,7 +178,10 @@ fn check_env002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         return vec![];
     };
     let rts = active_runtimes(inv, kb);
-    let other: Vec<&facts::Runtime> = rts.iter().filter(|r| r.cuda.value.major != cuda.major).collect();
+    let other: Vec<&facts::Runtime> = rts
+        .iter()
+        .filter(|r| r.cuda.value.major != cuda.major)
+        .collect();
     if other.is_empty() || other.len() < rts.len() {
         return vec![];
     }
@@ -181,7 +197,9 @@ fn check_env002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .fact("LD_LIBRARY_PATH", ldp)
         .evidence(format!("CUDA of {dir}"), cuda, src);
     for r in &other {
-        f = r.cuda.cite(f, &format!("{} CUDA build ({})", r.what, r.env.path));
+        f = r
+            .cuda
+            .cite(f, &format!("{} CUDA build ({})", r.what, r.env.path));
     }
     let rest: Vec<&str> = ldp
         .value
@@ -243,7 +261,12 @@ fn check_env003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             .toolkits
             .iter()
             .filter(|k| k.version.value.major == tc.value.major)
-            .min_by_key(|k| (k.version.value.major_minor() != tc.value.major_minor(), k.version.value));
+            .min_by_key(|k| {
+                (
+                    k.version.value.major_minor() != tc.value.major_minor(),
+                    k.version.value,
+                )
+            });
         f = match good {
             Some(k) => f.fix_command(
                 format!("export {var}={}", k.path),

@@ -58,7 +58,10 @@ fn check_fab001(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             n.value
         ))
         .fact("NVSwitch devices", n);
-    for (label, v) in [("fabric manager installed", installed), ("fabric manager running", running)] {
+    for (label, v) in [
+        ("fabric manager installed", installed),
+        ("fabric manager running", running),
+    ] {
         if let Some(v) = v {
             f = f.fact(label, v);
         }
@@ -71,18 +74,29 @@ fn check_fab001(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     }
     let start = "sudo systemctl enable --now nvidia-fabricmanager";
     let Some(d) = drv else {
-        return vec![f.fix_note(format!("install the fabric manager of the driver's exact version, then `{start}`"))];
+        return vec![f.fix_note(format!(
+            "install the fabric manager of the driver's exact version, then `{start}`"
+        ))];
     };
     let pkg = format!("cuda-drivers-fabricmanager-{}", d.value.branch());
-    let id = inv.os.id.as_ref().map(|i| i.value.to_lowercase()).unwrap_or_default();
+    let id = inv
+        .os
+        .id
+        .as_ref()
+        .map(|i| i.value.to_lowercase())
+        .unwrap_or_default();
     let tool = match id.as_str() {
         "ubuntu" | "debian" => Some("apt"),
         "rhel" | "rocky" | "centos" | "almalinux" | "ol" | "fedora" | "amzn" => Some("dnf"),
         _ => None,
     };
-    let only_start = installed.is_some_and(|i| i.value) && version.map_or(true, |v| v.value == d.value);
+    let only_start =
+        installed.is_some_and(|i| i.value) && version.map_or(true, |v| v.value == d.value);
     let f = if only_start {
-        f.fix_command(start, Some("check `journalctl -u nvidia-fabricmanager` if it does not stay up".into()))
+        f.fix_command(
+            start,
+            Some("check `journalctl -u nvidia-fabricmanager` if it does not stay up".into()),
+        )
     } else {
         match tool {
             Some(t) => f.fix_command(

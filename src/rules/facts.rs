@@ -271,11 +271,9 @@ pub fn nvidia_gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
         if !inv.gpus.is_empty() && inv.gpus.iter().all(|g| g.pci_bus_id.is_none()) {
             continue;
         }
-        let row = kb.gpu_by_pci_id(&p.device_id).or_else(|| {
-            p.name
-                .as_deref()
-                .and_then(|n| row_for_name(kb, n))
-        });
+        let row = kb
+            .gpu_by_pci_id(&p.device_id)
+            .or_else(|| p.name.as_deref().and_then(|n| row_for_name(kb, n)));
         let name = row.map(|r| r.name.clone()).or_else(|| p.name.clone());
         let cc = row.and_then(|r| {
             r.compute_capability.map(|c| Sourced {
@@ -419,8 +417,16 @@ pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Opt
                 source: c.source.clone(),
                 kb: None,
             }),
-            None => TorchKind::Cpu {
-                source: c.source.clone(),
+            None => match (&info, version) {
+                // version.py's `hip` not read, but the local tag says ROCm.
+                (Some(i), Some(v)) if i.is_rocm() => TorchKind::Rocm(Sourced {
+                    value: i.variant.clone().unwrap_or_default(),
+                    source: format!("{} (local version tag)", v.source),
+                    kb: None,
+                }),
+                _ => TorchKind::Cpu {
+                    source: c.source.clone(),
+                },
             },
         }
     } else {
@@ -470,7 +476,11 @@ pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Opt
                         "knowledge base (torch_arch {} {}{})",
                         i.release,
                         r.variant,
-                        if r.verified { "" } else { ", from build scripts" }
+                        if r.verified {
+                            ""
+                        } else {
+                            ", from build scripts"
+                        }
                     ),
                     kb: Some(r.kb()),
                 })

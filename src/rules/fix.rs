@@ -5,7 +5,7 @@
 
 use crate::finding::{Fix, KbRef};
 use crate::inventory::{Inventory, OsKind, PythonEnv};
-use crate::kb::{cmp_versions, driver_meets, KernelMatch, Kb, MinDriver, Semantic};
+use crate::kb::{cmp_versions, driver_meets, Kb, KernelMatch, MinDriver, Semantic};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
 
 use super::facts;
@@ -117,9 +117,32 @@ impl TorchPick {
     }
 }
 
-fn kernel_fit(kb: &Kb, release: &str, variant: &str, ccs: &[ComputeCapability]) -> (KernelFit, Option<KbRef>) {
+/// Does a CUDA release still target this GPU at all (architecture's last toolkit, nvcc's lowest SM)?
+pub fn cuda_targets_gpu(kb: &Kb, cuda: &CudaVersion, cc: ComputeCapability) -> Option<bool> {
+    let mm = cuda.major_minor();
+    if let Some(last) = kb.architecture(cc).and_then(|a| a.last_toolkit) {
+        return Some(mm <= last.major_minor());
+    }
+    kb.nvcc_targets(&mm)
+        .and_then(|n| n.min_sm)
+        .map(|min| cc.plain() >= min.plain())
+}
+
+fn kernel_fit(
+    kb: &Kb,
+    release: &str,
+    variant: &str,
+    cuda: &CudaVersion,
+    ccs: &[ComputeCapability],
+) -> (KernelFit, Option<KbRef>) {
     let row = kb.torch_arch(release, variant);
     let kbref = row.map(|r| r.kb());
+    if ccs
+        .iter()
+        .any(|cc| cuda_targets_gpu(kb, cuda, *cc) == Some(false))
+    {
+        return (KernelFit::None, kbref);
+    }
     let Some(list) = row.and_then(|r| r.arch_list.as_deref()) else {
         return (KernelFit::Unverified, kbref);
     };
@@ -159,7 +182,7 @@ pub fn torch_cuda_candidates(
                 (Some(d), Some(m)) => Some(driver_meets(d, &m.driver)),
                 _ => None,
             };
-            let (fit, arch_kb) = kernel_fit(kb, &row.version, v, ccs);
+            let (fit, arch_kb) = kernel_fit(kb, &row.version, v, &cuda, ccs);
             let mut kbrefs = vec![row.kb()];
             kbrefs.extend(arch_kb);
             kbrefs.extend(min_driver.as_ref().map(|m| m.kb.clone()));
@@ -228,7 +251,9 @@ pub fn newest_fitting_release(
     ccs: &[ComputeCapability],
     older_than: Option<&str>,
 ) -> Option<TorchPick> {
-    let py = env.and_then(|e| e.python_version.as_ref()).map(|f| f.value.clone());
+    let py = env
+        .and_then(|e| e.python_version.as_ref())
+        .map(|f| f.value.clone());
     let mut rows: Vec<_> = kb.torch_releases.row.iter().collect();
     rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
     rows.into_iter()
@@ -253,9 +278,9 @@ fn describe_fit(p: &TorchPick, ccs: &[ComputeCapability]) -> String {
             sms.join(", ")
         ),
         KernelFit::Unverified => {
-            "its arch list is not verified in the knowledge base, so check torch.cuda.get_arch_list() after installing".into()
+            "is not verified against the GPUs (its arch list is not in the knowledge base): check torch.cuda.get_arch_list() after installing".into()
         }
-        KernelFit::NoGpus => "no GPU compute capability is known to check its arch list against".into(),
+        KernelFit::NoGpus => "was not checked against the GPUs (no compute capability is known)".into(),
         KernelFit::None => "has no kernels for these GPUs".into(),
     }
 }
@@ -279,9 +304,42 @@ fn describe_driver(p: &TorchPick, driver: Option<&DriverVersion>) -> String {
     }
 }
 
+/// A torch fix: the fix itself, the knowledge rows it used, and the variant it installs (if any).
+#[derive(Debug, Clone)]
+pub struct TorchFixPlan {
+    pub fix: Fix,
+    pub kb: Vec<KbRef>,
+    pub pick: Option<TorchPick>,
+}
+
+impl TorchFixPlan {
+    /// Put the fix and its knowledge rows on a finding.
+    pub fn apply(self, mut f: crate::finding::Finding) -> crate::finding::Finding {
+        for k in self.kb {
+            f = f.kb(k);
+        }
+        f.fix = Some(self.fix);
+        f
+    }
+}
+
+fn plan_note(
+    p: &TorchPick,
+    driver: Option<&DriverVersion>,
+    ccs: &[ComputeCapability],
+    lead: String,
+    uv: &str,
+) -> String {
+    format!(
+        "{lead}: {}, and it {}. With uv: {uv}",
+        describe_driver(p, driver),
+        describe_fit(p, ccs)
+    )
+}
+
 /// A fix that installs the right CUDA variant of `release` (or says what to
 /// change when none fits), with the knowledge rows it used.
-pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> (Fix, Vec<KbRef>) {
+pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> TorchFixPlan {
     let ccs: Vec<ComputeCapability> = facts::nvidia_gpus(inv, kb)
         .iter()
         .filter_map(|g| g.cc.as_ref().map(|c| c.value))
@@ -289,35 +347,59 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> (F
     let driver = facts::driver(inv).map(|f| &f.value);
     let os = facts::driver_os(inv);
     let inst = installer(inv, env);
+    let note_only = |note: String, kb: Vec<KbRef>| TorchFixPlan {
+        fix: Fix {
+            command: None,
+            note: Some(note),
+        },
+        kb,
+        pick: None,
+    };
 
     if kb.torch_release(release).is_none() {
-        return (
-            Fix {
-                command: None,
-                note: Some(format!(
-                    "torch {release} is not in the knowledge base; install a CUDA build from {TORCH_INDEX}/<variant> whose CUDA is at most the driver's (see `gpucompat db driver`)"
-                )),
-            },
+        return note_only(
+            format!(
+                "torch {release} is not in the knowledge base; install a CUDA build from {TORCH_INDEX}/<variant> whose CUDA is at most the driver's (see `gpucompat db driver`)"
+            ),
             Vec::new(),
         );
     }
 
     if let Some(p) = pick_torch_cuda(kb, release, driver, os, &ccs) {
+        // An unverified arch list is a guess: prefer a release verified to
+        // carry kernels for these GPUs, and name the unverified one in the note.
+        if p.fit == KernelFit::Unverified && !ccs.is_empty() {
+            if let Some(v) = newest_fitting_release(kb, Some(env), driver, os, &ccs, None) {
+                let (cmd, uv) = v.commands(&inst);
+                let lead = format!(
+                    "torch {}+{} is the newest variant of this release that the driver runs, but its arch list is not verified in the knowledge base; torch {} {} is verified to fit",
+                    p.release, p.variant, v.release, v.variant
+                );
+                let mut kbrefs = p.kb.clone();
+                kbrefs.extend(v.kb.clone());
+                return TorchFixPlan {
+                    fix: Fix {
+                        command: Some(cmd),
+                        note: Some(plan_note(&v, driver, &ccs, lead, &uv)),
+                    },
+                    kb: kbrefs,
+                    pick: Some(v),
+                };
+            }
+        }
         let (cmd, uv) = p.commands(&inst);
-        let note = format!(
-            "{} is the newest variant of torch {} that fits: {}, and it {}. With uv: {uv}",
-            p.variant,
-            p.release,
-            describe_driver(&p, driver),
-            describe_fit(&p, &ccs)
+        let lead = format!(
+            "{} is the newest variant of torch {} that fits",
+            p.variant, p.release
         );
-        return (
-            Fix {
+        return TorchFixPlan {
+            fix: Fix {
                 command: Some(cmd),
-                note: Some(note),
+                note: Some(plan_note(&p, driver, &ccs, lead, &uv)),
             },
-            p.kb,
-        );
+            kb: p.kb.clone(),
+            pick: Some(p),
+        };
     }
 
     let candidates = torch_cuda_candidates(kb, release, driver, os, &ccs);
@@ -325,8 +407,12 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> (F
         .iter()
         .filter(|p| p.fit != KernelFit::None)
         .collect();
-    let mut kbrefs: Vec<KbRef> = candidates.iter().flat_map(|p| p.kb.clone()).collect();
-    kbrefs.dedup();
+    let mut kbrefs: Vec<KbRef> = Vec::new();
+    for k in candidates.iter().flat_map(|p| p.kb.clone()) {
+        if !kbrefs.contains(&k) {
+            kbrefs.push(k);
+        }
+    }
 
     if with_kernels.is_empty() {
         // No variant of this release carries kernels for the GPU: a newer release is needed.
@@ -335,23 +421,26 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> (F
             Some(p) => {
                 let (cmd, uv) = p.commands(&inst);
                 kbrefs.extend(p.kb.clone());
-                let note = format!(
-                    "no variant of torch {release} has kernels for {}; torch {} {} does and {}. With uv: {uv}",
+                let lead = format!(
+                    "no variant of torch {release} has kernels for {}; torch {} {} does",
                     sms.join(", "),
                     p.release,
-                    p.variant,
-                    describe_driver(&p, driver)
+                    p.variant
                 );
-                (Fix { command: Some(cmd), note: Some(note) }, kbrefs)
+                TorchFixPlan {
+                    fix: Fix {
+                        command: Some(cmd),
+                        note: Some(plan_note(&p, driver, &ccs, lead, &uv)),
+                    },
+                    kb: kbrefs,
+                    pick: Some(p),
+                }
             }
-            None => (
-                Fix {
-                    command: None,
-                    note: Some(format!(
-                        "no variant of torch {release} has kernels for {}, and no release in the knowledge base has one that this driver runs: upgrade the driver and install a newer torch release",
-                        sms.join(", ")
-                    )),
-                },
+            None => note_only(
+                format!(
+                    "no variant of torch {release} has kernels for {}, and no release in the knowledge base has one that this driver runs: upgrade the driver and install a newer torch release",
+                    sms.join(", ")
+                ),
                 kbrefs,
             ),
         };
@@ -399,13 +488,7 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> (F
             parts.join("; ")
         )
     };
-    (
-        Fix {
-            command: None,
-            note: Some(note),
-        },
-        kbrefs,
-    )
+    note_only(note, kbrefs)
 }
 
 /// The ROCm variant of a torch release for an installed ROCm (`6.2.0` → `rocm6.2`),
@@ -467,7 +550,9 @@ pub fn torch_rocm_fix(
     let cmd = inst.install(&format!("--force-reinstall {args}"));
     let uv = inst.uv_install(&format!("--reinstall {args}"));
     let why = match installed {
-        Some(i) => format!("{variant} is the ROCm build of torch {release} closest to the installed ROCm {i}"),
+        Some(i) => format!(
+            "{variant} is the ROCm build of torch {release} closest to the installed ROCm {i}"
+        ),
         None => format!("{variant} is the newest ROCm build of torch {release}"),
     };
     (
@@ -479,8 +564,37 @@ pub fn torch_rocm_fix(
     )
 }
 
-/// A driver upgrade in words, with the Ubuntu package where the OS is Ubuntu.
-pub fn driver_upgrade_fix(inv: &Inventory, min: &DriverVersion, why: &str) -> Fix {
+/// The oldest supported production or LTS branch at or above `min` that
+/// still drives every GPU here (branch kinds and end-of-life dates from the
+/// `driver_branches` table, as of its date). None when the table has none.
+pub fn recommended_branch(inv: &Inventory, kb: &Kb, min: &DriverVersion) -> Option<u32> {
+    let as_of = kb.driver_branches.meta.as_of.clone().unwrap_or_default();
+    let ceiling = facts::nvidia_gpus(inv, kb)
+        .iter()
+        .filter_map(|g| {
+            g.arch
+                .and_then(|a| a.last_driver_branch.as_ref())
+                .map(|b| b.branch())
+        })
+        .min();
+    kb.driver_branches
+        .row
+        .iter()
+        .filter(|r| r.kind != crate::kb::tables::BranchKind::Nfb)
+        .filter(|r| {
+            r.eol
+                .as_ref()
+                .is_some_and(|e| !as_of.is_empty() && e.as_str() >= as_of.as_str())
+        })
+        .filter(|r| r.branch >= min.branch())
+        .filter(|r| ceiling.map_or(true, |c| r.branch <= c))
+        .map(|r| r.branch)
+        .min()
+}
+
+/// A driver upgrade: the Ubuntu package of a supported branch where the OS is
+/// Ubuntu, else in words.
+pub fn driver_upgrade_fix(inv: &Inventory, kb: &Kb, min: &DriverVersion, why: &str) -> Fix {
     if facts::is_wsl(inv) || facts::driver_os(inv) == OsKind::Windows {
         return Fix {
             command: None,
@@ -489,11 +603,20 @@ pub fn driver_upgrade_fix(inv: &Inventory, min: &DriverVersion, why: &str) -> Fi
             )),
         };
     }
+    let branch = recommended_branch(inv, kb, min);
+    let branch_note = match branch {
+        Some(b) => format!(
+            "; R{b} is the oldest supported production/LTS branch that qualifies (knowledge base as of {})",
+            kb.driver_branches.meta.as_of.as_deref().unwrap_or("?")
+        ),
+        None => String::new(),
+    };
     if facts::is_ubuntu(inv) && !facts::in_container(inv) {
+        let b = branch.unwrap_or(min.branch());
         return Fix {
-            command: Some(format!("sudo apt install nvidia-driver-{}", min.branch())),
+            command: Some(format!("sudo apt install nvidia-driver-{b}")),
             note: Some(format!(
-                "the driver must be {min} or newer ({why}); any newer branch also works; reboot afterwards"
+                "the driver must be {min} or newer ({why}){branch_note}; reboot afterwards"
             )),
         };
     }
@@ -505,8 +628,7 @@ pub fn driver_upgrade_fix(inv: &Inventory, min: &DriverVersion, why: &str) -> Fi
     Fix {
         command: None,
         note: Some(format!(
-            "upgrade the NVIDIA driver{where_} to {min} or newer ({}; {why})",
-            min.branch_name()
+            "upgrade the NVIDIA driver{where_} to {min} or newer ({why}){branch_note}"
         )),
     }
 }

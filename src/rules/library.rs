@@ -11,19 +11,29 @@ use super::facts::{self, major_of, Sourced};
 use super::fix;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&LIB001, &LIB002, &LIB003, &LIB004, &LIB005, &LIB006, &LIB007, &LIB008];
+pub static RULES: &[&Rule] = &[
+    &LIB001, &LIB002, &LIB003, &LIB004, &LIB005, &LIB006, &LIB007, &LIB008,
+];
 
 /// A cuDNN that the environment can load: (cuDNN major, what/where).
 fn cudnn_present(inv: &Inventory, env: &PythonEnv) -> Vec<(u32, String, String)> {
     let mut out = Vec::new();
-    for p in env.packages.iter().filter(|p| p.name.starts_with("nvidia-cudnn")) {
+    for p in env
+        .packages
+        .iter()
+        .filter(|p| p.name.starts_with("nvidia-cudnn"))
+    {
         if let Some(m) = major_of(&p.version) {
             out.push((m, format!("{} {}", p.name, p.version), p.source.clone()));
         }
     }
     for l in &inv.libraries.cudnn {
         if let Some(m) = major_of(&l.version.value) {
-            out.push((m, format!("cuDNN {} ({})", l.version.value, l.path), l.version.source.clone()));
+            out.push((
+                m,
+                format!("cuDNN {} ({})", l.version.value, l.path),
+                l.version.source.clone(),
+            ));
         }
     }
     out
@@ -43,13 +53,17 @@ fn cudnn_needs(kb: &Kb, env: &PythonEnv) -> Vec<CudnnNeed> {
     let mut out = Vec::new();
     if env.package("onnxruntime-gpu").is_some() {
         if let Some(b) = &env.onnxruntime {
-            push_fw_need(&mut out, "onnxruntime-gpu", b, |v| kb.onnxruntime(v).map(|r| (r.cudnn_major, r.cuda_major, r.kb())));
+            push_fw_need(&mut out, "onnxruntime-gpu", b, |v| {
+                kb.onnxruntime(v)
+                    .map(|r| (r.cudnn_major, r.cuda_major, r.kb()))
+            });
         }
     }
     if let Some(b) = &env.tensorflow {
         if b.cuda.is_some() {
             push_fw_need(&mut out, "tensorflow", b, |v| {
-                kb.tensorflow(v).map(|r| (r.cudnn_major, r.cuda_version.map(|c| c.major), r.kb()))
+                kb.tensorflow(v)
+                    .map(|r| (r.cudnn_major, r.cuda_version.map(|c| c.major), r.kb()))
             });
         }
     }
@@ -57,7 +71,10 @@ fn cudnn_needs(kb: &Kb, env: &PythonEnv) -> Vec<CudnnNeed> {
         if let (Some(c), Some(Some(cuda))) = (&t.cudnn, t.cuda.as_ref().map(|c| c.value)) {
             if let Some(m) = major_of(&c.value) {
                 out.push(CudnnNeed {
-                    who: t.version.as_ref().map_or("torch".into(), |v| format!("torch {}", v.value)),
+                    who: t
+                        .version
+                        .as_ref()
+                        .map_or("torch".into(), |v| format!("torch {}", v.value)),
                     major: m,
                     cuda_major: Some(cuda.major),
                     source: c.source.clone(),
@@ -76,11 +93,21 @@ fn push_fw_need(
     b: &FrameworkBuild,
     row: impl Fn(&str) -> Option<(Option<u32>, Option<u32>, KbRef)>,
 ) {
-    let who = b.version.as_ref().map_or(name.to_string(), |v| format!("{name} {}", v.value));
+    let who = b
+        .version
+        .as_ref()
+        .map_or(name.to_string(), |v| format!("{name} {}", v.value));
     let cuda_major = b.cuda.as_ref().map(|c| c.value.major);
     if let Some(c) = &b.cudnn {
         if let Some(m) = major_of(&c.value) {
-            out.push(CudnnNeed { who, major: m, cuda_major, source: c.source.clone(), kb: None, external: true });
+            out.push(CudnnNeed {
+                who,
+                major: m,
+                cuda_major,
+                source: c.source.clone(),
+                kb: None,
+                external: true,
+            });
             return;
         }
     }
@@ -123,9 +150,16 @@ fn check_lib001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let mut out = Vec::new();
     for env in &inv.python {
         let present = cudnn_present(inv, env);
-        let wheels: Vec<&(u32, String, String)> = present.iter().filter(|p| p.1.starts_with("nvidia-cudnn")).collect();
+        let wheels: Vec<&(u32, String, String)> = present
+            .iter()
+            .filter(|p| p.1.starts_with("nvidia-cudnn"))
+            .collect();
         for need in cudnn_needs(kb, env) {
-            let pool: Vec<&(u32, String, String)> = if need.external { present.iter().collect() } else { wheels.clone() };
+            let pool: Vec<&(u32, String, String)> = if need.external {
+                present.iter().collect()
+            } else {
+                wheels.clone()
+            };
             if pool.iter().any(|p| p.0 == need.major) {
                 continue;
             }
@@ -150,10 +184,11 @@ fn check_lib001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                     ),
                 )
             };
-            let mut f = LIB001
-                .finding(msg)
-                .at(sev)
-                .evidence(format!("{} cuDNN build", need.who), need.major, &need.source);
+            let mut f = LIB001.finding(msg).at(sev).evidence(
+                format!("{} cuDNN build", need.who),
+                need.major,
+                &need.source,
+            );
             if let Some(k) = &need.kb {
                 f = f.kb(k.clone());
             }
@@ -182,7 +217,11 @@ fn check_lib001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
 /// TensorRT's CUDA major in an environment: its build fact, else its `-cuXX` packages.
 fn trt_cuda_major(env: &PythonEnv) -> Option<Sourced<u32>> {
     if let Some(c) = env.tensorrt.as_ref().and_then(|t| t.cuda.as_ref()) {
-        return Some(Sourced { value: c.value.major, source: c.source.clone(), kb: None });
+        return Some(Sourced {
+            value: c.value.major,
+            source: c.source.clone(),
+            kb: None,
+        });
     }
     env.packages
         .iter()
@@ -227,8 +266,12 @@ pub static LIB002: Rule = Rule {
 fn check_lib002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let mut out = Vec::new();
     for env in &inv.python {
-        let Some(trt) = trt_cuda_major(env) else { continue };
-        let Some((m, who, src)) = env_cuda_major(inv, kb, env) else { continue };
+        let Some(trt) = trt_cuda_major(env) else {
+            continue;
+        };
+        let Some((m, who, src)) = env_cuda_major(inv, kb, env) else {
+            continue;
+        };
         if trt.value == m {
             continue;
         }
@@ -247,13 +290,26 @@ fn check_lib002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             }
         }
         let inst = fix::installer(inv, env);
-        let pin = version.map_or(String::new(), |v| format!("=={}", v.value));
+        let pkg_version = env
+            .packages
+            .iter()
+            .find(|p| {
+                p.name.starts_with("tensorrt") && facts::cu_suffix_major(&p.name) == Some(trt.value)
+            })
+            .map(|p| p.version.clone());
+        let pin = version
+            .map(|v| v.value.clone())
+            .or(pkg_version)
+            .map_or(String::new(), |v| format!("=={v}"));
         f = f.fix_command(
             inst.install(&format!("tensorrt-cu{m}{pin}")),
             Some(format!(
                 "then remove the CUDA {} build: {}",
                 trt.value,
-                inst.uninstall(&format!("tensorrt-cu{0} tensorrt-cu{0}-libs tensorrt-cu{0}-bindings", trt.value))
+                inst.uninstall(&format!(
+                    "tensorrt-cu{0} tensorrt-cu{0}-libs tensorrt-cu{0}-bindings",
+                    trt.value
+                ))
             )),
         );
         out.push(f);
@@ -321,21 +377,35 @@ fn check_lib004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let mut versions: Vec<(String, String, String)> = Vec::new();
     for env in &inv.python {
         if let Some(v) = env.tensorrt.as_ref().and_then(|t| t.version.as_ref()) {
-            versions.push((format!("TensorRT ({})", env.path), v.value.clone(), v.source.clone()));
+            versions.push((
+                format!("TensorRT ({})", env.path),
+                v.value.clone(),
+                v.source.clone(),
+            ));
         }
     }
     for l in &inv.libraries.tensorrt {
-        versions.push(("TensorRT library".into(), l.version.value.clone(), l.path.clone()));
+        versions.push((
+            "TensorRT library".into(),
+            l.version.value.clone(),
+            l.path.clone(),
+        ));
     }
     if versions.is_empty() {
         return vec![];
     }
     let gpus = facts::nvidia_gpus(inv, kb);
-    let ccs: BTreeSet<String> = gpus.iter().filter_map(|g| g.cc.as_ref().map(|c| c.value.sm())).collect();
+    let ccs: BTreeSet<String> = gpus
+        .iter()
+        .filter_map(|g| g.cc.as_ref().map(|c| c.value.sm()))
+        .collect();
     let on = if ccs.is_empty() {
         String::new()
     } else {
-        format!(" Engines built here run on {} only.", ccs.into_iter().collect::<Vec<_>>().join(", "))
+        format!(
+            " Engines built here run on {} only.",
+            ccs.into_iter().collect::<Vec<_>>().join(", ")
+        )
     };
     let mut f = LIB004.finding(format!(
         "TensorRT is installed: its engines are tied to the GPU's compute capability and the exact TensorRT version they were built with.{on}"
@@ -369,7 +439,8 @@ pub static LIB005: Rule = Rule {
 fn check_lib005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let mut out = Vec::new();
     for env in &inv.python {
-        let (Some(cpu), Some(gpu)) = (env.package("onnxruntime"), env.package("onnxruntime-gpu")) else {
+        let (Some(cpu), Some(gpu)) = (env.package("onnxruntime"), env.package("onnxruntime-gpu"))
+        else {
             continue;
         };
         let inst = fix::installer(inv, env);
@@ -402,7 +473,8 @@ fn cuda_runtime_majors(inv: &Inventory, env: &PythonEnv) -> Vec<(u32, String, St
     for p in &env.packages {
         let n = p.name.as_str();
         let major = if n.starts_with("nvidia-cuda-runtime") || n.starts_with("nvidia-cublas") {
-            facts::cu_suffix_major(n).or_else(|| major_of(&p.version).filter(|_| !n.starts_with("nvidia-cublas")))
+            facts::cu_suffix_major(n)
+                .or_else(|| major_of(&p.version).filter(|_| !n.starts_with("nvidia-cublas")))
         } else if n == "cuda-toolkit" {
             major_of(&p.version)
         } else {
@@ -413,7 +485,11 @@ fn cuda_runtime_majors(inv: &Inventory, env: &PythonEnv) -> Vec<(u32, String, St
         }
     }
     for t in &inv.toolkits {
-        out.push((t.version.value.major, format!("CUDA toolkit {} ({})", t.version.value, t.path), t.version.source.clone()));
+        out.push((
+            t.version.value.major,
+            format!("CUDA toolkit {} ({})", t.version.value, t.path),
+            t.version.source.clone(),
+        ));
     }
     out
 }
@@ -441,7 +517,9 @@ pub static LIB006: Rule = Rule {
 fn check_lib006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let mut out = Vec::new();
     for env in &inv.python {
-        let Some(pkg) = env.package("onnxruntime-gpu") else { continue };
+        let Some(pkg) = env.package("onnxruntime-gpu") else {
+            continue;
+        };
         let build = env.onnxruntime.as_ref();
         let row = kb.onnxruntime(&pkg.version);
         let (major, src, kbref) = match build.and_then(|b| b.cuda.as_ref()) {
@@ -487,7 +565,9 @@ fn check_lib006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             f = f.evidence("CUDA runtime present", &p.1, &p.2);
         }
         let inst = fix::installer(inv, env);
-        let has_extras = row.and_then(|r| r.note.as_deref()).is_some_and(|n| n.contains("extra == \"cuda\""));
+        let has_extras = row
+            .and_then(|r| r.note.as_deref())
+            .is_some_and(|n| n.contains("extra == \"cuda\""));
         let alt = present.first().and_then(|p| {
             kb.onnxruntime
                 .row
@@ -499,7 +579,10 @@ fn check_lib006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         let mut note = String::new();
         if let Some((m, r)) = alt {
             f = f.kb(r.kb());
-            note = format!("or install the build for the CUDA {m} present: {}", inst.install(&format!("onnxruntime-gpu=={}", r.version)));
+            note = format!(
+                "or install the build for the CUDA {m} present: {}",
+                inst.install(&format!("onnxruntime-gpu=={}", r.version))
+            );
         }
         f = if has_extras {
             f.fix_command(
@@ -604,7 +687,10 @@ fn check_lib008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         if stray.is_empty() {
             continue;
         }
-        let names: Vec<String> = stray.iter().map(|(p, _)| format!("{} {}", p.name, p.version)).collect();
+        let names: Vec<String> = stray
+            .iter()
+            .map(|(p, _)| format!("{} {}", p.name, p.version))
+            .collect();
         let used_s: Vec<String> = used.iter().map(|m| m.to_string()).collect();
         let mut f = LIB008.finding(format!(
             "{} has CUDA wheels of another major ({}) than its frameworks use (CUDA {}): libraries without the CUDA major in their name can be loaded from the wrong build.",

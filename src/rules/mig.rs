@@ -26,11 +26,20 @@ pub static MIG001: Rule = Rule {
     superseded_by: &[],
 };
 
-fn mig_gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<(facts::GpuView<'a>, &'a crate::inventory::Fact<crate::inventory::MigInfo>)> {
+fn mig_gpus<'a>(
+    inv: &'a Inventory,
+    kb: &'a Kb,
+) -> Vec<(
+    facts::GpuView<'a>,
+    &'a crate::inventory::Fact<crate::inventory::MigInfo>,
+)> {
     facts::nvidia_gpus(inv, kb)
         .into_iter()
         .filter_map(|g| {
-            let m = g.gpu.and_then(|x| x.mig.as_ref()).filter(|m| m.value.enabled)?;
+            let m = g
+                .gpu
+                .and_then(|x| x.mig.as_ref())
+                .filter(|m| m.value.enabled)?;
             Some((g, m))
         })
         .collect()
@@ -116,7 +125,9 @@ fn check_mig003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let mut out = Vec::new();
     for (g, m) in mig_gpus(inv, kb) {
         let Some(name) = &g.name else { continue };
-        let Some(row) = kb.mig_min_driver(name) else { continue };
+        let Some(row) = kb.mig_min_driver(name) else {
+            continue;
+        };
         if driver_meets(&drv.value, &row.min_driver) {
             continue;
         }
@@ -129,7 +140,12 @@ fn check_mig003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             .fact("driver version", drv)
             .kb(row.kb());
         f = g.cite_name(f);
-        f.fix = Some(super::fix::driver_upgrade_fix(inv, &row.min_driver, &format!("MIG on {}", row.gpu)));
+        f.fix = Some(super::fix::driver_upgrade_fix(
+            inv,
+            kb,
+            &row.min_driver,
+            &format!("MIG on {}", row.gpu),
+        ));
         out.push(f);
     }
     out

@@ -185,7 +185,9 @@ pub fn nearest_codes(code: &str) -> Vec<&'static str> {
     // A family prefix ("DRV") lists that family first.
     let mut out: Vec<&'static str> = rules
         .iter()
-        .filter(|r| !upper.is_empty() && r.code.starts_with(upper.trim_end_matches(char::is_numeric)))
+        .filter(|r| {
+            !upper.is_empty() && r.code.starts_with(upper.trim_end_matches(char::is_numeric))
+        })
         .map(|r| r.code)
         .take(5)
         .collect();

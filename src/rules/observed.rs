@@ -139,13 +139,22 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
 }
 
 fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str) -> Vec<Finding> {
-    let errs: Vec<_> = inv.errors.iter().filter(|e| kinds.contains(&e.kind)).collect();
+    let errs: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| kinds.contains(&e.kind))
+        .collect();
     let Some(first) = errs.first() else {
         return vec![];
     };
     let (what, run) = meaning(first.kind);
+    let unconfirmed = if rule.superseded_by.is_empty() {
+        ""
+    } else {
+        " No other fact gathered here names the cause."
+    };
     let mut f = rule.finding(format!(
-        "Observed error: {what}. The other facts gathered do not confirm the cause; to be sure, run: {run}"
+        "Observed error: {what}.{unconfirmed} To be sure, run: {run}"
     ));
     for e in &errs {
         let label = match e.code {

@@ -9,7 +9,9 @@ use super::facts;
 use super::runtime::{judge_all, judgment_finding, Verdict};
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&PLAT001, &PLAT002, &PLAT003, &PLAT004, &PLAT005, &PLAT006, &PLAT007];
+pub static RULES: &[&Rule] = &[
+    &PLAT001, &PLAT002, &PLAT003, &PLAT004, &PLAT005, &PLAT006, &PLAT007,
+];
 
 pub static PLAT001: Rule = Rule {
     code: "PLAT001",
@@ -56,11 +58,18 @@ fn check_plat001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     for env in &inv.python {
         for p in env.packages.iter().filter(|p| cuda_package(&p.name)) {
             hard = true;
-            reasons.push(format!("{} {} is installed in {}", p.name, p.version, env.path));
+            reasons.push(format!(
+                "{} {} is installed in {}",
+                p.name, p.version, env.path
+            ));
             f = f.evidence(format!("package {}", p.name), &p.version, &p.source);
         }
     }
-    for e in inv.errors.iter().filter(|e| e.kind == ErrorKind::TorchNotCompiledWithCuda) {
+    for e in inv
+        .errors
+        .iter()
+        .filter(|e| e.kind == ErrorKind::TorchNotCompiledWithCuda)
+    {
         hard = true;
         reasons.push("code asked torch for CUDA ('Torch not compiled with CUDA enabled')".into());
         f = f.evidence("observed error", &e.text, &e.source);
@@ -146,7 +155,9 @@ fn check_plat002(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     vec![if facts::is_ubuntu(inv) {
         f.fix_command(cmd, Some(note.into()))
     } else {
-        f.fix_note(format!("Remove the Linux NVIDIA driver packages inside WSL. {note}"))
+        f.fix_note(format!(
+            "Remove the Linux NVIDIA driver packages inside WSL. {note}"
+        ))
     }]
 }
 
@@ -220,7 +231,8 @@ fn check_plat004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .filter(|j| !matches!(j.verdict, Verdict::Fine))
         .filter_map(|j| judgment_finding(&PLAT004, inv, kb, j))
         .map(|mut f| {
-            f.message.push_str(" (WSL2: this is the Windows driver; update it on Windows.)");
+            f.message
+                .push_str(" (WSL2: this is the Windows driver; update it on Windows.)");
             f
         })
         .collect()
@@ -339,7 +351,13 @@ fn check_plat007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if !inv.origin.starts_with("probe") {
         return vec![];
     }
-    if inv.has_nvidia_hardware()
+    let nv = &inv.nvidia;
+    let driver_seen = nv.kernel_module.is_some()
+        || nv.driver_version.is_some()
+        || !nv.user_libraries.is_empty()
+        || nv.module_loaded.as_ref().is_some_and(|f| f.value);
+    if driver_seen
+        || inv.has_nvidia_hardware()
         || !facts::nvidia_gpus(inv, kb).is_empty()
         || facts::has_amd_gpu(inv)
         || inv.apple.chip.is_some()

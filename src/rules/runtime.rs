@@ -3,7 +3,7 @@
 
 use crate::finding::{Category, Finding, Severity};
 use crate::inventory::Inventory;
-use crate::kb::{KernelMatch, Kb, MinDriver, Semantic};
+use crate::kb::{Kb, KernelMatch, MinDriver, Semantic};
 use crate::version::CudaVersion;
 
 use super::facts::{self, CudaMax, Runtime};
@@ -93,13 +93,20 @@ pub fn judge_all<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<Judgment<'a>> {
 }
 
 fn forward_compat_possible(inv: &Inventory, kb: &Kb) -> bool {
-    let dc = facts::nvidia_gpus(inv, kb).iter().any(|g| g.is_datacenter());
+    let dc = facts::nvidia_gpus(inv, kb)
+        .iter()
+        .any(|g| g.is_datacenter());
     let compat = !inv.libraries.cuda_compat.is_empty() || inv.toolkits.iter().any(|t| t.has_compat);
     dc && compat && !facts::is_wsl(inv)
 }
 
 /// The finding for one judgment under a rule; `None` when the verdict is not the rule's.
-pub fn judgment_finding(rule: &'static Rule, inv: &Inventory, kb: &Kb, j: &Judgment) -> Option<Finding> {
+pub fn judgment_finding(
+    rule: &'static Rule,
+    inv: &Inventory,
+    kb: &Kb,
+    j: &Judgment,
+) -> Option<Finding> {
     let r = j.rt.cuda.value.major_minor();
     let drv = facts::driver(inv);
     let drv_s = drv.map_or("unknown".to_string(), |d| d.value.to_string());
@@ -108,7 +115,9 @@ pub fn judgment_finding(rule: &'static Rule, inv: &Inventory, kb: &Kb, j: &Judgm
         Verdict::MinorCompat { floor } => {
             let floor_s = floor
                 .as_ref()
-                .map_or("the minor-version floor".to_string(), |f| format!("the CUDA {}.x floor {}", r.major, f.driver));
+                .map_or("the minor-version floor".to_string(), |f| {
+                    format!("the CUDA {}.x floor {}", r.major, f.driver)
+                });
             if j.ptx_only.is_empty() {
                 (
                     Severity::Warning,
@@ -129,15 +138,23 @@ pub fn judgment_finding(rule: &'static Rule, inv: &Inventory, kb: &Kb, j: &Judgm
         }
         Verdict::TooOld { floor } => {
             let why = if r.major != j.max.value.major {
-                format!("CUDA {} is another major than the driver's CUDA {}", r.major, j.max.value)
+                format!(
+                    "CUDA {} is another major than the driver's CUDA {}",
+                    r.major, j.max.value
+                )
             } else {
                 match floor {
-                    Some(f) => format!("the driver is below the CUDA {}.x minor-version floor {}", r.major, f.driver),
+                    Some(f) => format!(
+                        "the driver is below the CUDA {}.x minor-version floor {}",
+                        r.major, f.driver
+                    ),
                     None => "the driver is below the minor-version floor".to_string(),
                 }
             };
             let floor_hint = match floor {
-                Some(f) if r.major != j.max.value.major => format!(" (CUDA {}.x needs driver {} or newer)", r.major, f.driver),
+                Some(f) if r.major != j.max.value.major => {
+                    format!(" (CUDA {}.x needs driver {} or newer)", r.major, f.driver)
+                }
                 _ => String::new(),
             };
             if forward_compat_possible(inv, kb) {
@@ -160,7 +177,9 @@ pub fn judgment_finding(rule: &'static Rule, inv: &Inventory, kb: &Kb, j: &Judgm
         }
     };
     let mut f = rule.finding(message).at(severity);
-    f = j.rt.cuda.cite(f, &format!("{} CUDA build ({})", j.rt.what, j.rt.env.path));
+    f =
+        j.rt.cuda
+            .cite(f, &format!("{} CUDA build ({})", j.rt.what, j.rt.env.path));
     if let Some(d) = drv {
         f = f.fact("driver version", d);
     }
@@ -179,10 +198,11 @@ pub fn judgment_finding(rule: &'static Rule, inv: &Inventory, kb: &Kb, j: &Judgm
             f = t.cite_arch(f);
         }
         if let Some(release) = &t.release {
-            let (mut fx, refs) = fix::torch_fix(inv, kb, j.rt.env, release);
-            for k in refs {
+            let plan = fix::torch_fix(inv, kb, j.rt.env, release);
+            for k in plan.kb {
                 f = f.kb(k);
             }
+            let mut fx = plan.fix;
             if let (Some(tm), Some(note)) = (&j.toolkit_min, fx.note.as_mut()) {
                 if fx.command.is_some() {
                     note.push_str(&format!(
@@ -198,7 +218,7 @@ pub fn judgment_finding(rule: &'static Rule, inv: &Inventory, kb: &Kb, j: &Judgm
     let target: Option<&MinDriver> = j.toolkit_min.as_ref();
     f.fix = Some(match target {
         Some(t) => {
-            let mut fx = fix::driver_upgrade_fix(inv, &t.driver, &format!("CUDA {r} with no caveats"));
+            let mut fx = fix::driver_upgrade_fix(inv, kb, &t.driver, &format!("CUDA {r} with no caveats"));
             if let Some(n) = fx.note.as_mut() {
                 n.push_str(&format!(
                     "; or install a build of {} made for CUDA {} or older",
@@ -316,7 +336,9 @@ fn check_run003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             "The driver reports CUDA {} (nvidia-smi's 'CUDA Version'): the newest CUDA it supports, not an installed CUDA. {} bundles its own CUDA {r} runtime, which runs on this driver.",
             max.value, t.label
         ));
-        let f = t.cite_cuda(max.cite(f)).fix_note("Nothing to fix: a runtime at or below the driver's CUDA runs.");
+        let f = t
+            .cite_cuda(max.cite(f))
+            .fix_note("Nothing to fix: a runtime at or below the driver's CUDA runs.");
         out.push(f);
     }
     out

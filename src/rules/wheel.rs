@@ -43,25 +43,25 @@ fn check_whl001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let names: Vec<&str> = gpus.iter().map(|g| g.label.as_str()).collect();
     let mut out = Vec::new();
     for t in facts::torch_views(inv, kb) {
-        let TorchKind::Cpu { source } = &t.kind else { continue };
+        let TorchKind::Cpu { source } = &t.kind else {
+            continue;
+        };
         let mut f = WHL001.finding(format!(
             "{} is a CPU-only build, while NVIDIA GPUs are present ({}): torch.cuda.is_available() is False. Installing the CUDA toolkit does not change that; the CUDA build of torch is needed.",
             t.label,
             names.join(", ")
         ));
         f = t.cite_version(f);
-        f = f.evidence(format!("torch CUDA build ({})", t.env.path), "none (CPU-only)", source);
+        f = f.evidence(
+            format!("torch CUDA build ({})", t.env.path),
+            "none (CPU-only)",
+            source,
+        );
         for g in &gpus {
             f = g.cite_cc(g.cite_name(f));
         }
         match &t.release {
-            Some(release) => {
-                let (fx, refs) = fix::torch_fix(inv, kb, t.env, release);
-                for k in refs {
-                    f = f.kb(k);
-                }
-                f.fix = Some(fx);
-            }
+            Some(release) => f = fix::torch_fix(inv, kb, t.env, release).apply(f),
             None => {
                 f = f.fix_note(format!(
                     "reinstall torch from a CUDA index ({}/cuXXX) whose CUDA the driver supports",
@@ -96,7 +96,11 @@ pub static WHL002: Rule = Rule {
 
 fn amd_evidence(inv: &Inventory, f: Finding) -> Finding {
     let mut f = f;
-    for p in inv.pci.iter().filter(|p| p.vendor == crate::inventory::GpuVendor::Amd) {
+    for p in inv
+        .pci
+        .iter()
+        .filter(|p| p.vendor == crate::inventory::GpuVendor::Amd)
+    {
         f = f.evidence(
             format!("PCI {} (AMD)", p.address),
             format!("{} {}", p.vendor_id, p.device_id),
@@ -142,7 +146,12 @@ fn check_whl002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 }
                 f.fix = Some(fx);
             }
-            None => f = f.fix_note(format!("install a ROCm build of torch from {}/rocmX.Y", fix::TORCH_INDEX)),
+            None => {
+                f = f.fix_note(format!(
+                    "install a ROCm build of torch from {}/rocmX.Y",
+                    fix::TORCH_INDEX
+                ))
+            }
         }
         out.push(f);
     }
@@ -178,7 +187,9 @@ fn check_whl003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     };
     let mut out = Vec::new();
     for t in facts::torch_views(inv, kb) {
-        let TorchKind::Rocm(h) = &t.kind else { continue };
+        let TorchKind::Rocm(h) = &t.kind else {
+            continue;
+        };
         let wheel = series(h.value.trim_start_matches("rocm"));
         let Some(w) = wheel else { continue };
         if w == inst {
@@ -189,7 +200,11 @@ fn check_whl003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             t.label, w.0, w.1, installed.value
         ));
         f = t.cite_version(f);
-        f = f.evidence(format!("torch ROCm/HIP build ({})", t.env.path), &h.value, &h.source);
+        f = f.evidence(
+            format!("torch ROCm/HIP build ({})", t.env.path),
+            &h.value,
+            &h.source,
+        );
         f = f.fact("installed ROCm", installed);
         match &t.release {
             Some(release) => {
@@ -199,7 +214,9 @@ fn check_whl003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 }
                 f.fix = Some(fx);
             }
-            None => f = f.fix_note("install the torch ROCm variant that matches the installed ROCm"),
+            None => {
+                f = f.fix_note("install the torch ROCm variant that matches the installed ROCm")
+            }
         }
         out.push(f);
     }
