@@ -472,13 +472,24 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
             ));
         }
     }
-    if let Some(older) = newest_fitting_release(kb, Some(env), driver, os, &ccs, Some(release)) {
-        let (cmd, _) = older.commands(&inst);
-        kbrefs.extend(older.kb.clone());
-        parts.push(format!(
-            "or stay on this driver with torch {} {}, the newest release that runs on it: {cmd}",
-            older.release, older.variant
-        ));
+    match newest_fitting_release(kb, Some(env), driver, os, &ccs, Some(release)) {
+        Some(older) => {
+            let (cmd, _) = older.commands(&inst);
+            kbrefs.extend(older.kb.clone());
+            parts.push(format!(
+                "or stay on this driver with torch {} {}, the newest release that runs on it: {cmd}",
+                older.release, older.variant
+            ));
+        }
+        None => {
+            let py = env
+                .python_version
+                .as_ref()
+                .map_or(String::new(), |p| format!(" for Python {}", p.value));
+            parts.push(format!(
+                "no older torch release in the knowledge base{py} runs on this driver with no caveats"
+            ));
+        }
     }
     let note = if parts.is_empty() {
         format!("no CUDA variant of torch {release} runs on this driver; upgrade the driver")
