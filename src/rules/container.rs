@@ -297,9 +297,10 @@ fn check_ctr002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             parts.push("NVIDIA_REQUIRE_CUDA is not satisfied by this host, but NVIDIA_DISABLE_REQUIRE turns the check off".to_string());
         } else {
             sev = Severity::Error;
-            parts.push(format!(
+            parts.push(
                 "NVIDIA_REQUIRE_CUDA is not satisfied by this host, so nvidia-container-cli refuses to start the container ('requirement error: unsatisfied condition: cuda>=...')"
-            ));
+                    .to_string(),
+            );
         }
     }
     let mut f = CTR002

@@ -199,7 +199,7 @@ pub fn torch_cuda_candidates(
             })
         })
         .collect();
-    out.sort_by(|a, b| b.cuda.cmp(&a.cuda));
+    out.sort_by_key(|p| std::cmp::Reverse(p.cuda));
     out
 }
 

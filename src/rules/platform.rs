@@ -338,7 +338,7 @@ pub static PLAT007: Rule = Rule {
     summary: "No usable local accelerator: tier 1, use APIs and SDKs and skip the CUDA stack.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "On a probed machine: no NVIDIA or AMD GPU on the PCI bus or from the driver, and no Apple GPU.",
+        what_it_checks: "On a probed machine (not a container or WSL, where the host's PCI bus is not reliably visible): no NVIDIA or AMD GPU on the PCI bus or from the driver, no NVIDIA driver, and no Apple GPU.",
         why_it_breaks: "It does not break; it sets expectations. Without a local accelerator, CUDA wheels, drivers and toolkits only add weight. Tier 1 work uses hosted APIs and SDKs, CPU builds, or a remote GPU.",
         how_to_fix: "Nothing to fix. Install CPU builds (`pip install torch --index-url https://download.pytorch.org/whl/cpu`) or use hosted APIs; run `gpucompat check` on the GPU machine instead.",
         sources: &["gpucompat DESIGN.md, Tiers (tier 1: no usable local accelerator)"],
@@ -348,7 +348,8 @@ pub static PLAT007: Rule = Rule {
 };
 
 fn check_plat007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
-    if !inv.origin.starts_with("probe") {
+    // Containers and WSL do not show the host's PCI bus reliably: absence proves nothing there.
+    if !inv.origin.starts_with("probe") || facts::in_container(inv) || facts::is_wsl(inv) {
         return vec![];
     }
     let nv = &inv.nvidia;
