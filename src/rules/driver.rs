@@ -218,7 +218,7 @@ fn check_drv002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         if let (Some(sb), true) = (secure_boot, module_loaded != Some(true)) {
             f = f.fact("Secure Boot", sb);
             f.message.push_str(" Secure Boot is on: an unsigned nvidia module is refused by the kernel, a likely cause.");
-            fix_note.push_str(" With Secure Boot on: enroll the module signing key (MOK) with `sudo mokutil --import` of the DKMS key and reboot, or turn Secure Boot off.");
+            fix_note.push_str(" With Secure Boot on: enroll the module signing key (MOK), on Ubuntu `sudo mokutil --import /var/lib/dkms/mok.pub`, and confirm it in the MOK manager at the next boot; or turn Secure Boot off.");
         }
         if sev == Severity::Error
             && driver.as_deref() != Some("vfio-pci")
