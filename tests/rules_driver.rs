@@ -142,6 +142,9 @@ fn no_accelerator_needs_a_probe_and_nothing_nvidia() {
     assert!(fired(&inv, "PLAT007").is_empty());
     assert!(fired(&amd(B::linux()).build(), "PLAT007").is_empty());
     assert!(fired(&B::macos().build(), "PLAT007").is_empty());
+    let mut degraded = B::linux().build();
+    degraded.note("pci", "/sys/bus/pci/devices: permission denied");
+    assert!(fired(&degraded, "PLAT007").is_empty());
 }
 
 #[test]
