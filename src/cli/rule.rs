@@ -1,8 +1,50 @@
+//! `gpucompat rule CODE` prints a rule's docs; `gpucompat rule --all` lists every rule.
+
+use gpucompat::render::findings as render;
+use gpucompat::rules;
+
 use super::Ctx;
 
 #[derive(Debug, Default, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The rule's code (DRV001) or name (driver-library-mismatch).
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub code: Option<String>,
 
-pub fn run(_ctx: &Ctx, _args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("`gpucompat rule` is not available in this build yet")
+    /// List every rule.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Print JSON: a list of {code, name, category, severity, summary}, or one rule with its docs.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
+    let all = rules::all();
+    let Some(code) = args.code.filter(|_| !args.all) else {
+        if args.json {
+            println!("{}", render::rules_json(&all));
+        } else {
+            print!("{}", render::rules_text(&all));
+        }
+        return Ok(0);
+    };
+    match rules::by_code(&code) {
+        Some(r) => {
+            if args.json {
+                println!("{}", render::rule_json(r));
+            } else {
+                print!("{}", r.render_docs());
+            }
+            Ok(0)
+        }
+        None => {
+            eprintln!(
+                "gpucompat: unknown rule {code:?}; nearest: {}",
+                rules::nearest_codes(&code).join(", ")
+            );
+            Ok(2)
+        }
+    }
 }

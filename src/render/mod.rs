@@ -1,4 +1,5 @@
 //! Everything users read: text, JSON, Markdown. Only this module and `main` print.
 
+pub mod findings;
 pub mod labels;
 pub mod python_envs;

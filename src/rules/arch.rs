@@ -1,0 +1,314 @@
+//! Architecture family: does each GPU get a kernel it can run, from the
+//! wheel's arch list, the driver branch and the CUDA major?
+
+use crate::finding::{Category, Finding, Fix, Severity};
+use crate::inventory::Inventory;
+use crate::kb::{Kb, KernelMatch};
+
+use super::facts::{self, GpuView};
+use super::fix;
+use super::{CompatSemantic, Docs, Rule};
+
+pub static RULES: &[&Rule] = &[&ARCH001, &ARCH002, &ARCH003, &ARCH004];
+
+pub static ARCH001: Rule = Rule {
+    code: "ARCH001",
+    name: "no-kernel-for-gpu",
+    category: Category::ArchUnsupported,
+    severity: Severity::Error,
+    summary: "The torch wheel holds no kernel that runs on a GPU: no SASS of its major at or below its minor, and no PTX at or below it.",
+    semantics: &[CompatSemantic::Binary],
+    docs: Docs {
+        what_it_checks: "For each CUDA torch build and each NVIDIA GPU with a known compute capability: the wheel's arch list (torch.cuda.get_arch_list() when Python was run, else the `torch_arch` table for that release and variant) against the GPU. SASS `sm_X.Y` runs on `X.Z` with `Z >= Y` (same major); PTX `compute_X.Y` JIT-compiles for any CC at or above X.Y; `sm_90a`-style targets run only on exactly that CC; `sm_100f` family targets run within their family; integrated (Jetson) GPUs need SASS for exactly their CC.",
+        why_it_breaks: "Without a kernel the GPU can run, every CUDA operation fails with 'no kernel image is available for execution on the device' (CUDA error 209), and torch warns that the GPU's capability 'is not compatible with the current PyTorch installation'. It happens with a GPU newer than the wheel (an RTX 50-series sm_120 on a cu124 wheel) or older than it (a Kepler or Maxwell GPU on a wheel that dropped it).",
+        how_to_fix: "Install a variant whose arch list covers the GPU: the fix names the newest variant of the same release with kernels for every GPU that this driver runs, or, when the release has none, the newest release that has. For GPUs dropped by current wheels, use an older release or build from source with TORCH_CUDA_ARCH_LIST set.",
+        sources: &[
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility",
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#ptx-compatibility",
+            "https://developer.nvidia.com/blog/nvidia-blackwell-and-nvidia-cuda-12-9-introduce-family-specific-architecture-features/",
+        ],
+    },
+    check: check_arch001,
+    superseded_by: &[],
+};
+
+fn sm_of(g: &GpuView) -> String {
+    g.cc.as_ref().map_or("?".into(), |c| c.value.sm())
+}
+
+fn check_arch001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let mut out = Vec::new();
+    for t in facts::torch_views(inv, kb) {
+        if t.cuda().is_none() {
+            continue;
+        }
+        let Some(list) = &t.arch_list else { continue };
+        let missing: Vec<(&GpuView, String)> = gpus
+            .iter()
+            .filter_map(|g| {
+                let cc = g.cc.as_ref()?.value;
+                match kb.kernels_for_gpu(&list.value, cc) {
+                    KernelMatch::None { reason } => Some((g, reason)),
+                    _ => None,
+                }
+            })
+            .collect();
+        if missing.is_empty() {
+            continue;
+        }
+        let what: Vec<String> = missing
+            .iter()
+            .map(|(g, _)| format!("{} ({})", g.label, sm_of(g)))
+            .collect();
+        let reason = missing.first().map(|(_, r)| r.clone()).unwrap_or_default();
+        let mut f = ARCH001.finding(format!(
+            "{} has no kernel for {}: {reason}. CUDA operations fail with 'no kernel image is available for execution on the device'.",
+            t.label,
+            what.join(", ")
+        ));
+        f = t.cite_arch(t.cite_version(f));
+        for (g, _) in &missing {
+            f = g.cite_cc(f);
+        }
+        if let Some(release) = &t.release {
+            f = fix::torch_fix(inv, kb, t.env, release).apply(f);
+        }
+        out.push(f);
+    }
+    out
+}
+
+pub static ARCH002: Rule = Rule {
+    code: "ARCH002",
+    name: "ptx-jit-only",
+    category: Category::ArchUnsupported,
+    severity: Severity::Warning,
+    summary: "The torch wheel has only PTX for a GPU: the driver JIT-compiles it at start-up.",
+    semantics: &[CompatSemantic::Binary],
+    docs: Docs {
+        what_it_checks: "As ARCH001, for GPUs that get no SASS from the wheel but a PTX target at or below their compute capability.",
+        why_it_breaks: "PTX runs after the driver JIT-compiles it, which makes the first start slow (minutes for torch; the cache in ~/.nv/ComputeCache helps later runs), may be slower than SASS, and fails when the driver's JIT is older than the PTX (error 222, e.g. under minor-version compatibility).",
+        how_to_fix: "Install a variant with SASS for the GPU (the fix names one when the knowledge base has it). Otherwise keep the JIT cache large enough (CUDA_CACHE_MAXSIZE) so it compiles once.",
+        sources: &[
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#just-in-time-compilation",
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#ptx-compatibility",
+        ],
+    },
+    check: check_arch002,
+    superseded_by: &[],
+};
+
+fn check_arch002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let mut out = Vec::new();
+    for t in facts::torch_views(inv, kb) {
+        if t.cuda().is_none() {
+            continue;
+        }
+        let Some(list) = &t.arch_list else { continue };
+        let ptx: Vec<(&GpuView, String)> = gpus
+            .iter()
+            .filter_map(|g| {
+                let cc = g.cc.as_ref()?.value;
+                match kb.kernels_for_gpu(&list.value, cc) {
+                    KernelMatch::Ptx { reason, .. } => Some((g, reason)),
+                    _ => None,
+                }
+            })
+            .collect();
+        if ptx.is_empty() {
+            continue;
+        }
+        let what: Vec<String> = ptx
+            .iter()
+            .map(|(g, _)| format!("{} ({})", g.label, sm_of(g)))
+            .collect();
+        let reason = ptx.first().map(|(_, r)| r.clone()).unwrap_or_default();
+        let mut f = ARCH002.finding(format!(
+            "{} runs on {} only through PTX: {reason}.",
+            t.label,
+            what.join(", ")
+        ));
+        f = t.cite_arch(t.cite_version(f));
+        for (g, _) in &ptx {
+            f = g.cite_cc(f);
+        }
+        if let Some(release) = &t.release {
+            let plan = fix::torch_fix(inv, kb, t.env, release);
+            // Only offer a reinstall when it gives SASS; otherwise say how to live with the JIT.
+            if plan
+                .pick
+                .as_ref()
+                .is_some_and(|p| p.fit == fix::KernelFit::Sass)
+            {
+                f = plan.apply(f);
+            } else {
+                f = f.fix_note("No variant in the knowledge base has SASS for this GPU; let the JIT cache keep the compiled kernels (CUDA_CACHE_MAXSIZE=4294967296) so only the first start is slow.");
+            }
+        }
+        out.push(f);
+    }
+    out
+}
+
+pub static ARCH003: Rule = Rule {
+    code: "ARCH003",
+    name: "gpu-dropped-by-driver-branch",
+    category: Category::ArchUnsupported,
+    severity: Severity::Error,
+    summary: "The driver branch no longer supports the GPU's architecture (Kepler after R470; Maxwell, Pascal and Volta after R580).",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "For each NVIDIA GPU: its architecture's last driver branch (`architectures` table) against the installed driver's branch.",
+        why_it_breaks: "Newer driver branches drop old architectures: R470 is the last for Kepler, R580 for Maxwell, Pascal and Volta. A newer driver ignores the GPU (the kernel log says it 'is supported through the NVIDIA 580.xx Legacy drivers'), so there is no CUDA device.",
+        how_to_fix: "Install the legacy branch that still supports the GPU (R470 for Kepler, R580 for Maxwell/Pascal/Volta), with CUDA builds that branch runs, or replace the GPU.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html (last driver branch per architecture)",
+            "github:NixOS/nixos-hardware issues #1828, #1880 (595.xx kernel log: GPU supported through the 580.xx legacy drivers, ignored)",
+        ],
+    },
+    check: check_arch003,
+    superseded_by: &[],
+};
+
+fn check_arch003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(drv) = facts::driver(inv) else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    for g in facts::nvidia_gpus(inv, kb) {
+        let Some(arch) = g.arch else { continue };
+        let Some(last) = &arch.last_driver_branch else {
+            continue;
+        };
+        if drv.value.branch() <= last.branch() {
+            continue;
+        }
+        let mut f = ARCH003.finding(format!(
+            "{} is a {} GPU, supported up to the {} driver branch; driver {} ({}) no longer drives it, so there is no CUDA device.",
+            g.label,
+            arch.name,
+            last.branch_name(),
+            drv.value,
+            drv.value.branch_name()
+        ));
+        f = g
+            .cite_cc(g.cite_name(f))
+            .fact("driver version", drv)
+            .kb(arch.kb());
+        let note = format!(
+            "install the {} legacy driver ({}.xx) and CUDA builds it runs (see `gpucompat db driver {}`), or replace the GPU",
+            last.branch_name(),
+            last.branch(),
+            last.branch()
+        );
+        f.fix = Some(
+            if facts::is_ubuntu(inv) && !facts::in_container(inv) && !facts::is_wsl(inv) {
+                Fix {
+                    command: Some(format!("sudo apt install nvidia-driver-{}", last.branch())),
+                    note: Some(note),
+                }
+            } else {
+                Fix {
+                    command: None,
+                    note: Some(note),
+                }
+            },
+        );
+        out.push(f);
+    }
+    out
+}
+
+pub static ARCH004: Rule = Rule {
+    code: "ARCH004",
+    name: "gpu-dropped-by-cuda-major",
+    category: Category::ArchUnsupported,
+    severity: Severity::Error,
+    summary: "A framework is built with a CUDA release that no longer supports the GPU's architecture (e.g. CUDA 13.x and Maxwell, Pascal or Volta).",
+    semantics: &[CompatSemantic::Binary],
+    docs: Docs {
+        what_it_checks: "For each framework CUDA build whose arch list is not known (a known torch arch list is ARCH001's job): the architecture's last toolkit (`architectures` table), else the lowest SM that CUDA version's nvcc targets (`nvcc_targets`), against each GPU's compute capability.",
+        why_it_breaks: "Each CUDA major drops old architectures from nvcc and the libraries (CUDA 12.0 dropped Kepler; CUDA 13.0 dropped Maxwell, Pascal and Volta). A framework built with that CUDA has no kernels for those GPUs, and its bundled cuBLAS/cuDNN neither: 'no kernel image is available' or a library error at the first call.",
+        how_to_fix: "Use a build of the framework made with the last CUDA that supports the GPU (for Maxwell/Pascal/Volta: CUDA 12.x; for Kepler: 11.x).",
+        sources: &[
+            "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (deprecated and dropped architectures)",
+            "https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html",
+        ],
+    },
+    check: check_arch004,
+    superseded_by: &[],
+};
+
+fn check_arch004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let mut out = Vec::new();
+    for rt in facts::runtimes(inv, kb) {
+        if rt.torch.as_ref().is_some_and(|t| t.arch_list.is_some()) {
+            continue;
+        }
+        let r = rt.cuda.value.major_minor();
+        for g in &gpus {
+            let Some(cc) = g.cc.as_ref() else { continue };
+            let (dropped, kbref, last) = match g.arch.and_then(|a| a.last_toolkit.map(|l| (a, l))) {
+                Some((a, last)) => (r > last.major_minor(), Some(a.kb()), Some(last)),
+                None => match kb.nvcc_targets(&r).and_then(|n| n.min_sm.map(|m| (n, m))) {
+                    Some((n, min)) => (cc.value.plain() < min.plain(), Some(n.kb()), None),
+                    None => (false, None, None),
+                },
+            };
+            if !dropped {
+                continue;
+            }
+            let why = match (last, g.arch) {
+                (Some(l), Some(a)) => format!("the last CUDA for {} is {l}", a.name),
+                _ => format!("CUDA {r} does not target {}", cc.value.sm()),
+            };
+            let mut f = ARCH004.finding(format!(
+                "{} in {} is built with CUDA {r}, which has no support for {} ({}): {why}.",
+                rt.what,
+                rt.env.path,
+                g.label,
+                cc.value.sm()
+            ));
+            f = rt
+                .cuda
+                .cite(f, &format!("{} CUDA build ({})", rt.what, rt.env.path));
+            f = g.cite_cc(f);
+            if let Some(k) = kbref {
+                f = f.kb(k);
+            }
+            let fx = match (
+                &rt.torch,
+                &rt.torch.as_ref().and_then(|t| t.release.clone()),
+            ) {
+                (Some(t), Some(release)) => {
+                    let plan = fix::torch_fix(inv, kb, t.env, release);
+                    for k in plan.kb {
+                        f = f.kb(k);
+                    }
+                    plan.fix
+                }
+                _ => Fix {
+                    command: None,
+                    note: Some(match last {
+                        Some(l) => format!(
+                            "install a build of {} made with CUDA {} or older",
+                            rt.what,
+                            l.major_minor()
+                        ),
+                        None => format!(
+                            "install a build of {} made with an older CUDA that still targets {}",
+                            rt.what,
+                            cc.value.sm()
+                        ),
+                    }),
+                },
+            };
+            f.fix = Some(fx);
+            out.push(f);
+        }
+    }
+    out
+}

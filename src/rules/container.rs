@@ -1,0 +1,362 @@
+//! Container family: a container started without GPUs, and an image whose
+//! CUDA is newer than the host driver.
+
+use crate::finding::{Category, Finding, Severity};
+use crate::inventory::Inventory;
+use crate::kb::{driver_meets, Kb, Semantic};
+use crate::version::{CudaVersion, DriverVersion};
+
+use super::facts;
+use super::{CompatSemantic, Docs, FindingExt, Rule};
+
+pub static RULES: &[&Rule] = &[&CTR001, &CTR002];
+
+pub static CTR001: Rule = Rule {
+    code: "CTR001",
+    name: "container-without-gpus",
+    category: Category::Container,
+    severity: Severity::Error,
+    summary: "A container expected to use a GPU was started without one (no --gpus, or NVIDIA_VISIBLE_DEVICES=void/none).",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Inside a container (docker, podman, containerd, Kubernetes) where a GPU is expected (a CUDA framework, CUDA_VERSION or NVIDIA_REQUIRE_CUDA from a CUDA image, NVIDIA_VISIBLE_DEVICES set, or an NVIDIA GPU visible in /sys): whether the driver lists GPUs, whether /dev/nvidia* nodes exist, and NVIDIA_VISIBLE_DEVICES.",
+        why_it_breaks: "A container sees a GPU only when the NVIDIA container toolkit injects the device nodes and the host's driver libraries, which happens when it is started with `--gpus` (docker), a CDI device (podman), or a `nvidia.com/gpu` resource (Kubernetes). Without that, or with NVIDIA_VISIBLE_DEVICES set to `void` or `none`, the image's CUDA finds no driver or no device.",
+        how_to_fix: "Start the container with GPUs: `docker run --gpus all IMAGE` (the host needs nvidia-container-toolkit), `podman run --device nvidia.com/gpu=all IMAGE`, or in Kubernetes a `resources.limits: nvidia.com/gpu: 1` with the NVIDIA device plugin. Do not set NVIDIA_VISIBLE_DEVICES to void/none in the image or the pod.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_VISIBLE_DEVICES: all, none, void)",
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html",
+        ],
+    },
+    check: check_ctr001,
+    superseded_by: &[],
+};
+
+fn gpu_expected(inv: &Inventory, kb: &Kb) -> Vec<String> {
+    let mut why = Vec::new();
+    for rt in facts::runtimes(inv, kb) {
+        why.push(format!(
+            "{} in {} is a CUDA {} build",
+            rt.what, rt.env.path, rt.cuda.value
+        ));
+    }
+    for var in [
+        "CUDA_VERSION",
+        "NVIDIA_REQUIRE_CUDA",
+        "NVIDIA_VISIBLE_DEVICES",
+    ] {
+        if inv.env.contains_key(var) {
+            why.push(format!("{var} is set"));
+        }
+    }
+    if inv.nvidia_pci().next().is_some() {
+        why.push("an NVIDIA GPU is on the host's PCI bus".into());
+    }
+    why
+}
+
+fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if !facts::in_container(inv) || !inv.gpus.is_empty() {
+        return vec![];
+    }
+    let why = gpu_expected(inv, kb);
+    if why.is_empty() {
+        return vec![];
+    }
+    let nvd = inv.env.get("NVIDIA_VISIBLE_DEVICES");
+    let hidden = nvd.filter(|v| {
+        let s = v.value.trim().to_lowercase();
+        s == "void" || s == "none" || s.is_empty()
+    });
+    let nodes = inv.nvidia.device_nodes.iter().any(|n| {
+        n.path == "/dev/nvidiactl"
+            || n.path
+                .trim_start_matches("/dev/nvidia")
+                .parse::<u32>()
+                .is_ok()
+    });
+    if hidden.is_none() && nodes {
+        return vec![];
+    }
+    let runtime = inv
+        .container
+        .runtime
+        .as_ref()
+        .map(|f| f.value.as_str())
+        .unwrap_or("container");
+    let msg = match hidden {
+        Some(v) => format!(
+            "This {runtime} container has NVIDIA_VISIBLE_DEVICES={:?}, so the NVIDIA runtime gives it no GPU, although a GPU is expected ({}).",
+            v.value,
+            why.join("; ")
+        ),
+        None => format!(
+            "This {runtime} container has no /dev/nvidia* devices and the driver lists no GPU: it was started without GPUs, although a GPU is expected ({}).",
+            why.join("; ")
+        ),
+    };
+    let mut f = CTR001.finding(msg);
+    if let Some(r) = &inv.container.runtime {
+        f = f.fact("container runtime", r);
+    }
+    if let Some(v) = nvd {
+        f = f.fact("NVIDIA_VISIBLE_DEVICES", v);
+    }
+    if !nodes {
+        f = f.evidence("/dev/nvidia* device nodes", "none", "/dev");
+    }
+    let (cmd, note) = if facts::is_kubernetes(inv) {
+        (
+            None,
+            "request a GPU in the pod spec: resources.limits: {nvidia.com/gpu: 1} (the NVIDIA device plugin or GPU operator must run on the node); do not set NVIDIA_VISIBLE_DEVICES=void/none".to_string(),
+        )
+    } else if runtime == "podman" {
+        (
+            Some("podman run --device nvidia.com/gpu=all IMAGE".to_string()),
+            "needs nvidia-container-toolkit and a CDI spec on the host (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`)".to_string(),
+        )
+    } else {
+        (
+            Some(if hidden.is_some() {
+                "docker run --gpus all -e NVIDIA_VISIBLE_DEVICES=all IMAGE".to_string()
+            } else {
+                "docker run --gpus all IMAGE".to_string()
+            }),
+            "the host needs nvidia-container-toolkit (`sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker`); in compose: deploy.resources.reservations.devices with capabilities: [gpu]".to_string(),
+        )
+    };
+    vec![match cmd {
+        Some(c) => f.fix_command(c, Some(note)),
+        None => f.fix_note(note),
+    }]
+}
+
+pub static CTR002: Rule = Rule {
+    code: "CTR002",
+    name: "image-cuda-newer-than-host-driver",
+    category: Category::Container,
+    severity: Severity::Error,
+    summary: "The container image's CUDA (CUDA_VERSION, NVIDIA_REQUIRE_CUDA) is newer than the host driver supports.",
+    semantics: &[CompatSemantic::Toolkit, CompatSemantic::MinorVersion, CompatSemantic::Forward],
+    docs: Docs {
+        what_it_checks: "In a container (or an unpacked image probed with --root): the image's CUDA_VERSION, and NVIDIA_REQUIRE_CUDA evaluated as nvidia-container-cli does (space-separated constraints are ORed, comma-separated conditions ANDed; `cuda`, `driver` and `brand` conditions), against the host driver's newest CUDA and version. Forward-compatibility eligibility is a datacenter GPU with the image's cuda-compat libraries present.",
+        why_it_breaks: "The container uses the host's kernel module and, by default, the host's user-mode driver. An image built for a newer CUDA than the host driver supports is refused at start ('requirement error: unsatisfied condition: cuda>=X, please update your driver'), or, with the check disabled, fails like any runtime newer than its driver. Within the same major and at or above the floor it runs under minor-version compatibility. Across majors only forward compatibility helps: the image's /usr/local/cuda/compat libraries, which the NVIDIA runtime loads on datacenter GPUs (the `brand=tesla,driver>=X,driver<Y` clauses of NVIDIA_REQUIRE_CUDA); GeForce and most workstation GPUs fail with CUDA error 804.",
+        how_to_fix: "Use an image whose CUDA the host driver supports (e.g. `nvidia/cuda:<that version>-...`), or upgrade the host driver to the image CUDA's toolkit driver. On datacenter GPUs a cuda-compat package matching the image also works.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA, NVIDIA_DISABLE_REQUIRE)",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html",
+            "https://gitlab.com/nvidia/container-images/cuda (NVIDIA_REQUIRE_CUDA of the nvidia/cuda images)",
+        ],
+    },
+    check: check_ctr002,
+    superseded_by: &[],
+};
+
+/// Evaluate NVIDIA_REQUIRE_CUDA: Some(true/false), or None where a condition can't be decided.
+pub fn require_satisfied(
+    req: &str,
+    cuda: Option<CudaVersion>,
+    driver: Option<&DriverVersion>,
+    brands: &[String],
+) -> Option<bool> {
+    let mut any_unknown = false;
+    for constraint in req.split_whitespace() {
+        let mut all = Some(true);
+        for cond in constraint.split(',') {
+            let r = eval_cond(cond, cuda, driver, brands);
+            all = match (all, r) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            };
+        }
+        match all {
+            Some(true) => return Some(true),
+            None => any_unknown = true,
+            Some(false) => {}
+        }
+    }
+    if any_unknown {
+        None
+    } else {
+        Some(false)
+    }
+}
+
+fn eval_cond(
+    cond: &str,
+    cuda: Option<CudaVersion>,
+    driver: Option<&DriverVersion>,
+    brands: &[String],
+) -> Option<bool> {
+    let ops = [">=", "<=", "!=", "=", "<", ">"];
+    let (key, op, val) = ops.iter().find_map(|op| {
+        let i = cond.find(op)?;
+        Some((cond[..i].trim(), *op, cond[i + op.len()..].trim()))
+    })?;
+    let cmp = |o: std::cmp::Ordering| match op {
+        ">=" => o.is_ge(),
+        "<=" => o.is_le(),
+        "<" => o.is_lt(),
+        ">" => o.is_gt(),
+        "!=" => o.is_ne(),
+        _ => o.is_eq(),
+    };
+    match key {
+        "cuda" => {
+            let want: CudaVersion = val.parse().ok()?;
+            Some(cmp(cuda?.major_minor().cmp(&want.major_minor())))
+        }
+        "driver" => {
+            let want: DriverVersion = val.parse().ok()?;
+            Some(cmp(driver?.cmp(&want)))
+        }
+        "brand" => {
+            if brands.is_empty() {
+                return None;
+            }
+            let hit = brands.iter().any(|b| b.eq_ignore_ascii_case(val));
+            Some(if op == "!=" { !hit } else { hit })
+        }
+        _ => None,
+    }
+}
+
+fn check_ctr002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let cuda_env = inv.env.get("CUDA_VERSION");
+    let req_env = inv.env.get("NVIDIA_REQUIRE_CUDA");
+    if cuda_env.is_none() && req_env.is_none() {
+        return vec![];
+    }
+    let Some(max) = facts::driver_cuda_max(inv, kb) else {
+        return vec![];
+    };
+    let drv = facts::driver(inv);
+    let os = facts::driver_os(inv);
+    let image_cuda: Option<CudaVersion> =
+        cuda_env.and_then(|v| v.value.parse().ok()).or_else(|| {
+            req_env.and_then(|r| {
+                r.value.split_whitespace().next().and_then(|c| {
+                    c.split(',').find_map(|cond| {
+                        cond.trim()
+                            .strip_prefix("cuda>=")
+                            .and_then(|v| v.parse().ok())
+                    })
+                })
+            })
+        });
+    let brands: Vec<String> = inv
+        .gpus
+        .iter()
+        .filter_map(|g| g.brand.as_ref().map(|b| b.value.to_lowercase()))
+        .collect();
+    let disabled = inv.env.contains_key("NVIDIA_DISABLE_REQUIRE");
+    let req_ok = req_env.and_then(|r| {
+        if max.at_least && !max.from_driver {
+            None
+        } else {
+            require_satisfied(&r.value, Some(max.value), drv.map(|d| &d.value), &brands)
+        }
+    });
+    let newer = image_cuda.filter(|c| c.major_minor() > max.value && !max.at_least);
+    if newer.is_none() && req_ok != Some(false) {
+        return vec![];
+    }
+    let dc = facts::nvidia_gpus(inv, kb)
+        .iter()
+        .any(|g| g.is_datacenter());
+    let compat = !inv.libraries.cuda_compat.is_empty() || inv.toolkits.iter().any(|t| t.has_compat);
+    let drv_s = drv.map_or("unknown".to_string(), |d| d.value.to_string());
+    let mut parts = Vec::new();
+    let mut sev = Severity::Error;
+    if let Some(c) = newer {
+        let r = c.major_minor();
+        let floor = kb.min_driver_for_cuda(&r, os, Semantic::MinorCompat);
+        let above_floor = match (drv, &floor) {
+            (Some(d), Some(f)) => driver_meets(&d.value, &f.driver),
+            _ => true,
+        };
+        if r.major == max.value.major && above_floor {
+            sev = Severity::Warning;
+            parts.push(format!("the image is built for CUDA {c}, newer than the host driver's CUDA {} (driver {drv_s}); it runs under minor-version compatibility, with a limited feature set and no JIT of newer PTX", max.value));
+        } else if dc && compat {
+            sev = Severity::Warning;
+            parts.push(format!("the image is built for CUDA {c}, another major (or below the floor) than the host driver's CUDA {} (driver {drv_s}); this datacenter GPU can run it through the image's cuda-compat libraries (forward compatibility), which the NVIDIA runtime loads when they are newer than the host driver", max.value));
+        } else {
+            let why = if dc {
+                "forward compatibility would need the cuda-compat libraries, which this image lacks"
+            } else {
+                "forward compatibility (cuda-compat) works only on datacenter GPUs, so it cannot help here (CUDA error 804)"
+            };
+            parts.push(format!("the image is built for CUDA {c}, but the host driver {drv_s} supports at most CUDA {} and {why}", max.value));
+        }
+    }
+    if req_ok == Some(false) {
+        if disabled {
+            parts.push("NVIDIA_REQUIRE_CUDA is not satisfied by this host, but NVIDIA_DISABLE_REQUIRE turns the check off".to_string());
+        } else {
+            sev = Severity::Error;
+            parts.push(
+                "NVIDIA_REQUIRE_CUDA is not satisfied by this host, so nvidia-container-cli refuses to start the container ('requirement error: unsatisfied condition: cuda>=...')"
+                    .to_string(),
+            );
+        }
+    }
+    let mut f = CTR002
+        .finding(format!("In this container {}.", parts.join("; ")))
+        .at(sev);
+    if let Some(c) = cuda_env {
+        f = f.fact("CUDA_VERSION", c);
+    }
+    if let Some(r) = req_env {
+        f = f.fact("NVIDIA_REQUIRE_CUDA", r);
+    }
+    if let Some(d) = drv {
+        f = f.fact("host driver version", d);
+    }
+    f = max.cite(f);
+    for l in &inv.libraries.cuda_compat {
+        f = f.evidence("cuda-compat library", &l.version.value, &l.path);
+    }
+    if let Some(img) = image_cuda.and_then(|c| kb.cuda_image(&c)) {
+        f = f.kb(img.kb());
+    }
+    let target_image = kb
+        .cuda_images
+        .row
+        .iter()
+        .filter(|r| r.cuda.major_minor() <= max.value)
+        .max_by_key(|r| r.cuda);
+    let toolkit =
+        image_cuda.and_then(|c| kb.min_driver_for_cuda(&c.major_minor(), os, Semantic::Toolkit));
+    let mut notes = Vec::new();
+    if let Some(t) = target_image {
+        f = f.kb(t.kb());
+        let example =
+            t.os.iter()
+                .rev()
+                .find(|o| o.starts_with("ubuntu"))
+                .or(t.os.last())
+                .filter(|_| t.flavors.iter().any(|fl| fl == "runtime"))
+                .map(|os| format!(" (e.g. nvidia/cuda:{}-runtime-{os})", t.cuda))
+                .unwrap_or_default();
+        notes.push(format!(
+            "use an image built for CUDA {} or older{example}",
+            max.value
+        ));
+    }
+    if let Some(t) = &toolkit {
+        f = f.kb(t.kb.clone());
+        notes.push(format!(
+            "or upgrade the host driver to {} or newer",
+            t.driver
+        ));
+    }
+    if notes.is_empty() {
+        notes.push(
+            "use an image whose CUDA the host driver supports, or upgrade the host driver".into(),
+        );
+    }
+    vec![f.fix_note(notes.join(", "))]
+}

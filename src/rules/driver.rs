@@ -1,0 +1,464 @@
+//! Driver family: the kernel module, the user-mode libraries, the device
+//! nodes, and whether the driver branch knows (and is fit for) the GPU.
+
+use crate::finding::{Category, Finding, Fix, Severity};
+use crate::inventory::{Fact, Inventory};
+use crate::kb::tables::BranchKind;
+use crate::kb::{driver_meets, Kb};
+use crate::version::DriverVersion;
+
+use super::facts::{self, GpuView};
+use super::fix;
+use super::{CompatSemantic, Docs, FindingExt, Rule};
+
+pub static RULES: &[&Rule] = &[&DRV001, &DRV002, &DRV003, &DRV004, &DRV005];
+
+pub static DRV001: Rule = Rule {
+    code: "DRV001",
+    name: "driver-library-mismatch",
+    category: Category::DriverLibraryMismatch,
+    severity: Severity::Error,
+    summary: "The loaded kernel module and the user-space driver libraries are from different driver releases.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Compares the version of the loaded `nvidia` kernel module (`/proc/driver/nvidia/version`, `/sys/module/nvidia/version`) with the version in the file names of the first `libcuda.so.*` and `libnvidia-ml.so.*` on the loader path and with the version NVML reports. Libraries of the cuda-compat package and of WSL's `/usr/lib/wsl/lib` are not compared.",
+        why_it_breaks: "The kernel module and the user-mode driver must come from the same driver release. After a package upgrade the new libraries are on disk while the old module is still loaded, so NVML fails with `Failed to initialize NVML: Driver/library version mismatch` (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18) and CUDA with error 803 (`cudaErrorSystemDriverMismatch`). Nothing that uses the GPU works until they match.",
+        how_to_fix: "Reboot, so the new module is loaded. Without a reboot: stop every process using the GPU, unload the modules (`sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia`) and load the new one (`sudo modprobe nvidia`). If a reboot does not help, the packages themselves are out of step: reinstall one driver release (kernel module and libraries together).",
+        sources: &[
+            "https://docs.nvidia.com/deploy/nvml-api/ (nvml.h: NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18)",
+            "github:NVIDIA/open-gpu-kernel-modules README (kernel modules must be used with user-space components of the same release)",
+            "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorSystemDriverMismatch = 803)",
+        ],
+    },
+    check: check_drv001,
+    superseded_by: &[],
+};
+
+fn first_lib<'a>(inv: &'a Inventory, name: &str) -> Option<(&'a str, &'a Fact<DriverVersion>)> {
+    inv.nvidia
+        .user_libraries
+        .iter()
+        .filter(|l| l.name == name)
+        .find(|l| !l.path.contains("/compat") && !l.path.starts_with("/usr/lib/wsl"))
+        .map(|l| (l.path.as_str(), &l.version))
+}
+
+fn check_drv001(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    if facts::is_wsl(inv) {
+        return vec![];
+    }
+    let mut seen: Vec<(String, &Fact<DriverVersion>)> = Vec::new();
+    if let Some(k) = &inv.nvidia.kernel_module {
+        seen.push(("kernel module version".into(), k));
+    }
+    for lib in ["libcuda", "libnvidia-ml"] {
+        if let Some((path, v)) = first_lib(inv, lib) {
+            seen.push((format!("{lib} version ({path})"), v));
+        }
+    }
+    if let Some(d) = &inv.nvidia.driver_version {
+        seen.push(("driver version reported by the user-mode driver".into(), d));
+    }
+    let Some((first_label, first)) = seen.first() else {
+        return vec![];
+    };
+    let Some((other_label, other)) = seen.iter().skip(1).find(|(_, v)| v.value != first.value)
+    else {
+        return vec![];
+    };
+    let in_container = facts::in_container(inv);
+    let mut f = DRV001.finding(format!(
+        "The {first_label} is {} but the {other_label} is {}: the kernel module and the user-space driver are from different releases, so NVML and CUDA refuse to start{}.",
+        first.value,
+        other.value,
+        if in_container { " (in a container: the image must not ship its own driver libraries)" } else { "" }
+    ));
+    for (label, v) in &seen {
+        f = f.fact(label.clone(), v);
+    }
+    let f = if in_container {
+        f.fix_note("Remove the driver libraries (libcuda.so.*, libnvidia-ml.so.*) the image installed itself; the NVIDIA container toolkit mounts the host's, which match the host's kernel module. If the host itself is out of step, reboot the host.")
+    } else {
+        f.fix_command(
+            "sudo reboot",
+            Some("or, without a reboot: stop every process using the GPU, then `sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia && sudo modprobe nvidia`. If the versions still differ, reinstall one driver release (module and libraries together).".into()),
+        )
+    };
+    vec![f]
+}
+
+pub static DRV002: Rule = Rule {
+    code: "DRV002",
+    name: "nvidia-gpu-without-driver",
+    category: Category::NoDriver,
+    severity: Severity::Error,
+    summary: "An NVIDIA GPU is on the PCI bus but the nvidia kernel module does not drive it (nouveau, vfio-pci or nothing is bound).",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "For each NVIDIA display or 3D controller in `/sys/bus/pci/devices`, which kernel driver is bound (the `driver` link), and whether the `nvidia` module is loaded at all. Secure Boot state is read where possible.",
+        why_it_breaks: "CUDA talks to the GPU only through the `nvidia` kernel module. With `nouveau` bound (the open-source display driver), with `vfio-pci` bound (the GPU is reserved for a virtual machine) or with nothing bound, there is no CUDA device: nvidia-smi says it couldn't communicate with the NVIDIA driver and torch finds no GPU. With Secure Boot on, a module built by DKMS but not signed with an enrolled key is refused by the kernel, which is the most common reason for an installed driver that never loads.",
+        how_to_fix: "Install the NVIDIA driver (on Ubuntu `sudo ubuntu-drivers install`), which blacklists nouveau, then reboot. With Secure Boot on, enroll the module signing key (MOK) when the installer asks, or sign the module, or turn Secure Boot off. For `vfio-pci`, remove the device from `vfio-pci.ids` (kernel command line or /etc/modprobe.d) if this host should use it. Check `sudo dmesg | grep -i nvidia` for why the module did not bind.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/ (installing the driver, nouveau, Secure Boot)",
+            "https://www.kernel.org/doc/html/latest/driver-api/vfio.html (vfio-pci binds devices for userspace / VM passthrough)",
+        ],
+    },
+    check: check_drv002,
+    superseded_by: &[],
+};
+
+/// Whether a driver version drives a GPU's architecture: at or above its first
+/// driver, at or below its last branch. None when the tables don't say.
+pub fn driver_supports(
+    g: &GpuView,
+    drv: &DriverVersion,
+    os: crate::inventory::OsKind,
+) -> Option<bool> {
+    let arch = g.arch?;
+    let min = match os {
+        crate::inventory::OsKind::Windows => arch.min_windows_driver.as_ref(),
+        _ => arch.min_linux_driver.as_ref(),
+    }
+    .or(arch.min_driver_branch.as_ref());
+    let too_new = min.map(|m| !driver_meets(drv, m));
+    let dropped = arch
+        .last_driver_branch
+        .as_ref()
+        .map(|l| drv.branch() > l.branch());
+    match (too_new, dropped) {
+        (Some(true), _) | (_, Some(true)) => Some(false),
+        (None, None) => None,
+        _ => Some(true),
+    }
+}
+
+fn is_display(class: &str) -> bool {
+    let c = class.trim().to_lowercase();
+    let c = c.strip_prefix("0x").unwrap_or(&c);
+    c.is_empty() || c.starts_with("03")
+}
+
+fn check_drv002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if facts::is_wsl(inv) || facts::is_macos(inv) {
+        return vec![];
+    }
+    let module_loaded = inv.nvidia.module_loaded.as_ref().map(|f| f.value).or(inv
+        .nvidia
+        .kernel_module
+        .as_ref()
+        .map(|_| true));
+    let secure_boot = inv.os.secure_boot.as_ref().filter(|f| f.value);
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let mut groups: Vec<(Option<String>, Vec<&GpuView>)> = Vec::new();
+    let drv = facts::driver(inv).map(|f| &f.value);
+    let os = facts::driver_os(inv);
+    for g in &gpus {
+        let Some(p) = g.pci else { continue };
+        if !is_display(&p.class) || p.driver.as_deref() == Some("nvidia") {
+            continue;
+        }
+        // A GPU this driver branch does not know (or no longer drives) is DRV004's or ARCH003's finding.
+        if p.driver.is_none() && drv.is_some_and(|d| driver_supports(g, d, os) == Some(false)) {
+            continue;
+        }
+        match groups.iter_mut().find(|(d, _)| *d == p.driver) {
+            Some((_, v)) => v.push(g),
+            None => groups.push((p.driver.clone(), vec![g])),
+        }
+    }
+    let host = if facts::in_container(inv) {
+        " on the host"
+    } else {
+        ""
+    };
+    let mut out = Vec::new();
+    for (driver, devs) in groups {
+        let names: Vec<&str> = devs.iter().map(|g| g.label.as_str()).collect();
+        let names = names.join(", ");
+        let (sev, msg, fix) = match driver.as_deref() {
+            Some("nouveau") => (
+                Severity::Error,
+                format!("{names}: the open-source nouveau driver is bound{host}, not nvidia, so there is no CUDA device."),
+                "Install the NVIDIA driver (on Ubuntu: `sudo ubuntu-drivers install`); it blacklists nouveau. Reboot afterwards.".to_string(),
+            ),
+            Some("vfio-pci") => (
+                Severity::Warning,
+                format!("{names}: bound to vfio-pci{host}, reserved for passthrough to a virtual machine; this system cannot use it for CUDA."),
+                "If this system should use the GPU, remove its id from vfio-pci.ids (kernel command line or /etc/modprobe.d) and reboot.".to_string(),
+            ),
+            None => (
+                Severity::Error,
+                match module_loaded {
+                    Some(true) => format!("{names}: no kernel driver is bound{host} although the nvidia module is loaded; this driver may not support the GPU (see the other findings) or failed to bind (see `sudo dmesg | grep -i nvidia`)."),
+                    _ => format!("{names}: no kernel driver is bound{host} and the nvidia module is not loaded, so there is no CUDA device."),
+                },
+                "Install the NVIDIA driver, or load it with `sudo modprobe nvidia` and read `sudo dmesg | grep -i nvidia` for why it did not bind.".to_string(),
+            ),
+            Some(other) => (
+                Severity::Error,
+                format!("{names}: bound to {other}{host}, not nvidia, so there is no CUDA device."),
+                "Install the NVIDIA driver and make sure it binds to the GPU; reboot afterwards.".to_string(),
+            ),
+        };
+        let mut f = DRV002.finding(msg).at(sev);
+        for g in &devs {
+            if let Some(p) = g.pci {
+                f = f.evidence(
+                    format!("PCI {} bound driver", p.address),
+                    p.driver.as_deref().unwrap_or("none"),
+                    &p.source,
+                );
+            }
+            f = g.cite_name(f);
+        }
+        if let Some(m) = &inv.nvidia.module_loaded {
+            f = f.fact("nvidia module loaded", m);
+        }
+        let mut fix_note = fix;
+        if let (Some(sb), true) = (secure_boot, module_loaded != Some(true)) {
+            f = f.fact("Secure Boot", sb);
+            f.message.push_str(" Secure Boot is on: an unsigned nvidia module is refused by the kernel, a likely cause.");
+            fix_note.push_str(" With Secure Boot on: enroll the module signing key (MOK), on Ubuntu `sudo mokutil --import /var/lib/dkms/mok.pub`, and confirm it in the MOK manager at the next boot; or turn Secure Boot off.");
+        }
+        if sev == Severity::Error
+            && driver.as_deref() != Some("vfio-pci")
+            && module_loaded != Some(true)
+            && facts::is_ubuntu(inv)
+            && !facts::in_container(inv)
+        {
+            f.fix = Some(Fix {
+                command: Some("sudo ubuntu-drivers install".into()),
+                note: Some(fix_note),
+            });
+        } else {
+            f = f.fix_note(fix_note);
+        }
+        out.push(f);
+    }
+    out
+}
+
+pub static DRV003: Rule = Rule {
+    code: "DRV003",
+    name: "device-nodes-missing",
+    category: Category::NoDriver,
+    severity: Severity::Error,
+    summary: "The nvidia module is loaded but /dev/nvidia* device nodes are missing or not readable.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "On bare metal or a VM (not WSL, not a container), when the `nvidia` module is loaded and NVML/nvidia-smi did not answer: whether `/dev/nvidiactl` and `/dev/nvidia<N>` exist, and whether the user can open them.",
+        why_it_breaks: "CUDA and NVML open `/dev/nvidiactl`, `/dev/nvidia<N>` and `/dev/nvidia-uvm`. These nodes are created by udev rules or by the setuid helper `nvidia-modprobe`; on minimal systems without either, the module loads but no process can reach the GPU (CUDA error 100, no CUDA-capable device). Nodes the user cannot open give the same result for that user.",
+        how_to_fix: "Run `sudo nvidia-smi` once (it creates the nodes), or install nvidia-modprobe / the driver's udev rules so they appear at boot. For permissions, add the user to the group that owns the nodes (often `video` or `render`) and log in again.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/ (device node creation, nvidia-modprobe)",
+            "https://github.com/NVIDIA/nvidia-modprobe (README: creates the NVIDIA device files)",
+        ],
+    },
+    check: check_drv003,
+    superseded_by: &[],
+};
+
+fn is_gpu_node(path: &str) -> bool {
+    path == "/dev/nvidiactl"
+        || path
+            .strip_prefix("/dev/nvidia")
+            .is_some_and(|r| !r.is_empty() && r.chars().all(|c| c.is_ascii_digit()))
+}
+
+fn check_drv003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    if facts::is_wsl(inv) || facts::in_container(inv) {
+        return vec![];
+    }
+    let Some(loaded) = inv.nvidia.module_loaded.as_ref().filter(|f| f.value) else {
+        return vec![];
+    };
+    let nodes: Vec<_> = inv
+        .nvidia
+        .device_nodes
+        .iter()
+        .filter(|n| is_gpu_node(&n.path))
+        .collect();
+    let smi_ok = inv.nvidia.smi_ok.as_ref().is_some_and(|f| f.value);
+    if nodes.is_empty() && !smi_ok {
+        let f = DRV003
+            .finding("The nvidia module is loaded but /dev/nvidiactl and /dev/nvidia<N> do not exist, so no process can reach the GPU.")
+            .fact("nvidia module loaded", loaded)
+            .evidence("/dev/nvidia* device nodes", "none", "/dev")
+            .fix_command(
+                "sudo nvidia-smi",
+                Some("running nvidia-smi as root creates the nodes; install nvidia-modprobe or the driver's udev rules so they exist after every boot".into()),
+            );
+        return vec![f];
+    }
+    if !nodes.is_empty() && nodes.iter().all(|n| !n.readable) {
+        let mut f = DRV003
+            .finding("The /dev/nvidia* device nodes exist but this user cannot open them, so CUDA sees no device for this user.")
+            .at(Severity::Warning);
+        for n in &nodes {
+            f = f.evidence(format!("{} readable", n.path), n.readable, &n.path);
+        }
+        return vec![f.fix_note("Add the user to the group that owns /dev/nvidia* (`ls -l /dev/nvidia*`, often video or render): `sudo usermod -aG video $USER`, then log in again.")];
+    }
+    vec![]
+}
+
+pub static DRV004: Rule = Rule {
+    code: "DRV004",
+    name: "gpu-newer-than-driver",
+    category: Category::DriverTooOld,
+    severity: Severity::Error,
+    summary: "The GPU's architecture needs a newer driver branch than the one installed (Hopper on R470, Blackwell before R570).",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "For each NVIDIA GPU (from the driver, or from its PCI device id when the driver does not list it): the architecture's first supported driver (`architectures` table: the driver of the first toolkit that targets it), compared with the installed driver.",
+        why_it_breaks: "A driver knows only the GPUs that existed when its branch was cut. An older branch does not bind to a newer GPU at all, or binds without CUDA support: nvidia-smi lists no device, or CUDA reports no device. No wheel or toolkit choice can work around it.",
+        how_to_fix: "Install a driver at or above the architecture's minimum (the finding names it). On Ubuntu `sudo apt install nvidia-driver-<branch>` for that branch or newer; datacenter GPUs use the production or LTS branches. Reboot afterwards.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html",
+            "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (Table 3: toolkit and its driver)",
+        ],
+    },
+    check: check_drv004,
+    superseded_by: &[],
+};
+
+fn check_drv004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(drv) = facts::driver(inv) else {
+        return vec![];
+    };
+    let os = facts::driver_os(inv);
+    let mut out = Vec::new();
+    for g in facts::nvidia_gpus(inv, kb) {
+        let Some(arch) = g.arch else { continue };
+        let min = match os {
+            crate::inventory::OsKind::Windows => arch.min_windows_driver.as_ref(),
+            _ => arch.min_linux_driver.as_ref(),
+        }
+        .or(arch.min_driver_branch.as_ref());
+        let Some(min) = min else { continue };
+        if driver_meets(&drv.value, min) {
+            continue;
+        }
+        let f = DRV004.finding(format!(
+            "{} is a {} GPU, which needs driver {min} or newer; driver {} ({}) predates it, so it cannot run CUDA on this GPU.",
+            g.label,
+            arch.name,
+            drv.value,
+            drv.value.branch_name()
+        ));
+        let f = g
+            .cite_cc(g.cite_name(f))
+            .fact("driver version", drv)
+            .kb(arch.kb());
+        let fx = fix::driver_upgrade_fix(inv, kb, min, &format!("first driver for {}", arch.name));
+        let mut f = f;
+        f.fix = Some(fx);
+        out.push(f);
+    }
+    out
+}
+
+pub static DRV005: Rule = Rule {
+    code: "DRV005",
+    name: "driver-branch-not-production",
+    category: Category::DriverBranch,
+    severity: Severity::Warning,
+    summary: "A datacenter GPU or Kubernetes node runs a new-feature (short-lived) or end-of-life driver branch.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "The driver's branch (`535.104.05` → R535) in the `driver_branches` table: its kind (LTSB, PB or NFB) and end-of-life date, compared with the knowledge base's date. It fires only where the branch matters for support: a datacenter GPU, or a Kubernetes node.",
+        why_it_breaks: "NVIDIA's datacenter drivers come in Long Term Support (LTSB), Production (PB) and New Feature (NFB) branches. NFBs are short-lived and get no long-term fixes; an end-of-life branch gets no security or bug fixes and no support for newer CUDA. Fleets on such branches drift apart and break on the next CUDA image.",
+        how_to_fix: "Move to a supported production or LTS branch (the finding lists those still supported). Keep the same branch on every node of a cluster.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/tesla/drivers/index.html (Driver Lifecycle: LTSB, PB, NFB)",
+            "https://docs.nvidia.com/datacenter/tesla/drivers/620/supported-drivers-and-cuda-toolkit-versions.html",
+        ],
+    },
+    check: check_drv005,
+    superseded_by: &[],
+};
+
+fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(drv) = facts::driver(inv) else {
+        return vec![];
+    };
+    if facts::driver_os(inv) == crate::inventory::OsKind::Windows {
+        return vec![];
+    }
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let dc = gpus.iter().find(|g| g.is_datacenter());
+    let k8s = facts::is_kubernetes(inv);
+    if dc.is_none() && !k8s {
+        return vec![];
+    }
+    let Some(row) = kb.driver_branch(drv.value.branch()) else {
+        return vec![];
+    };
+    let as_of = kb.driver_branches.meta.as_of.clone().unwrap_or_default();
+    let eol_passed = row
+        .eol
+        .as_ref()
+        .is_some_and(|e| !as_of.is_empty() && e.as_str() < as_of.as_str());
+    let nfb = row.kind == BranchKind::Nfb;
+    if !nfb && !eol_passed {
+        return vec![];
+    }
+    let why = match (nfb, eol_passed) {
+        (true, true) => format!(
+            "a new-feature branch whose end of life ({}) has passed",
+            row.eol.as_deref().unwrap_or("?")
+        ),
+        (true, false) => "a short-lived new-feature branch (NFB)".to_string(),
+        _ => format!(
+            "past its end of life ({})",
+            row.eol.as_deref().unwrap_or("?")
+        ),
+    };
+    let on = match (dc, k8s) {
+        (Some(g), true) => format!("{} on a Kubernetes node", g.label),
+        (Some(g), false) => g.label.clone(),
+        (None, _) => "this Kubernetes node".to_string(),
+    };
+    let mut f = DRV005
+        .finding(format!(
+            "Driver {} is on {}, which is {why}; {on} should run a supported production or LTS branch.",
+            drv.value,
+            drv.value.branch_name(),
+        ))
+        .fact("driver version", drv)
+        .kb(row.kb());
+    if let Some(g) = dc {
+        f = g.cite_segment(f);
+    }
+    if let Some(k) = &inv.container.kubernetes {
+        f = f.fact("Kubernetes", k);
+    }
+    let supported: Vec<String> = kb
+        .driver_branches
+        .row
+        .iter()
+        .filter(|r| r.kind != BranchKind::Nfb)
+        .filter(|r| r.eol.as_ref().is_some_and(|e| e.as_str() >= as_of.as_str()))
+        .map(|r| {
+            format!(
+                "R{} ({}, until {})",
+                r.branch,
+                match r.kind {
+                    BranchKind::Ltsb => "LTSB",
+                    BranchKind::Pb => "PB",
+                    BranchKind::Nfb => "NFB",
+                },
+                r.eol.as_deref().unwrap_or("?")
+            )
+        })
+        .collect();
+    let note = if supported.is_empty() {
+        "Move to a supported production or LTS branch.".to_string()
+    } else {
+        format!(
+            "Move to a supported branch: {} (as of {as_of}); keep one branch across the fleet.",
+            supported.join(", ")
+        )
+    };
+    vec![f.fix_note(note)]
+}

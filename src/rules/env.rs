@@ -1,0 +1,284 @@
+//! Environment-variable family: CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH and
+//! CUDA_HOME pointing somewhere the stack does not expect.
+
+use crate::finding::{Category, Finding, Severity};
+use crate::inventory::{Fact, Inventory};
+use crate::kb::Kb;
+use crate::version::CudaVersion;
+
+use super::facts;
+use super::{CompatSemantic, Docs, FindingExt, Rule};
+
+pub static RULES: &[&Rule] = &[&ENV001, &ENV002, &ENV003];
+
+pub static ENV001: Rule = Rule {
+    code: "ENV001",
+    name: "cuda-visible-devices-hides-gpus",
+    category: Category::EnvVar,
+    severity: Severity::Error,
+    summary: "CUDA_VISIBLE_DEVICES is empty or matches no GPU (or cuts the list short).",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "CUDA_VISIBLE_DEVICES, read the way the CUDA driver reads it: a comma-separated list of indices, GPU UUIDs (`GPU-...`, unique prefixes allowed) and MIG UUIDs; an empty value hides every GPU; the first invalid entry (an index past the last GPU, -1, an unknown UUID, anything else) ends the list.",
+        why_it_breaks: "CUDA only enumerates the devices the variable names. Set to an empty string, or to entries that match no GPU, it hides every GPU: CUDA reports no device (error 100) and torch.cuda.is_available() is False, on a machine whose nvidia-smi shows the GPUs. Schedulers and old shell profiles often leave it set.",
+        how_to_fix: "Unset it (`unset CUDA_VISIBLE_DEVICES`) or set it to GPUs that exist (`export CUDA_VISIBLE_DEVICES=0`, indices from `nvidia-smi -L`); check where it is set (shell profile, job script, container env).",
+        sources: &["https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html (CUDA_VISIBLE_DEVICES)"],
+    },
+    check: check_env001,
+    superseded_by: &[],
+};
+
+/// The GPUs a CUDA_VISIBLE_DEVICES value leaves visible, and the entry that ended the list, if any.
+pub fn parse_visible(
+    value: &str,
+    count: Option<usize>,
+    uuids: &[String],
+) -> (Vec<String>, Option<String>) {
+    let mut visible = Vec::new();
+    if value.trim().is_empty() {
+        return (visible, None);
+    }
+    for tok in value.split(',').map(str::trim) {
+        let ok = if let Ok(n) = tok.parse::<i64>() {
+            n >= 0 && count.map_or(true, |c| (n as u64) < c as u64)
+        } else if tok.starts_with("GPU-") {
+            uuids.is_empty() || uuids.iter().any(|u| u.starts_with(tok))
+        } else {
+            tok.starts_with("MIG-")
+        };
+        if !ok {
+            return (visible, Some(tok.to_string()));
+        }
+        visible.push(tok.to_string());
+    }
+    (visible, None)
+}
+
+fn check_env001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(cvd) = inv.env.get("CUDA_VISIBLE_DEVICES") else {
+        return vec![];
+    };
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let cuda_expected = !gpus.is_empty() || !facts::runtimes(inv, kb).is_empty();
+    if !cuda_expected {
+        return vec![];
+    }
+    let count = if inv.gpus.is_empty() {
+        (!gpus.is_empty()).then_some(gpus.len())
+    } else {
+        Some(inv.gpus.len())
+    };
+    let uuids: Vec<String> = inv
+        .gpus
+        .iter()
+        .filter_map(|g| g.uuid.as_ref().map(|u| u.value.clone()))
+        .collect();
+    let (visible, stop) = parse_visible(&cvd.value, count, &uuids);
+    let entries = cvd
+        .value
+        .split(',')
+        .filter(|t| !t.trim().is_empty())
+        .count();
+    let have = count.map_or("the GPUs".to_string(), |c| format!("{c} GPU(s)"));
+    let f = if visible.is_empty() {
+        let why = match &stop {
+            Some(t) => format!("its first entry {t:?} matches none of {have}"),
+            None => "it is empty".to_string(),
+        };
+        ENV001.finding(format!(
+            "CUDA_VISIBLE_DEVICES={:?} hides every GPU ({why}): CUDA sees no device and torch.cuda.is_available() is False.",
+            cvd.value
+        ))
+    } else if visible.len() < entries {
+        ENV001
+            .finding(format!(
+                "CUDA_VISIBLE_DEVICES={:?}: the entry {:?} matches none of {have}, so CUDA stops there and sees only {}.",
+                cvd.value,
+                stop.as_deref().unwrap_or("?"),
+                visible.join(",")
+            ))
+            .at(Severity::Warning)
+    } else {
+        return vec![];
+    };
+    let shown = if cvd.value.is_empty() {
+        "\"\" (empty)".to_string()
+    } else {
+        cvd.value.clone()
+    };
+    let mut f = f.evidence("CUDA_VISIBLE_DEVICES", shown, &cvd.source);
+    if let Some(c) = count {
+        f = f.evidence("GPUs the driver lists", c, gpu_count_source(inv));
+    }
+    vec![f.fix_command(
+        "unset CUDA_VISIBLE_DEVICES",
+        Some("or set it to GPUs that exist, by index or UUID from `nvidia-smi -L`; find where it is set (shell profile, job script, container env)".into()),
+    )]
+}
+
+fn gpu_count_source(inv: &Inventory) -> String {
+    inv.gpus
+        .first()
+        .and_then(|g| g.name.as_ref().or(g.uuid.as_ref()))
+        .map_or_else(|| "PCI bus".to_string(), |f| f.source.clone())
+}
+
+/// The CUDA version of a library directory: the toolkit it belongs to, else a version in its path.
+fn dir_cuda(inv: &Inventory, dir: &str) -> Option<(CudaVersion, String)> {
+    let dir = dir.trim_end_matches('/');
+    if let Some(t) = inv.toolkits.iter().find(|t| {
+        !t.path.is_empty()
+            && (dir == t.path.trim_end_matches('/')
+                || dir.starts_with(&format!("{}/", t.path.trim_end_matches('/'))))
+    }) {
+        return Some((t.version.value, t.version.source.clone()));
+    }
+    facts::cuda_version_in_path(dir).map(|v| (v, format!("the path {dir}")))
+}
+
+pub static ENV002: Rule = Rule {
+    code: "ENV002",
+    name: "ld-library-path-other-cuda",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "LD_LIBRARY_PATH puts another CUDA major's libraries first.",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "The first LD_LIBRARY_PATH entry that belongs to a CUDA toolkit (a probed toolkit directory, or a path naming `cuda-X.Y`), against the CUDA major of the frameworks in the active environment. cuda-compat directories are skipped: putting them first is how forward compatibility is used.",
+        why_it_breaks: "LD_LIBRARY_PATH is searched before the wheels' own library directories for anything not already loaded. Libraries whose names do not carry the CUDA major, such as libcudnn.so.9, libnccl.so.2 or libnvToolsExt, are then taken from the other CUDA's directory: symbol lookup errors ('undefined symbol'), 'CUDNN_STATUS_NOT_INITIALIZED', or a wrong NCCL at the first collective.",
+        how_to_fix: "Remove the other CUDA's directories from LD_LIBRARY_PATH (often set in ~/.bashrc, a module file or a container ENV); pip and conda environments do not need it. If a tool needs its toolkit, set LD_LIBRARY_PATH only for that tool.",
+        sources: &[
+            "https://man7.org/linux/man-pages/man8/ld.so.8.html (search order: LD_LIBRARY_PATH before RUNPATH)",
+            "https://docs.nvidia.com/deeplearning/cudnn/installation/latest/linux.html",
+        ],
+    },
+    check: check_env002,
+    superseded_by: &[],
+};
+
+fn active_runtimes<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<facts::Runtime<'a>> {
+    let all = facts::runtimes(inv, kb);
+    if all.iter().any(|r| r.env.active) {
+        all.into_iter().filter(|r| r.env.active).collect()
+    } else {
+        all
+    }
+}
+
+fn check_env002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(ldp) = inv.env.get("LD_LIBRARY_PATH") else {
+        return vec![];
+    };
+    let Some((dir, (cuda, src))) = ldp
+        .value
+        .split(':')
+        .filter(|d| !d.is_empty() && !d.contains("/compat"))
+        .find_map(|d| dir_cuda(inv, d).map(|c| (d, c)))
+    else {
+        return vec![];
+    };
+    let rts = active_runtimes(inv, kb);
+    let other: Vec<&facts::Runtime> = rts
+        .iter()
+        .filter(|r| r.cuda.value.major != cuda.major)
+        .collect();
+    if other.is_empty() || other.len() < rts.len() {
+        return vec![];
+    }
+    let what: Vec<String> = other
+        .iter()
+        .map(|r| format!("{} (CUDA {})", r.what, r.cuda.value))
+        .collect();
+    let mut f = ENV002
+        .finding(format!(
+            "LD_LIBRARY_PATH puts {dir} (CUDA {cuda}) ahead of the libraries of {}: libraries whose names don't carry the CUDA major (libcudnn, libnccl) can be loaded from the wrong CUDA.",
+            what.join(", ")
+        ))
+        .fact("LD_LIBRARY_PATH", ldp)
+        .evidence(format!("CUDA of {dir}"), cuda, src);
+    for r in &other {
+        f = r
+            .cuda
+            .cite(f, &format!("{} CUDA build ({})", r.what, r.env.path));
+    }
+    let rest: Vec<&str> = ldp
+        .value
+        .split(':')
+        .filter(|d| !d.is_empty() && dir_cuda(inv, d).map_or(true, |(c, _)| c.major != cuda.major))
+        .collect();
+    vec![f.fix_command(
+        if rest.is_empty() {
+            "unset LD_LIBRARY_PATH".to_string()
+        } else {
+            format!("export LD_LIBRARY_PATH={}", rest.join(":"))
+        },
+        Some("and remove the CUDA directory from where LD_LIBRARY_PATH is set (~/.bashrc, module files, container ENV)".into()),
+    )]
+}
+
+pub static ENV003: Rule = Rule {
+    code: "ENV003",
+    name: "cuda-home-other-major",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "CUDA_HOME (or CUDA_PATH) points at a toolkit of another CUDA major than torch's; this matters only when building extensions.",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "The toolkit CUDA_HOME / CUDA_PATH points at (a probed toolkit, or a version in the path) against each CUDA torch build's major.",
+        why_it_breaks: "torch does not use CUDA_HOME at run time. torch.utils.cpp_extension and the packages that compile CUDA code at install or first use (flash-attn, apex, xformers from source, DeepSpeed ops, bitsandbytes from source) take nvcc from CUDA_HOME, and refuse a toolkit of another major: 'The detected CUDA version (X) mismatches the version that was used to compile PyTorch (Y)'.",
+        how_to_fix: "Point CUDA_HOME at a toolkit of torch's CUDA major (same minor is safest), e.g. `export CUDA_HOME=/usr/local/cuda-12.1`, or install one. Prebuilt wheels of those packages avoid the toolkit altogether.",
+        sources: &["https://pytorch.org/docs/stable/cpp_extension.html (CUDA_HOME, version check)"],
+    },
+    check: check_env003,
+    superseded_by: &[],
+};
+
+fn check_env003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let home: Option<(&str, &Fact<String>)> = ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .find_map(|k| inv.env.get(*k).map(|v| (*k, v)));
+    let Some((var, home)) = home else {
+        return vec![];
+    };
+    let Some((cuda, src)) = dir_cuda(inv, home.value.trim()) else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    for t in facts::torch_views(inv, kb) {
+        let Some(tc) = t.cuda() else { continue };
+        if tc.value.major == cuda.major {
+            continue;
+        }
+        let mut f = ENV003
+            .finding(format!(
+                "{var}={} is a CUDA {cuda} toolkit, but {} is built with CUDA {}: extensions compiled against it (torch.utils.cpp_extension, flash-attn, apex) fail with 'The detected CUDA version mismatches the version that was used to compile PyTorch'. Running torch itself is not affected.",
+                home.value, t.label, tc.value
+            ))
+            .fact(var, home)
+            .evidence(format!("CUDA of {}", home.value), cuda, &src);
+        f = t.cite_cuda(f);
+        let good = inv
+            .toolkits
+            .iter()
+            .filter(|k| k.version.value.major == tc.value.major)
+            .min_by_key(|k| {
+                (
+                    k.version.value.major_minor() != tc.value.major_minor(),
+                    k.version.value,
+                )
+            });
+        f = match good {
+            Some(k) => f.fix_command(
+                format!("export {var}={}", k.path),
+                Some(format!("a CUDA {} toolkit is already installed there", k.version.value)),
+            ),
+            None => f.fix_note(format!(
+                "install a CUDA {}.x toolkit (ideally {}) and point {var} at it, or use prebuilt wheels of the extensions",
+                tc.value.major,
+                tc.value.major_minor()
+            )),
+        };
+        out.push(f);
+    }
+    out
+}

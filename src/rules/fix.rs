@@ -1,0 +1,645 @@
+//! Fixes as exact commands, built from the knowledge base: which torch
+//! variant to install for this driver and these GPUs, and the pip / uv
+//! command that installs it into the right environment. Other commands
+//! (`explain`, `pin`) reuse these builders.
+
+use crate::finding::{Fix, KbRef};
+use crate::inventory::{Inventory, OsKind, PythonEnv};
+use crate::kb::{cmp_versions, driver_meets, Kb, KernelMatch, MinDriver, Semantic};
+use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
+
+use super::facts;
+
+/// Where PyTorch publishes its variant wheels.
+pub const TORCH_INDEX: &str = "https://download.pytorch.org/whl";
+
+/// How to run pip and uv against one environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Installer {
+    /// `pip` or `/path/to/env/bin/python -m pip`
+    pub pip: String,
+    /// `uv pip` or `uv pip ... --python /path/to/env/bin/python` (the flag is appended by the builders)
+    pub uv_python: Option<String>,
+}
+
+impl Installer {
+    pub fn install(&self, args: &str) -> String {
+        format!("{} install {args}", self.pip)
+    }
+    pub fn uninstall(&self, args: &str) -> String {
+        format!("{} uninstall -y {args}", self.pip)
+    }
+    pub fn uv_install(&self, args: &str) -> String {
+        match &self.uv_python {
+            Some(p) => format!("uv pip install --python {p} {args}"),
+            None => format!("uv pip install {args}"),
+        }
+    }
+}
+
+/// The environment's own pip: bare `pip` for the active (or only) environment,
+/// else that environment's interpreter, so the fix lands where the problem is.
+pub fn installer(inv: &Inventory, env: &PythonEnv) -> Installer {
+    if env.active || inv.python.len() <= 1 {
+        return Installer {
+            pip: "pip".into(),
+            uv_python: None,
+        };
+    }
+    let py = env.interpreter.clone().unwrap_or_else(|| {
+        if facts::os_kind(inv) == Some(OsKind::Windows) {
+            format!("{}\\python.exe", env.path.trim_end_matches('\\'))
+        } else {
+            format!("{}/bin/python", env.path.trim_end_matches('/'))
+        }
+    });
+    Installer {
+        pip: format!("{py} -m pip"),
+        uv_python: Some(py),
+    }
+}
+
+/// How well a variant's compiled kernels fit the GPUs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum KernelFit {
+    /// Some GPU has no kernel at all.
+    None,
+    /// The variant's arch list is not known (unverified in the knowledge base).
+    Unverified,
+    /// Every GPU runs, at least one only through PTX JIT.
+    Ptx,
+    /// No GPU is known, so nothing to check.
+    NoGpus,
+    /// Machine code for every GPU.
+    Sass,
+}
+
+/// One CUDA variant of a torch release, judged against a driver and GPUs.
+#[derive(Debug, Clone)]
+pub struct TorchPick {
+    pub release: String,
+    /// `cu121`
+    pub variant: String,
+    pub cuda: CudaVersion,
+    pub torchvision: Option<String>,
+    pub torchaudio: Option<String>,
+    pub fit: KernelFit,
+    /// Does the driver run this variant with no caveats (toolkit semantic)? None when unknown.
+    pub driver_ok: Option<bool>,
+    pub min_driver: Option<MinDriver>,
+    pub kb: Vec<KbRef>,
+}
+
+impl TorchPick {
+    pub fn index_url(&self) -> String {
+        format!("{TORCH_INDEX}/{}", self.variant)
+    }
+
+    /// `torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1`
+    pub fn requirements(&self) -> String {
+        let mut s = format!("torch=={}", self.release);
+        if let Some(v) = &self.torchvision {
+            s.push_str(&format!(" torchvision=={v}"));
+        }
+        if let Some(a) = &self.torchaudio {
+            s.push_str(&format!(" torchaudio=={a}"));
+        }
+        s
+    }
+
+    /// The pip command and its uv equivalent.
+    pub fn commands(&self, inst: &Installer) -> (String, String) {
+        let args = format!("{} --index-url {}", self.requirements(), self.index_url());
+        (
+            inst.install(&format!("--force-reinstall {args}")),
+            inst.uv_install(&format!("--reinstall {args}")),
+        )
+    }
+}
+
+/// Does a CUDA release still target this GPU at all (architecture's last toolkit, nvcc's lowest SM)?
+pub fn cuda_targets_gpu(kb: &Kb, cuda: &CudaVersion, cc: ComputeCapability) -> Option<bool> {
+    let mm = cuda.major_minor();
+    if let Some(last) = kb.architecture(cc).and_then(|a| a.last_toolkit) {
+        return Some(mm <= last.major_minor());
+    }
+    kb.nvcc_targets(&mm)
+        .and_then(|n| n.min_sm)
+        .map(|min| cc.plain() >= min.plain())
+}
+
+fn kernel_fit(
+    kb: &Kb,
+    release: &str,
+    variant: &str,
+    cuda: &CudaVersion,
+    ccs: &[ComputeCapability],
+) -> (KernelFit, Option<KbRef>) {
+    let row = kb.torch_arch(release, variant);
+    let kbref = row.map(|r| r.kb());
+    if ccs
+        .iter()
+        .any(|cc| cuda_targets_gpu(kb, cuda, *cc) == Some(false))
+    {
+        return (KernelFit::None, kbref);
+    }
+    let Some(list) = row.and_then(|r| r.arch_list.as_deref()) else {
+        return (KernelFit::Unverified, kbref);
+    };
+    if ccs.is_empty() {
+        return (KernelFit::NoGpus, kbref);
+    }
+    let mut fit = KernelFit::Sass;
+    for cc in ccs {
+        match kb.kernels_for_gpu(list, *cc) {
+            KernelMatch::Sass { .. } => {}
+            KernelMatch::Ptx { .. } => fit = fit.min(KernelFit::Ptx),
+            KernelMatch::None { .. } => return (KernelFit::None, kbref),
+        }
+    }
+    (fit, kbref)
+}
+
+/// Every CUDA variant of a release, newest CUDA first, judged against the driver and GPUs.
+pub fn torch_cuda_candidates(
+    kb: &Kb,
+    release: &str,
+    driver: Option<&DriverVersion>,
+    os: OsKind,
+    ccs: &[ComputeCapability],
+) -> Vec<TorchPick> {
+    let Some(row) = kb.torch_release(release) else {
+        return Vec::new();
+    };
+    let mut out: Vec<TorchPick> = row
+        .cuda_variants
+        .iter()
+        .flatten()
+        .filter_map(|v| {
+            let cuda: CudaVersion = v.parse().ok()?;
+            let min_driver = kb.min_driver_for_cuda(&cuda, os, Semantic::Toolkit);
+            let driver_ok = match (driver, &min_driver) {
+                (Some(d), Some(m)) => Some(driver_meets(d, &m.driver)),
+                _ => None,
+            };
+            let (fit, arch_kb) = kernel_fit(kb, &row.version, v, &cuda, ccs);
+            let mut kbrefs = vec![row.kb()];
+            kbrefs.extend(arch_kb);
+            kbrefs.extend(min_driver.as_ref().map(|m| m.kb.clone()));
+            Some(TorchPick {
+                release: row.version.clone(),
+                variant: v.clone(),
+                cuda,
+                torchvision: row.torchvision.clone(),
+                torchaudio: row.torchaudio.clone(),
+                fit,
+                driver_ok,
+                min_driver,
+                kb: kbrefs,
+            })
+        })
+        .collect();
+    out.sort_by_key(|p| std::cmp::Reverse(p.cuda));
+    out
+}
+
+/// The newest variant of `release` that the driver runs with no caveats and
+/// that has kernels for every GPU (SASS preferred over PTX, verified arch
+/// lists over unverified ones). A driver that is not known does not rule a
+/// variant out; the pick then says so.
+pub fn pick_torch_cuda(
+    kb: &Kb,
+    release: &str,
+    driver: Option<&DriverVersion>,
+    os: OsKind,
+    ccs: &[ComputeCapability],
+) -> Option<TorchPick> {
+    torch_cuda_candidates(kb, release, driver, os, ccs)
+        .into_iter()
+        .filter(|p| p.driver_ok != Some(false) && p.fit != KernelFit::None)
+        .max_by(|a, b| {
+            a.fit
+                .cmp(&b.fit)
+                .then(a.driver_ok.is_some().cmp(&b.driver_ok.is_some()))
+                .then(a.cuda.cmp(&b.cuda))
+        })
+}
+
+fn python_in_range(range: &str, py: &str) -> bool {
+    // "3.9-3.13, 3.13t", ">=3.10"
+    let first = range.split(',').next().unwrap_or("").trim();
+    if let Some(lo) = first.strip_prefix(">=") {
+        return cmp_versions(py, lo.trim()).is_ge();
+    }
+    match first.split_once('-') {
+        Some((lo, hi)) => {
+            let py_mm = crate::kb::series(py).map(|(a, b)| format!("{a}.{b}"));
+            let py_mm = py_mm.as_deref().unwrap_or(py);
+            cmp_versions(py_mm, lo.trim()).is_ge() && cmp_versions(py_mm, hi.trim()).is_le()
+        }
+        None => true,
+    }
+}
+
+/// The newest torch release (any, or only newer / older than `than`) with a
+/// variant that the driver runs with no caveats and that has SASS or PTX for every GPU.
+pub fn newest_fitting_release(
+    kb: &Kb,
+    env: Option<&PythonEnv>,
+    driver: Option<&DriverVersion>,
+    os: OsKind,
+    ccs: &[ComputeCapability],
+    older_than: Option<&str>,
+) -> Option<TorchPick> {
+    let py = env
+        .and_then(|e| e.python_version.as_ref())
+        .map(|f| f.value.clone());
+    let mut rows: Vec<_> = kb.torch_releases.row.iter().collect();
+    rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
+    rows.into_iter()
+        .filter(|r| older_than.map_or(true, |o| cmp_versions(&r.version, o).is_lt()))
+        .filter(|r| match (&py, &r.python) {
+            (Some(p), Some(range)) => python_in_range(range, p),
+            _ => true,
+        })
+        .find_map(|r| {
+            pick_torch_cuda(kb, &r.version, driver, os, ccs).filter(|p| {
+                p.driver_ok == Some(true) && matches!(p.fit, KernelFit::Sass | KernelFit::Ptx)
+            })
+        })
+}
+
+fn describe_fit(p: &TorchPick, ccs: &[ComputeCapability]) -> String {
+    let sms: Vec<String> = ccs.iter().map(|c| c.sm()).collect();
+    match p.fit {
+        KernelFit::Sass => format!("has machine code (SASS) for {}", sms.join(", ")),
+        KernelFit::Ptx => format!(
+            "runs on {} only through PTX JIT (slow first start)",
+            sms.join(", ")
+        ),
+        KernelFit::Unverified => {
+            "is not verified against the GPUs (its arch list is not in the knowledge base): check torch.cuda.get_arch_list() after installing".into()
+        }
+        KernelFit::NoGpus => "was not checked against the GPUs (no compute capability is known)".into(),
+        KernelFit::None => "has no kernels for these GPUs".into(),
+    }
+}
+
+fn describe_driver(p: &TorchPick, driver: Option<&DriverVersion>) -> String {
+    match (driver, &p.min_driver) {
+        (Some(d), Some(m)) => format!(
+            "driver {d} runs it with no caveats (CUDA {} needs {} or newer)",
+            p.cuda.major_minor(),
+            m.driver
+        ),
+        (None, Some(m)) => format!(
+            "the driver version is unknown: CUDA {} needs driver {} or newer",
+            p.cuda.major_minor(),
+            m.driver
+        ),
+        _ => format!(
+            "the minimum driver of CUDA {} is not in the knowledge base",
+            p.cuda.major_minor()
+        ),
+    }
+}
+
+/// A torch fix: the fix itself, the knowledge rows it used, and the variant it installs (if any).
+#[derive(Debug, Clone)]
+pub struct TorchFixPlan {
+    pub fix: Fix,
+    pub kb: Vec<KbRef>,
+    pub pick: Option<TorchPick>,
+}
+
+impl TorchFixPlan {
+    /// Put the fix and its knowledge rows on a finding.
+    pub fn apply(self, mut f: crate::finding::Finding) -> crate::finding::Finding {
+        for k in self.kb {
+            f = f.kb(k);
+        }
+        f.fix = Some(self.fix);
+        f
+    }
+}
+
+fn plan_note(
+    p: &TorchPick,
+    driver: Option<&DriverVersion>,
+    ccs: &[ComputeCapability],
+    lead: String,
+    uv: &str,
+) -> String {
+    format!(
+        "{lead}: {}, and it {}. With uv: {uv}",
+        describe_driver(p, driver),
+        describe_fit(p, ccs)
+    )
+}
+
+/// A fix that installs the right CUDA variant of `release` (or says what to
+/// change when none fits), with the knowledge rows it used.
+pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> TorchFixPlan {
+    let ccs: Vec<ComputeCapability> = facts::nvidia_gpus(inv, kb)
+        .iter()
+        .filter_map(|g| g.cc.as_ref().map(|c| c.value))
+        .collect();
+    let driver = facts::driver(inv).map(|f| &f.value);
+    let os = facts::driver_os(inv);
+    let inst = installer(inv, env);
+    let note_only = |note: String, kb: Vec<KbRef>| TorchFixPlan {
+        fix: Fix {
+            command: None,
+            note: Some(note),
+        },
+        kb,
+        pick: None,
+    };
+
+    if kb.torch_release(release).is_none() {
+        return note_only(
+            format!(
+                "torch {release} is not in the knowledge base; install a CUDA build from {TORCH_INDEX}/<variant> whose CUDA is at most the driver's (see `gpucompat db driver`)"
+            ),
+            Vec::new(),
+        );
+    }
+
+    if let Some(p) = pick_torch_cuda(kb, release, driver, os, &ccs) {
+        // An unverified arch list is a guess: prefer a release verified to
+        // carry kernels for these GPUs, and name the unverified one in the note.
+        if p.fit == KernelFit::Unverified && !ccs.is_empty() {
+            if let Some(v) = newest_fitting_release(kb, Some(env), driver, os, &ccs, None) {
+                let (cmd, uv) = v.commands(&inst);
+                let lead = format!(
+                    "torch {}+{} is the newest variant of this release that the driver runs, but its arch list is not verified in the knowledge base; torch {} {} is verified to fit",
+                    p.release, p.variant, v.release, v.variant
+                );
+                let mut kbrefs = p.kb.clone();
+                kbrefs.extend(v.kb.clone());
+                return TorchFixPlan {
+                    fix: Fix {
+                        command: Some(cmd),
+                        note: Some(plan_note(&v, driver, &ccs, lead, &uv)),
+                    },
+                    kb: kbrefs,
+                    pick: Some(v),
+                };
+            }
+        }
+        let (cmd, uv) = p.commands(&inst);
+        let lead = format!(
+            "{} is the newest variant of torch {} that fits",
+            p.variant, p.release
+        );
+        return TorchFixPlan {
+            fix: Fix {
+                command: Some(cmd),
+                note: Some(plan_note(&p, driver, &ccs, lead, &uv)),
+            },
+            kb: p.kb.clone(),
+            pick: Some(p),
+        };
+    }
+
+    let candidates = torch_cuda_candidates(kb, release, driver, os, &ccs);
+    let with_kernels: Vec<&TorchPick> = candidates
+        .iter()
+        .filter(|p| p.fit != KernelFit::None)
+        .collect();
+    let mut kbrefs: Vec<KbRef> = Vec::new();
+    for k in candidates.iter().flat_map(|p| p.kb.clone()) {
+        if !kbrefs.contains(&k) {
+            kbrefs.push(k);
+        }
+    }
+
+    if with_kernels.is_empty() {
+        // No variant of this release carries kernels for the GPU: a newer release is needed.
+        let sms: Vec<String> = ccs.iter().map(|c| c.sm()).collect();
+        return match newest_fitting_release(kb, Some(env), driver, os, &ccs, None) {
+            Some(p) => {
+                let (cmd, uv) = p.commands(&inst);
+                kbrefs.extend(p.kb.clone());
+                let lead = format!(
+                    "no variant of torch {release} has kernels for {}; torch {} {} does",
+                    sms.join(", "),
+                    p.release,
+                    p.variant
+                );
+                TorchFixPlan {
+                    fix: Fix {
+                        command: Some(cmd),
+                        note: Some(plan_note(&p, driver, &ccs, lead, &uv)),
+                    },
+                    kb: kbrefs,
+                    pick: Some(p),
+                }
+            }
+            None => note_only(
+                format!(
+                    "no variant of torch {release} has kernels for {}, and no release in the knowledge base has one that this driver runs: upgrade the driver and install a newer torch release",
+                    sms.join(", ")
+                ),
+                kbrefs,
+            ),
+        };
+    }
+
+    // Variants with kernels exist but each needs a newer driver.
+    let oldest_need = with_kernels
+        .iter()
+        .filter_map(|p| p.min_driver.as_ref().map(|m| (p, m)))
+        .min_by(|a, b| a.1.driver.cmp(&b.1.driver));
+    let newest = with_kernels.first();
+    let mut parts = Vec::new();
+    if let Some(best) = newest {
+        if let Some(m) = &best.min_driver {
+            parts.push(format!(
+                "upgrade the driver to {} or newer ({}) to run torch {}+{}",
+                m.driver,
+                m.driver.branch_name(),
+                best.release,
+                best.variant
+            ));
+        }
+    }
+    if let Some((p, m)) = oldest_need {
+        if newest.map_or(true, |n| n.variant != p.variant) {
+            parts.push(format!(
+                "driver {} or newer runs torch {}+{}",
+                m.driver, p.release, p.variant
+            ));
+        }
+    }
+    match newest_fitting_release(kb, Some(env), driver, os, &ccs, Some(release)) {
+        Some(older) => {
+            let (cmd, _) = older.commands(&inst);
+            kbrefs.extend(older.kb.clone());
+            parts.push(format!(
+                "or stay on this driver with torch {} {}, the newest release that runs on it: {cmd}",
+                older.release, older.variant
+            ));
+        }
+        None => {
+            let py = env
+                .python_version
+                .as_ref()
+                .map_or(String::new(), |p| format!(" for Python {}", p.value));
+            parts.push(format!(
+                "no older torch release in the knowledge base{py} runs on this driver with no caveats"
+            ));
+        }
+    }
+    let note = if parts.is_empty() {
+        format!("no CUDA variant of torch {release} runs on this driver; upgrade the driver")
+    } else {
+        format!(
+            "no CUDA variant of torch {release} runs on this driver with no caveats: {}",
+            parts.join("; ")
+        )
+    };
+    note_only(note, kbrefs)
+}
+
+/// The ROCm variant of a torch release for an installed ROCm (`6.2.0` → `rocm6.2`),
+/// else the release's newest ROCm variant.
+pub fn pick_torch_rocm(kb: &Kb, release: &str, installed: Option<&str>) -> Option<String> {
+    let row = kb.torch_release(release)?;
+    let variants = row.rocm_variants.as_ref()?;
+    if let Some(inst) = installed.and_then(crate::kb::series) {
+        if let Some(v) = variants
+            .iter()
+            .rev()
+            .find(|v| crate::kb::series(v.trim_start_matches("rocm")) == Some(inst))
+        {
+            return Some(v.clone());
+        }
+    }
+    variants.last().cloned()
+}
+
+/// A fix that installs the ROCm build of `release`.
+pub fn torch_rocm_fix(
+    inv: &Inventory,
+    kb: &Kb,
+    env: &PythonEnv,
+    release: &str,
+) -> (Fix, Vec<KbRef>) {
+    let installed = inv.amd.rocm_version.as_ref().map(|f| f.value.as_str());
+    let Some(row) = kb.torch_release(release) else {
+        return (
+            Fix {
+                command: None,
+                note: Some(format!(
+                    "torch {release} is not in the knowledge base; install its ROCm build from {TORCH_INDEX}/rocm<version>"
+                )),
+            },
+            Vec::new(),
+        );
+    };
+    let Some(variant) = pick_torch_rocm(kb, release, installed) else {
+        return (
+            Fix {
+                command: None,
+                note: Some(format!(
+                    "torch {release} has no ROCm build in the knowledge base; install a release that has one"
+                )),
+            },
+            vec![row.kb()],
+        );
+    };
+    let inst = installer(inv, env);
+    let mut reqs = format!("torch=={}", row.version);
+    if let Some(v) = &row.torchvision {
+        reqs.push_str(&format!(" torchvision=={v}"));
+    }
+    if let Some(a) = &row.torchaudio {
+        reqs.push_str(&format!(" torchaudio=={a}"));
+    }
+    let args = format!("{reqs} --index-url {TORCH_INDEX}/{variant}");
+    let cmd = inst.install(&format!("--force-reinstall {args}"));
+    let uv = inst.uv_install(&format!("--reinstall {args}"));
+    let why = match installed {
+        Some(i) => format!(
+            "{variant} is the ROCm build of torch {release} closest to the installed ROCm {i}"
+        ),
+        None => format!("{variant} is the newest ROCm build of torch {release}"),
+    };
+    (
+        Fix {
+            command: Some(cmd),
+            note: Some(format!("{why}. With uv: {uv}")),
+        },
+        vec![row.kb()],
+    )
+}
+
+/// The oldest supported production or LTS branch at or above `min` that
+/// still drives every GPU here (branch kinds and end-of-life dates from the
+/// `driver_branches` table, as of its date). None when the table has none.
+pub fn recommended_branch(inv: &Inventory, kb: &Kb, min: &DriverVersion) -> Option<u32> {
+    let as_of = kb.driver_branches.meta.as_of.clone().unwrap_or_default();
+    let ceiling = facts::nvidia_gpus(inv, kb)
+        .iter()
+        .filter_map(|g| {
+            g.arch
+                .and_then(|a| a.last_driver_branch.as_ref())
+                .map(|b| b.branch())
+        })
+        .min();
+    kb.driver_branches
+        .row
+        .iter()
+        .filter(|r| r.kind != crate::kb::tables::BranchKind::Nfb)
+        .filter(|r| {
+            r.eol
+                .as_ref()
+                .is_some_and(|e| !as_of.is_empty() && e.as_str() >= as_of.as_str())
+        })
+        .filter(|r| r.branch >= min.branch())
+        .filter(|r| ceiling.map_or(true, |c| r.branch <= c))
+        .map(|r| r.branch)
+        .min()
+}
+
+/// A driver upgrade: the Ubuntu package of a supported branch where the OS is
+/// Ubuntu, else in words.
+pub fn driver_upgrade_fix(inv: &Inventory, kb: &Kb, min: &DriverVersion, why: &str) -> Fix {
+    if facts::is_wsl(inv) || facts::driver_os(inv) == OsKind::Windows {
+        return Fix {
+            command: None,
+            note: Some(format!(
+                "install a Windows NVIDIA driver {min} or newer ({why}); inside WSL nothing changes, the Windows driver is shared"
+            )),
+        };
+    }
+    let branch = recommended_branch(inv, kb, min);
+    let branch_note = match branch {
+        Some(b) => format!(
+            "; R{b} is the oldest supported production/LTS branch that qualifies (knowledge base as of {})",
+            kb.driver_branches.meta.as_of.as_deref().unwrap_or("?")
+        ),
+        None => String::new(),
+    };
+    if facts::is_ubuntu(inv) && !facts::in_container(inv) {
+        let b = branch.unwrap_or(min.branch());
+        return Fix {
+            command: Some(format!("sudo apt install nvidia-driver-{b}")),
+            note: Some(format!(
+                "the driver must be {min} or newer ({why}){branch_note}; reboot afterwards"
+            )),
+        };
+    }
+    let where_ = if facts::in_container(inv) {
+        " on the host (a container uses the host's driver)"
+    } else {
+        ""
+    };
+    Fix {
+        command: None,
+        note: Some(format!(
+            "upgrade the NVIDIA driver{where_} to {min} or newer ({why}){branch_note}"
+        )),
+    }
+}

@@ -1,0 +1,382 @@
+//! Platform family: macOS, WSL2, Windows driver models and the posture a
+//! machine's hardware tier calls for.
+
+use crate::finding::{Category, Finding, Severity};
+use crate::inventory::{DriverModel, ErrorKind, Inventory, OsKind};
+use crate::kb::Kb;
+
+use super::facts;
+use super::runtime::{judge_all, judgment_finding, Verdict};
+use super::{CompatSemantic, Docs, FindingExt, Rule};
+
+pub static RULES: &[&Rule] = &[
+    &PLAT001, &PLAT002, &PLAT003, &PLAT004, &PLAT005, &PLAT006, &PLAT007,
+];
+
+pub static PLAT001: Rule = Rule {
+    code: "PLAT001",
+    name: "macos-cuda-expected",
+    category: Category::MacosNoCuda,
+    severity: Severity::Error,
+    summary: "CUDA is expected on macOS (CUDA wheels, CUDA env vars, a CUDA error): macOS has no CUDA; the answer is MPS/MLX or tier 1.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "On macOS: CUDA builds of torch, NVIDIA CUDA wheels (nvidia-*-cuXX, cuda-toolkit, onnxruntime-gpu, cupy-cuda*), CUDA_HOME / CUDA_PATH / CUDA_VISIBLE_DEVICES set, or a 'Torch not compiled with CUDA enabled' error.",
+        why_it_breaks: "There is no CUDA on macOS: the last CUDA for macOS was 10.2, Apple silicon GPUs do not run CUDA, and PyPI's macOS torch wheels are built without it. Code that calls `.cuda()` or `device='cuda'` fails with 'Torch not compiled with CUDA enabled'.",
+        how_to_fix: "Use the Apple GPU through torch's MPS backend (`device = 'mps' if torch.backends.mps.is_available() else 'cpu'`) or through MLX; remove CUDA-only packages. For work that needs CUDA, use a remote Linux GPU machine or hosted APIs (tier 1).",
+        sources: &[
+            "https://pytorch.org/docs/stable/notes/mps.html",
+            "https://developer.apple.com/metal/pytorch/",
+            "https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/index.html (last CUDA release for macOS)",
+        ],
+    },
+    check: check_plat001,
+    superseded_by: &[],
+};
+
+fn cuda_package(name: &str) -> bool {
+    (name.starts_with("nvidia-") && facts::cu_suffix_major(name).is_some())
+        || name == "cuda-toolkit"
+        || name == "onnxruntime-gpu"
+        || name.starts_with("cupy-cuda")
+}
+
+fn check_plat001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if !facts::is_macos(inv) {
+        return vec![];
+    }
+    let mut f = PLAT001.finding(String::new());
+    let mut hard = false;
+    let mut reasons = Vec::new();
+    for t in facts::torch_views(inv, kb) {
+        if t.cuda().is_some() {
+            hard = true;
+            reasons.push(format!("{} is a CUDA build", t.label));
+            f = t.cite_cuda(t.cite_version(f));
+        }
+    }
+    for env in &inv.python {
+        for p in env.packages.iter().filter(|p| cuda_package(&p.name)) {
+            hard = true;
+            reasons.push(format!(
+                "{} {} is installed in {}",
+                p.name, p.version, env.path
+            ));
+            f = f.evidence(format!("package {}", p.name), &p.version, &p.source);
+        }
+    }
+    for e in inv
+        .errors
+        .iter()
+        .filter(|e| e.kind == ErrorKind::TorchNotCompiledWithCuda)
+    {
+        hard = true;
+        reasons.push("code asked torch for CUDA ('Torch not compiled with CUDA enabled')".into());
+        f = f.evidence("observed error", &e.text, &e.source);
+    }
+    for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES"] {
+        if let Some(v) = inv.env.get(var) {
+            reasons.push(format!("{var} is set"));
+            f = f.fact(var, v);
+        }
+    }
+    if reasons.is_empty() {
+        return vec![];
+    }
+    reasons.dedup();
+    let chip = inv
+        .apple
+        .chip
+        .as_ref()
+        .map_or("the Mac's GPU".to_string(), |c| c.value.clone());
+    if let Some(c) = &inv.apple.chip {
+        f = f.fact("Apple chip", c);
+    }
+    if let Some(m) = &inv.apple.mps_available {
+        f = f.fact("MPS available", m);
+    }
+    f.message = format!(
+        "CUDA is expected here ({}), but macOS has no CUDA. Use {chip} through torch's MPS backend or MLX, or a remote CUDA machine.",
+        reasons.join("; ")
+    );
+    let f = if hard { f } else { f.at(Severity::Warning) };
+    vec![f.fix_note("In code: `device = 'mps' if torch.backends.mps.is_available() else 'cpu'` (or use MLX). Uninstall CUDA-only packages (nvidia-*-cuXX, onnxruntime-gpu) and use the plain macOS wheels (`pip install torch`, `pip install onnxruntime`). For CUDA-only work, use a Linux GPU machine or hosted APIs.")]
+}
+
+pub static PLAT002: Rule = Rule {
+    code: "PLAT002",
+    name: "wsl-linux-driver-installed",
+    category: Category::Wsl,
+    severity: Severity::Error,
+    summary: "Inside WSL2, a Linux NVIDIA driver is installed and shadows the Windows driver's libcuda in /usr/lib/wsl/lib.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Under WSL2: whether the first libcuda / libnvidia-ml on the loader path is outside /usr/lib/wsl/lib (a Linux driver's library), or a Linux nvidia kernel module is reported.",
+        why_it_breaks: "In WSL2 the Windows driver provides CUDA: its libcuda.so is mapped into /usr/lib/wsl/lib. NVIDIA: 'users must not install any NVIDIA GPU Linux driver within WSL 2'. A Linux driver's libcuda (from the `cuda`, `cuda-drivers` or `nvidia-driver-*` packages) is found first and cannot talk to the GPU, so CUDA reports no device or a driver error.",
+        how_to_fix: "Remove the Linux driver packages inside WSL (on Ubuntu: `sudo apt-get remove --purge 'nvidia-driver-*' 'libnvidia-compute-*' 'cuda-drivers*'`), run `sudo ldconfig`, and install only the WSL toolkit (`cuda-toolkit-12-x`) if a toolkit is needed.",
+        sources: &["https://docs.nvidia.com/cuda/wsl-user-guide/index.html"],
+    },
+    check: check_plat002,
+    superseded_by: &[],
+};
+
+fn check_plat002(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    if !facts::is_wsl(inv) {
+        return vec![];
+    }
+    let shadow = inv
+        .nvidia
+        .user_libraries
+        .iter()
+        .find(|l| l.name == "libcuda" || l.name == "libnvidia-ml")
+        .filter(|l| !l.path.starts_with("/usr/lib/wsl"));
+    let module = inv.nvidia.kernel_module.as_ref();
+    if shadow.is_none() && module.is_none() {
+        return vec![];
+    }
+    let mut f = PLAT002.finding(match shadow {
+        Some(l) => format!(
+            "This is WSL2, but the first {} on the loader path is {}, a Linux driver's library, not the Windows driver's in /usr/lib/wsl/lib: CUDA cannot reach the GPU through it.",
+            l.name, l.path
+        ),
+        None => "This is WSL2, but a Linux nvidia kernel module is reported: a Linux driver is installed inside WSL, where only the Windows driver may provide CUDA.".to_string(),
+    });
+    if let Some(w) = &inv.wsl.is_wsl {
+        f = f.fact("WSL2", w);
+    }
+    if let Some(l) = shadow {
+        f = f.evidence(format!("{} path", l.name), &l.path, &l.version.source);
+    }
+    if let Some(m) = module {
+        f = f.fact("kernel module version", m);
+    }
+    let cmd = "sudo apt-get remove --purge 'nvidia-driver-*' 'libnvidia-compute-*' 'cuda-drivers*' && sudo ldconfig";
+    let note = "Inside WSL use only the Windows driver's libraries in /usr/lib/wsl/lib; install the WSL toolkit package (cuda-toolkit-12-x), never cuda, cuda-12-x or cuda-drivers.";
+    vec![if facts::is_ubuntu(inv) {
+        f.fix_command(cmd, Some(note.into()))
+    } else {
+        f.fix_note(format!(
+            "Remove the Linux NVIDIA driver packages inside WSL. {note}"
+        ))
+    }]
+}
+
+pub static PLAT003: Rule = Rule {
+    code: "PLAT003",
+    name: "wsl-libcuda-missing",
+    category: Category::Wsl,
+    severity: Severity::Error,
+    summary: "Inside WSL2, /usr/lib/wsl/lib is missing or has no libcuda: the Windows driver does not expose CUDA to WSL.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Under WSL2: whether /usr/lib/wsl/lib exists and holds libcuda.so*.",
+        why_it_breaks: "The Windows NVIDIA driver maps its CUDA libraries into /usr/lib/wsl/lib. Without them (no NVIDIA driver on Windows, a driver too old for WSL, WSL 1, or GPU support switched off in .wslconfig) there is no libcuda, so every CUDA program fails to find a driver.",
+        how_to_fix: "Install a current NVIDIA driver on Windows (not inside WSL), make sure this is WSL 2 (`wsl -l -v` in Windows), then restart WSL (`wsl --shutdown`).",
+        sources: &["https://docs.nvidia.com/cuda/wsl-user-guide/index.html"],
+    },
+    check: check_plat003,
+    superseded_by: &[],
+};
+
+fn check_plat003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    if !facts::is_wsl(inv) {
+        return vec![];
+    }
+    let dir = inv.wsl.lib_dir.as_ref();
+    let lib = inv.wsl.libcuda_in_lib_dir.as_ref();
+    let msg = match (dir.map(|f| f.value), lib.map(|f| f.value)) {
+        (Some(false), _) => "This is WSL2 but /usr/lib/wsl/lib does not exist: the Windows NVIDIA driver is not exposing CUDA to WSL.",
+        (_, Some(false)) => "This is WSL2 but /usr/lib/wsl/lib has no libcuda: the Windows NVIDIA driver is missing or too old for WSL.",
+        _ => return vec![],
+    };
+    let mut f = PLAT003.finding(msg);
+    if let Some(d) = dir {
+        f = f.fact("/usr/lib/wsl/lib exists", d);
+    }
+    if let Some(l) = lib {
+        f = f.fact("libcuda in /usr/lib/wsl/lib", l);
+    }
+    vec![f.fix_command(
+        "wsl --shutdown",
+        Some("install a current NVIDIA driver on Windows (not inside WSL) first; run `wsl --shutdown` in a Windows terminal, then start WSL again".into()),
+    )]
+}
+
+pub static PLAT004: Rule = Rule {
+    code: "PLAT004",
+    name: "wsl-windows-driver-too-old",
+    category: Category::Wsl,
+    severity: Severity::Error,
+    summary: "Inside WSL2, a framework's CUDA is newer than the Windows driver supports.",
+    semantics: &[CompatSemantic::Toolkit, CompatSemantic::MinorVersion],
+    docs: Docs {
+        what_it_checks: "Under WSL2, RUN001 and RUN002's comparison with the Windows driver's numbers: each framework's bundled CUDA against the newest CUDA the Windows driver supports (nvidia-smi inside WSL shows it), with the Windows minor-version floors (12.x: 528.33).",
+        why_it_breaks: "WSL2 has no Linux driver: CUDA inside WSL is the Windows driver's. A runtime newer than the Windows driver's CUDA fails (across majors or below the floor) or runs with minor-version caveats (same major at or above the floor).",
+        how_to_fix: "Update the NVIDIA driver on Windows (nothing inside WSL changes the driver), or install a build of the framework for a CUDA the Windows driver supports (the fix names the torch variant).",
+        sources: &[
+            "https://docs.nvidia.com/cuda/wsl-user-guide/index.html",
+            "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (Tables 2 and 3, Windows columns)",
+        ],
+    },
+    check: check_plat004,
+    superseded_by: &[],
+};
+
+fn check_plat004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if !facts::is_wsl(inv) {
+        return vec![];
+    }
+    judge_all(inv, kb)
+        .iter()
+        .filter(|j| !matches!(j.verdict, Verdict::Fine))
+        .filter_map(|j| judgment_finding(&PLAT004, inv, kb, j))
+        .map(|mut f| {
+            f.message
+                .push_str(" (WSL2: this is the Windows driver; update it on Windows.)");
+            f
+        })
+        .collect()
+}
+
+pub static PLAT005: Rule = Rule {
+    code: "PLAT005",
+    name: "datacenter-gpu-on-windows",
+    category: Category::PlatformPosture,
+    severity: Severity::Warning,
+    summary: "Datacenter-class GPUs (tier 4-5 hardware) under Windows or WSL2: that tier's posture is Linux with datacenter drivers.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A GPU whose segment is datacenter (A100, H100, L40S, ...) on Windows or inside WSL2.",
+        why_it_breaks: "Datacenter GPUs are validated and supported on Linux with the datacenter driver branches; MIG, fabric manager, NCCL over NVLink/InfiniBand and most CUDA containers are Linux-only, and WSL2 runs them in WDDM mode with reduced NVML and no MIG. Windows works for some single-GPU jobs but is outside the tier's supported posture.",
+        how_to_fix: "Run the GPU under Linux with a datacenter driver branch and pinned CUDA containers. Under Windows, use TCC or MCDM mode (see PLAT006) for compute.",
+        sources: &[
+            "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (WSL limitations)",
+            "https://docs.nvidia.com/datacenter/tesla/drivers/index.html",
+        ],
+    },
+    check: check_plat005,
+    superseded_by: &[],
+};
+
+fn check_plat005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let windows = facts::os_kind(inv) == Some(OsKind::Windows);
+    let wsl = facts::is_wsl(inv);
+    if !windows && !wsl {
+        return vec![];
+    }
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let dc: Vec<_> = gpus.iter().filter(|g| g.is_datacenter()).collect();
+    if dc.is_empty() {
+        return vec![];
+    }
+    let names: Vec<&str> = dc.iter().map(|g| g.label.as_str()).collect();
+    let mut f = PLAT005.finding(format!(
+        "{} is datacenter-class (tier 4-5 hardware) but runs under {}; that tier's posture is Linux with a datacenter driver branch.",
+        names.join(", "),
+        if wsl { "WSL2" } else { "Windows" }
+    ));
+    if let Some(k) = &inv.os.kind {
+        f = f.fact("OS", &k.clone().map(|k| format!("{k:?}").to_lowercase()));
+    }
+    if let Some(w) = &inv.wsl.is_wsl {
+        f = f.fact("WSL2", w);
+    }
+    for g in dc {
+        f = g.cite_segment(f);
+    }
+    vec![f.fix_note("Run this GPU under Linux with a datacenter driver branch (LTSB/PB) and pinned CUDA containers; on Windows use TCC/MCDM mode for compute.")]
+}
+
+pub static PLAT006: Rule = Rule {
+    code: "PLAT006",
+    name: "datacenter-gpu-in-wddm",
+    category: Category::PlatformPosture,
+    severity: Severity::Warning,
+    summary: "A datacenter GPU on Windows runs in WDDM (display) mode instead of TCC/MCDM (compute).",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "On native Windows, the driver model (WDDM, TCC, MCDM) of datacenter GPUs.",
+        why_it_breaks: "In WDDM mode the GPU is managed as a display device: Windows' scheduler adds launch latency, memory is limited by the display driver's policy, and a long kernel can be reset by the TDR timeout. TCC or MCDM gives the GPU to compute.",
+        how_to_fix: "As Administrator: `nvidia-smi -i <index> -dm 1` (TCC) and reboot; where the GPU supports MCDM, that mode also works. WSL2 needs WDDM, so do not switch GPUs that WSL uses.",
+        sources: &["https://docs.nvidia.com/gameworks/content/developertools/desktop/nsight/tdr.htm (WDDM timeout detection and recovery)", "nvidia-smi --help (-dm, --driver-model: 0 WDDM, 1 TCC)"],
+    },
+    check: check_plat006,
+    superseded_by: &[],
+};
+
+fn check_plat006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if facts::os_kind(inv) != Some(OsKind::Windows) || facts::is_wsl(inv) {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for g in facts::nvidia_gpus(inv, kb) {
+        if !g.is_datacenter() {
+            continue;
+        }
+        let model = g.driver_model().or(inv.nvidia.driver_model.as_ref());
+        let Some(m) = model.filter(|m| m.value == DriverModel::Wddm) else {
+            continue;
+        };
+        let idx = g.gpu.map_or(0, |x| x.index);
+        let mut f = PLAT006
+            .finding(format!("{} is a datacenter GPU running in WDDM (display) mode; compute belongs in TCC or MCDM mode.", g.label))
+            .fact(format!("{} driver model", g.label), &m.clone().map(|v| format!("{v:?}").to_uppercase()));
+        f = g.cite_segment(f);
+        out.push(f.fix_command(
+            format!("nvidia-smi -i {idx} -dm 1"),
+            Some("run as Administrator, then reboot; do not switch a GPU that WSL2 or a display uses".into()),
+        ));
+    }
+    out
+}
+
+pub static PLAT007: Rule = Rule {
+    code: "PLAT007",
+    name: "no-accelerator",
+    category: Category::PlatformPosture,
+    severity: Severity::Info,
+    summary: "No usable local accelerator: tier 1, use APIs and SDKs and skip the CUDA stack.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "On a probed machine (not a container or WSL, where the host's PCI bus is not reliably visible): no NVIDIA or AMD GPU on the PCI bus or from the driver, no NVIDIA driver, and no Apple GPU.",
+        why_it_breaks: "It does not break; it sets expectations. Without a local accelerator, CUDA wheels, drivers and toolkits only add weight. Tier 1 work uses hosted APIs and SDKs, CPU builds, or a remote GPU.",
+        how_to_fix: "Nothing to fix. Install CPU builds (`pip install torch --index-url https://download.pytorch.org/whl/cpu`) or use hosted APIs; run `gpucompat check` on the GPU machine instead.",
+        sources: &["gpucompat DESIGN.md, Tiers (tier 1: no usable local accelerator)"],
+    },
+    check: check_plat007,
+    superseded_by: &[],
+};
+
+fn check_plat007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    // Containers and WSL do not show the host's PCI bus reliably: absence proves nothing there.
+    if !inv.origin.starts_with("probe") || facts::in_container(inv) || facts::is_wsl(inv) {
+        return vec![];
+    }
+    // A PCI scan that degraded (a note says so) cannot prove absence either.
+    if inv
+        .notes
+        .iter()
+        .any(|n| n.subject.to_lowercase().contains("pci"))
+    {
+        return vec![];
+    }
+    let nv = &inv.nvidia;
+    let driver_seen = nv.kernel_module.is_some()
+        || nv.driver_version.is_some()
+        || !nv.user_libraries.is_empty()
+        || nv.module_loaded.as_ref().is_some_and(|f| f.value);
+    if driver_seen
+        || inv.has_nvidia_hardware()
+        || !facts::nvidia_gpus(inv, kb).is_empty()
+        || facts::has_amd_gpu(inv)
+        || inv.apple.chip.is_some()
+        || inv.apple.mps_available.as_ref().is_some_and(|f| f.value)
+    {
+        return vec![];
+    }
+    let f = PLAT007
+        .finding("No NVIDIA, AMD or Apple GPU was found on this machine: tier 1 (no usable local accelerator). Use hosted APIs and SDKs or CPU builds; the CUDA stack is not needed here.")
+        .evidence("GPUs on the PCI bus", "none", &inv.origin)
+        .fix_note("Nothing to fix. For a GPU stack, run gpucompat on the GPU machine.");
+    vec![f]
+}

@@ -1,0 +1,176 @@
+//! Binary (SASS/PTX) compatibility per GPU, driver-branch and CUDA-major drops.
+
+mod rules_common;
+
+use gpucompat::finding::Severity;
+use rules_common::*;
+
+fn arch_codes(inv: &gpucompat::inventory::Inventory) -> Vec<String> {
+    codes(inv)
+        .into_iter()
+        .filter(|c| c.starts_with("ARCH"))
+        .collect()
+}
+
+#[test]
+fn rtx_4090_with_an_sm86_sm90_wheel_has_no_arch_finding() {
+    let inv = B::linux()
+        .driver("550.54.14", Some("12.4"))
+        .gpu("NVIDIA GeForce RTX 4090")
+        .torch("2.5.1+cu124", Some("12.4"))
+        .torch_arch("sm_86;sm_90")
+        .build();
+    assert!(arch_codes(&inv).is_empty(), "{:?}", codes(&inv));
+}
+
+#[test]
+fn the_kb_arch_list_is_used_when_python_did_not_report_one() {
+    let inv = B::linux()
+        .driver("570.124.04", Some("12.8"))
+        .gpu("NVIDIA GeForce RTX 5090")
+        .torch("2.6.0+cu124", Some("12.4"))
+        .build();
+    let e = fired(&inv, "ARCH001");
+    assert_eq!(e.len(), 1);
+    assert!(e[0]
+        .evidence
+        .iter()
+        .any(|x| x.source.contains("torch_arch")));
+    // The fix moves to a release verified to carry sm_120 that this driver runs.
+    let cmd = e[0]
+        .fix
+        .as_ref()
+        .and_then(|f| f.command.clone())
+        .unwrap_or_default();
+    assert!(
+        cmd.contains("--index-url https://download.pytorch.org/whl/cu128"),
+        "{cmd}"
+    );
+    // A cu128 build of a release with sm_120 is quiet.
+    let ok = B::linux()
+        .driver("570.124.04", Some("12.8"))
+        .gpu("NVIDIA GeForce RTX 5090")
+        .torch("2.8.0+cu128", Some("12.8"))
+        .build();
+    assert!(arch_codes(&ok).is_empty(), "{:?}", codes(&ok));
+}
+
+#[test]
+fn arch_specific_and_family_targets() {
+    let h100 = |list: &str| {
+        B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA H100 80GB HBM3")
+            .torch("2.5.1+cu124", Some("12.4"))
+            .torch_arch(list)
+            .build()
+    };
+    assert!(arch_codes(&h100("sm_90a")).is_empty());
+    assert_eq!(fired(&h100("sm_86 sm_89"), "ARCH001").len(), 1);
+    // compute_90a is PTX for exactly 9.0: no JIT to newer GPUs.
+    let b200 = B::linux()
+        .driver("570.124.04", Some("12.8"))
+        .gpu("NVIDIA B200")
+        .torch("2.8.0+cu128", Some("12.8"))
+        .torch_arch("sm_90a compute_90a")
+        .build();
+    assert_eq!(fired(&b200, "ARCH001").len(), 1);
+    let b300 = B::linux()
+        .driver("580.65.06", Some("13.0"))
+        .gpu("NVIDIA B300 SXM6 AC")
+        .torch("2.9.0+cu130", Some("13.0"))
+        .torch_arch("sm_100f")
+        .build();
+    assert!(arch_codes(&b300).is_empty(), "{:?}", codes(&b300));
+    let rtx5090 = B::linux()
+        .driver("580.65.06", Some("13.0"))
+        .gpu("NVIDIA GeForce RTX 5090")
+        .torch("2.9.0+cu130", Some("13.0"))
+        .torch_arch("sm_100f")
+        .build();
+    assert_eq!(fired(&rtx5090, "ARCH001").len(), 1);
+}
+
+#[test]
+fn ptx_only_is_a_warning_and_not_an_error() {
+    let inv = firing("ARCH002");
+    let w = fired(&inv, "ARCH002");
+    assert_eq!(w[0].severity, Severity::Warning);
+    assert!(fired(&inv, "ARCH001").is_empty());
+}
+
+#[test]
+fn each_environment_is_checked() {
+    let inv = B::linux()
+        .driver("570.124.04", Some("12.8"))
+        .gpu("NVIDIA GeForce RTX 5090")
+        .torch("2.8.0+cu128", Some("12.8"))
+        .with(|i| {
+            let mut other = i.python[0].clone();
+            other.path = "/opt/conda/envs/old".into();
+            other.active = false;
+            other.interpreter = Some("/opt/conda/envs/old/bin/python".into());
+            if let Some(t) = other.torch.as_mut() {
+                t.version = f(
+                    "2.4.1+cu121".into(),
+                    "/opt/conda/envs/old/lib/python3.11/site-packages/torch/version.py",
+                );
+                t.cuda = f(
+                    Some("12.1".parse().unwrap()),
+                    "/opt/conda/envs/old/lib/python3.11/site-packages/torch/version.py",
+                );
+            }
+            i.python.push(other);
+        })
+        .build();
+    let e = fired(&inv, "ARCH001");
+    assert_eq!(e.len(), 1);
+    assert!(e[0].message.contains("/opt/conda/envs/old"));
+    // The fix targets that environment's own interpreter.
+    let cmd = e[0]
+        .fix
+        .as_ref()
+        .and_then(|f| f.command.clone())
+        .unwrap_or_default();
+    assert!(
+        cmd.starts_with("/opt/conda/envs/old/bin/python -m pip install"),
+        "{cmd}"
+    );
+}
+
+#[test]
+fn kepler_after_r470_and_hopper_before_r520() {
+    let k80 = B::linux()
+        .driver("535.104.05", Some("12.2"))
+        .gpu("Tesla K80")
+        .build();
+    let e = fired(&k80, "ARCH003");
+    assert_eq!(e.len(), 1);
+    assert!(e[0].message.contains("R470"));
+    let ok = B::linux()
+        .driver("470.82.01", Some("11.4"))
+        .gpu("Tesla K80")
+        .build();
+    assert!(fired(&ok, "ARCH003").is_empty());
+}
+
+#[test]
+fn cuda_13_drops_pascal_for_any_framework() {
+    let inv = B::linux()
+        .driver("580.65.06", Some("13.0"))
+        .gpu("NVIDIA GeForce GTX 1080")
+        .package("onnxruntime-gpu", "1.31.0")
+        .framework("onnxruntime", "1.31.0", Some("13.0"), Some("9"))
+        .build();
+    let e = fired(&inv, "ARCH004");
+    assert_eq!(e.len(), 1);
+    assert!(e[0].message.contains("12.9"), "{}", e[0].message);
+    // A known torch arch list is ARCH001's to judge, not ARCH004's.
+    let inv = B::linux()
+        .driver("580.65.06", Some("13.0"))
+        .gpu("NVIDIA GeForce GTX 1080")
+        .torch("2.9.0+cu130", Some("13.0"))
+        .build();
+    assert!(fired(&inv, "ARCH004").is_empty());
+    assert_eq!(fired(&inv, "ARCH001").len(), 1);
+}

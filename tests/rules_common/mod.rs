@@ -1,0 +1,750 @@
+//! Shared builders for the rule tests: inventories in the Inventory's own
+//! shape, each fact with a realistic source, and the firing / near-miss
+//! inventory of every rule.
+#![allow(dead_code)]
+
+use gpucompat::finding::Finding;
+use gpucompat::inventory::*;
+use gpucompat::kb::{GpuLookup, Kb};
+use gpucompat::rules;
+use gpucompat::version::parse_arch_list;
+
+pub fn f<T>(value: T, source: &str) -> Option<Fact<T>> {
+    Some(Fact::new(value, source))
+}
+
+pub fn kb() -> &'static Kb {
+    Kb::embedded()
+}
+
+pub fn run(inv: &Inventory) -> Vec<Finding> {
+    rules::run_rules(inv, kb())
+}
+
+pub fn codes(inv: &Inventory) -> Vec<String> {
+    run(inv).into_iter().map(|f| f.code).collect()
+}
+
+pub fn fired(inv: &Inventory, code: &str) -> Vec<Finding> {
+    run(inv).into_iter().filter(|f| f.code == code).collect()
+}
+
+/// A fluent builder over an Inventory.
+pub struct B(pub Inventory);
+
+const VENV: &str = "/home/ana/.venv";
+const SITE: &str = "/home/ana/.venv/lib/python3.11/site-packages";
+
+impl B {
+    /// A probed Ubuntu 22.04 x86_64 machine with nothing else.
+    pub fn linux() -> B {
+        let mut inv = Inventory::new("probe /");
+        inv.os.kind = f(OsKind::Linux, "uname");
+        inv.os.id = f("ubuntu".into(), "/etc/os-release");
+        inv.os.version_id = f("22.04".into(), "/etc/os-release");
+        inv.os.arch = f("x86_64".into(), "uname -m");
+        B(inv)
+    }
+
+    pub fn macos() -> B {
+        let mut inv = Inventory::new("probe /");
+        inv.os.kind = f(OsKind::Macos, "uname");
+        inv.os.arch = f("arm64".into(), "uname -m");
+        inv.apple.chip = f("Apple M2 Max".into(), "sysctl machdep.cpu.brand_string");
+        inv.apple.mps_available = f(true, "python:/home/ana/.venv/bin/python");
+        B(inv)
+    }
+
+    pub fn windows() -> B {
+        let mut inv = Inventory::new("probe /");
+        inv.os.kind = f(OsKind::Windows, "ver");
+        inv.os.arch = f("x86_64".into(), "PROCESSOR_ARCHITECTURE");
+        B(inv)
+    }
+
+    pub fn wsl() -> B {
+        let mut b = B::linux();
+        b.0.wsl.is_wsl = f(true, "/proc/version");
+        b.0.wsl.lib_dir = f(true, "/usr/lib/wsl/lib");
+        b.0.wsl.libcuda_in_lib_dir = f(true, "/usr/lib/wsl/lib/libcuda.so.1");
+        b
+    }
+
+    /// A healthy Linux driver: module, libraries, NVML, device nodes. `cuda_max` as NVML reports it.
+    pub fn driver(mut self, v: &str, cuda_max: Option<&str>) -> B {
+        let d: gpucompat::version::DriverVersion = v.parse().expect("driver version");
+        let n = &mut self.0.nvidia;
+        if self.0.wsl.is_wsl.is_none() {
+            n.kernel_module = f(d.clone(), "/proc/driver/nvidia/version");
+            n.module_loaded = f(true, "/sys/module/nvidia");
+            for lib in ["libcuda", "libnvidia-ml"] {
+                let path = format!("/usr/lib/x86_64-linux-gnu/{lib}.so.{v}");
+                n.user_libraries.push(UserLibrary {
+                    name: lib.into(),
+                    path: path.clone(),
+                    version: Fact::new(d.clone(), path),
+                });
+            }
+            n.device_nodes = vec![
+                DeviceNode {
+                    path: "/dev/nvidiactl".into(),
+                    readable: true,
+                },
+                DeviceNode {
+                    path: "/dev/nvidia0".into(),
+                    readable: true,
+                },
+                DeviceNode {
+                    path: "/dev/nvidia-uvm".into(),
+                    readable: true,
+                },
+            ];
+        }
+        n.driver_version = f(d, "NVML");
+        if let Some(c) = cuda_max {
+            n.cuda_max = f(c.parse().expect("cuda"), "NVML");
+        }
+        n.smi_ok = f(true, "NVML");
+        self
+    }
+
+    /// A GPU as NVML lists it, with its PCI device (bound to nvidia) when the kb knows the id.
+    pub fn gpu(mut self, name: &str) -> B {
+        let index = self.0.gpus.len() as u32;
+        let row = match kb().gpu(name) {
+            GpuLookup::Found(r) => r.clone(),
+            other => panic!("test GPU {name}: {other:?}"),
+        };
+        let bus = format!("0000:{:02x}:00.0", index + 1);
+        let mut g = Gpu {
+            index,
+            name: f(name.into(), "NVML"),
+            uuid: f(
+                format!("GPU-{index:08x}-1111-2222-3333-444455556666"),
+                "NVML",
+            ),
+            compute_capability: row.compute_capability.and_then(|c| f(c, "NVML")),
+            memory_mib: f(24576, "NVML"),
+            brand: f(
+                match row.segment {
+                    Segment::Datacenter => "nvidia".into(),
+                    Segment::Workstation => "nvidia_rtx".into(),
+                    _ => "geforce".into(),
+                },
+                "NVML",
+            ),
+            ..Default::default()
+        };
+        if let Some(id) = row.pci_device_id.clone() {
+            g.pci_bus_id = f(format!("0000{bus}"), "NVML");
+            self.0.pci.push(PciDevice {
+                address: bus.clone(),
+                vendor: GpuVendor::Nvidia,
+                vendor_id: "0x10de".into(),
+                device_id: id,
+                class: "0x030200".into(),
+                driver: Some("nvidia".into()),
+                name: Some(name.into()),
+                source: format!("/sys/bus/pci/devices/{bus}"),
+            });
+        }
+        self.0.gpus.push(g);
+        self
+    }
+
+    /// An NVIDIA device on the PCI bus only (the driver lists nothing), with its bound driver.
+    pub fn pci_nvidia(mut self, device_id: &str, driver: Option<&str>) -> B {
+        let bus = format!("0000:{:02x}:00.0", self.0.pci.len() + 1);
+        self.0.pci.push(PciDevice {
+            address: bus.clone(),
+            vendor: GpuVendor::Nvidia,
+            vendor_id: "0x10de".into(),
+            device_id: device_id.into(),
+            class: "0x030000".into(),
+            driver: driver.map(String::from),
+            name: None,
+            source: format!("/sys/bus/pci/devices/{bus}"),
+        });
+        self
+    }
+
+    fn env(&mut self) -> &mut PythonEnv {
+        if self.0.python.is_empty() {
+            self.0.python.push(PythonEnv {
+                path: VENV.into(),
+                interpreter: Some(format!("{VENV}/bin/python")),
+                python_version: f("3.11.9".into(), "/home/ana/.venv/pyvenv.cfg"),
+                kind: EnvKind::Venv,
+                active: true,
+                site_packages: vec![SITE.into()],
+                ..Default::default()
+            });
+        }
+        self.0.python.last_mut().expect("env")
+    }
+
+    pub fn package(mut self, name: &str, version: &str) -> B {
+        let e = self.env();
+        e.packages.push(PyPackage {
+            name: name.into(),
+            version: version.into(),
+            source: format!(
+                "{SITE}/{}-{version}.dist-info/METADATA",
+                name.replace('-', "_")
+            ),
+            editable: false,
+        });
+        e.packages.sort_by(|a, b| a.name.cmp(&b.name));
+        self
+    }
+
+    /// torch as torch/version.py records it; `cuda` None is a CPU build.
+    pub fn torch(mut self, version: &str, cuda: Option<&str>) -> B {
+        let src = format!("{SITE}/torch/version.py");
+        self = self.package("torch", version);
+        self.env().torch = Some(TorchBuild {
+            version: f(version.into(), &src),
+            cuda: f(cuda.map(|c| c.parse().expect("cuda")), &src),
+            ..Default::default()
+        });
+        self
+    }
+
+    /// torch.cuda.get_arch_list() as Python reported it.
+    pub fn torch_arch(mut self, list: &str) -> B {
+        if let Some(t) = self.env().torch.as_mut() {
+            t.arch_list = f(
+                parse_arch_list(list).expect("arch list"),
+                "python:/home/ana/.venv/bin/python",
+            );
+        }
+        self
+    }
+
+    pub fn framework(
+        mut self,
+        which: &str,
+        version: &str,
+        cuda: Option<&str>,
+        cudnn: Option<&str>,
+    ) -> B {
+        let src = format!("{SITE}/{which}/build_info.py");
+        let fw = FrameworkBuild {
+            version: f(version.into(), &src),
+            cuda: cuda.and_then(|c| f(c.parse().expect("cuda"), &src)),
+            cudnn: cudnn.and_then(|c| f(c.into(), &src)),
+        };
+        let e = self.env();
+        match which {
+            "onnxruntime" => e.onnxruntime = Some(fw),
+            "tensorflow" => e.tensorflow = Some(fw),
+            "jax" => e.jax = Some(fw),
+            "tensorrt" => e.tensorrt = Some(fw),
+            _ => panic!("framework {which}"),
+        }
+        self
+    }
+
+    pub fn env_var(mut self, k: &str, v: &str) -> B {
+        self.0
+            .env
+            .insert(k.into(), Fact::new(v.into(), "/proc/self/environ"));
+        self
+    }
+
+    pub fn toolkit(mut self, path: &str, version: &str, nvcc: bool) -> B {
+        self.0.toolkits.push(Toolkit {
+            path: path.into(),
+            version: Fact::new(
+                version.parse().expect("cuda"),
+                format!("{path}/version.json"),
+            ),
+            has_nvcc: nvcc,
+            has_compat: false,
+        });
+        self
+    }
+
+    pub fn container(mut self, runtime: &str) -> B {
+        self.0.container.runtime = f(runtime.into(), "/.dockerenv");
+        self
+    }
+
+    pub fn error(mut self, kind: ErrorKind, text: &str) -> B {
+        self.0.errors.push(ObservedError {
+            kind,
+            text: text.into(),
+            source: "input line 12".into(),
+            code: None,
+        });
+        self
+    }
+
+    pub fn with(mut self, edit: impl FnOnce(&mut Inventory)) -> B {
+        edit(&mut self.0);
+        self
+    }
+
+    pub fn build(self) -> Inventory {
+        self.0
+    }
+}
+
+/// A pasted report: only the error is known.
+pub fn pasted(kind: ErrorKind, text: &str) -> Inventory {
+    B(Inventory::new("explain issue.txt"))
+        .error(kind, text)
+        .build()
+}
+
+pub fn lib(path: &str, version: &str) -> LibraryInstall {
+    LibraryInstall {
+        path: path.into(),
+        version: Fact::new(version.into(), path.to_string()),
+    }
+}
+
+pub fn h100_hgx(driver: &str) -> B {
+    let mut b = B::linux().driver(driver, Some("12.2"));
+    for _ in 0..8 {
+        b = b.gpu("NVIDIA H100 80GB HBM3");
+    }
+    b.with(|i| {
+        i.fabric.nvswitch_count = f(4, "/dev/nvidia-nvswitch*");
+    })
+}
+
+pub fn mig_a100(driver: &str, instances: Option<u32>, enabled: bool) -> Inventory {
+    B::linux()
+        .driver(driver, None)
+        .gpu("NVIDIA A100-SXM4-80GB")
+        .with(|i| {
+            i.gpus[0].mig = f(MigInfo { enabled, instances }, "NVML");
+        })
+        .build()
+}
+
+/// The inventory that makes each rule fire.
+pub fn firing(code: &str) -> Inventory {
+    use ErrorKind::*;
+    match code {
+        "DRV001" => B::linux()
+            .driver("550.54.14", None)
+            .with(|i| {
+                for l in &mut i.nvidia.user_libraries {
+                    if l.name == "libnvidia-ml" {
+                        l.path = "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.90.07".into();
+                        l.version = Fact::new("550.90.07".parse().unwrap(), l.path.clone());
+                    }
+                }
+                i.nvidia.driver_version = None;
+                i.nvidia.smi_ok = f(false, "nvidia-smi");
+            })
+            .build(),
+        "DRV002" => B::linux()
+            .pci_nvidia("0x2204", Some("nouveau"))
+            .with(|i| i.nvidia.module_loaded = f(false, "/sys/module/nvidia"))
+            .build(),
+        "DRV003" => B::linux()
+            .driver("535.104.05", None)
+            .with(|i| {
+                i.nvidia.device_nodes.clear();
+                i.nvidia.smi_ok = f(false, "nvidia-smi");
+            })
+            .build(),
+        "DRV004" => B::linux().driver("470.82.01", None).pci_nvidia("0x2330", None).build(),
+        "DRV005" => B::linux().driver("560.35.03", Some("12.6")).gpu("NVIDIA H100 80GB HBM3").build(),
+        "RUN001" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.9.0+cu130", Some("13.0"))
+            .build(),
+        "RUN002" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.5.1+cu124", Some("12.4"))
+            .build(),
+        "RUN003" => B::linux()
+            .driver("560.35.03", Some("12.6"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        "ARCH001" => B::linux()
+            .driver("570.124.04", Some("12.8"))
+            .gpu("NVIDIA GeForce RTX 5090")
+            .torch("2.6.0+cu124", Some("12.4"))
+            .build(),
+        "ARCH002" => B::linux()
+            .driver("570.124.04", Some("12.8"))
+            .gpu("NVIDIA GeForce RTX 5090")
+            .torch("2.5.1+cu124", Some("12.4"))
+            .torch_arch("sm_80 sm_86 compute_90")
+            .build(),
+        "ARCH003" => B::linux().driver("590.48.01", Some("13.1")).gpu("NVIDIA GeForce GTX 1080").build(),
+        "ARCH004" => B::linux()
+            .driver("580.65.06", Some("13.0"))
+            .gpu("NVIDIA GeForce GTX 1080")
+            .torch("2.10.0+cu130", Some("13.0"))
+            .build(),
+        "WHL001" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.5.1+cpu", None)
+            .build(),
+        "WHL002" => amd(B::linux()).torch("2.5.1+cu124", Some("12.4")).build(),
+        "WHL003" => amd(B::linux())
+            .torch("2.5.1+rocm6.2", None)
+            .with(|i| {
+                if let Some(t) = i.python[0].torch.as_mut() {
+                    t.hip = f(Some("6.2.41133-dd7f95766".into()), "/home/ana/.venv/lib/python3.11/site-packages/torch/version.py");
+                }
+                i.amd.rocm_version = f("6.1.2".into(), "/opt/rocm/.info/version");
+            })
+            .build(),
+        "PLAT001" => B::macos()
+            .torch("2.5.1", None)
+            .package("nvidia-cudnn-cu12", "9.1.0.70")
+            .env_var("CUDA_HOME", "/usr/local/cuda")
+            .build(),
+        "PLAT002" => B::wsl()
+            .driver("552.22", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .with(|i| {
+                let p = "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14";
+                i.nvidia.user_libraries.push(UserLibrary {
+                    name: "libcuda".into(),
+                    path: p.into(),
+                    version: Fact::new("550.54.14".parse().unwrap(), p.to_string()),
+                });
+            })
+            .build(),
+        "PLAT003" => B::wsl()
+            .gpu("NVIDIA GeForce RTX 4090")
+            .with(|i| i.wsl.libcuda_in_lib_dir = f(false, "/usr/lib/wsl/lib"))
+            .build(),
+        "PLAT004" => B::wsl()
+            .driver("560.94", Some("12.6"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .torch("2.9.0+cu130", Some("13.0"))
+            .build(),
+        "PLAT005" => B::windows().driver("552.22", Some("12.4")).gpu("NVIDIA A100 80GB PCIe").build(),
+        "PLAT006" => B::windows()
+            .driver("552.22", Some("12.4"))
+            .gpu("NVIDIA A100 80GB PCIe")
+            .with(|i| i.gpus[0].driver_model = f(DriverModel::Wddm, "nvidia-smi"))
+            .build(),
+        "PLAT007" => B::linux().build(),
+        "CTR001" => B::linux()
+            .container("docker")
+            .env_var("NVIDIA_VISIBLE_DEVICES", "void")
+            .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        "CTR002" => B::linux()
+            .container("docker")
+            .driver("470.82.01", Some("11.4"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .env_var("CUDA_VERSION", "12.4.1")
+            .env_var(
+                "NVIDIA_REQUIRE_CUDA",
+                "cuda>=12.4 brand=tesla,driver>=470,driver<471 brand=unknown,driver>=470,driver<471",
+            )
+            .build(),
+        "ENV001" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .env_var("CUDA_VISIBLE_DEVICES", "")
+            .build(),
+        "ENV002" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.5.1+cu121", Some("12.1"))
+            .toolkit("/usr/local/cuda-11.8", "11.8.89", true)
+            .env_var("LD_LIBRARY_PATH", "/usr/local/cuda-11.8/lib64:/usr/lib/x86_64-linux-gnu")
+            .build(),
+        "ENV003" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .torch("2.5.1+cu121", Some("12.1"))
+            .toolkit("/usr/local/cuda-11.8", "11.8.89", true)
+            .toolkit("/usr/local/cuda-12.1", "12.1.105", true)
+            .env_var("CUDA_HOME", "/usr/local/cuda-11.8")
+            .build(),
+        "LIB001" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .package("onnxruntime-gpu", "1.20.1")
+            .framework("onnxruntime", "1.20.1", Some("12.2"), None)
+            .package("nvidia-cudnn-cu12", "8.9.2.26")
+            .package("nvidia-cuda-runtime-cu12", "12.4.127")
+            .build(),
+        "LIB002" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .torch("2.5.1+cu124", Some("12.4"))
+            .package("tensorrt-cu11", "10.0.1")
+            .build(),
+        "LIB003" => B::linux()
+            .with(|i| {
+                i.libraries.tensorrt = vec![
+                    lib("/usr/lib/x86_64-linux-gnu/libnvinfer.so.8.6.1", "8.6.1"),
+                    lib("/opt/TensorRT-10.0.1/lib/libnvinfer.so.10.0.1", "10.0.1"),
+                ]
+            })
+            .build(),
+        "LIB004" => B::linux()
+            .gpu("NVIDIA GeForce RTX 4090")
+            .framework("tensorrt", "10.0.1", Some("12.4"), None)
+            .build(),
+        "LIB005" => B::linux()
+            .package("onnxruntime", "1.20.1")
+            .package("onnxruntime-gpu", "1.20.1")
+            .build(),
+        "LIB006" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .package("onnxruntime-gpu", "1.20.1")
+            .package("nvidia-cuda-runtime-cu11", "11.8.89")
+            .build(),
+        "LIB007" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .torch("2.5.1+cu121", Some("12.1"))
+            .toolkit("/usr/local/cuda-11.8", "11.8.89", true)
+            .build(),
+        "LIB008" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .torch("2.5.1+cu121", Some("12.1"))
+            .package("nvidia-cudnn-cu11", "8.5.0.96")
+            .package("nvidia-cudnn-cu12", "9.1.0.70")
+            .build(),
+        "FAB001" => h100_hgx("535.104.05")
+            .with(|i| i.fabric.fabric_manager_installed = f(false, "systemctl"))
+            .build(),
+        "MIG001" => mig_a100("535.104.05", Some(2), true),
+        "MIG002" => mig_a100("535.104.05", Some(0), true),
+        "MIG003" => mig_a100("450.51.06", Some(1), true),
+        "ERR001" => pasted(NvmlDriverLibraryMismatch, "Failed to initialize NVML: Driver/library version mismatch"),
+        "ERR002" => pasted(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version"),
+        "ERR003" => pasted(CompatNotSupported, "forward compatibility was attempted on non supported HW"),
+        "ERR004" => pasted(NoKernelImage, "CUDA error: no kernel image is available for execution on the device"),
+        "ERR005" => pasted(TorchNotCompiledWithCuda, "AssertionError: Torch not compiled with CUDA enabled"),
+        "ERR006" => pasted(SmiNoDriver, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver"),
+        "ERR007" => pasted(SystemNotReady, "CUDA error: system not yet initialized"),
+        "ERR008" => pasted(CudnnMissing, "Could not load library libcudnn_ops.so.9"),
+        "ERR009" => pasted(OrtCudaProviderFailed, "Failed to load library libonnxruntime_providers_cuda.so"),
+        "ERR010" => pasted(ContainerNoGpuRuntime, "could not select device driver \"\" with capabilities: [[gpu]]"),
+        "ERR011" => pasted(WslLibcuda, "Could not load /usr/lib/wsl/lib/libcuda.so.1"),
+        "ERR012" => pasted(HipError, "HIP error: invalid device function"),
+        "ERR013" => pasted(MpsUnavailable, "MPS backend is not available"),
+        "ERR014" => pasted(NoVisibleDevices, "CUDA_VISIBLE_DEVICES hides every GPU"),
+        "ERR015" => pasted(TrtEngineIncompatible, "The engine plan file is not compatible with this version of TensorRT"),
+        "ERR016" => pasted(ToolkitTorchMismatch, "The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1)"),
+        "ERR017" => pasted(CudaLibraryMissing, "libcublas.so.11: cannot open shared object file"),
+        "ERR018" => pasted(OutOfMemory, "torch.OutOfMemoryError: CUDA out of memory"),
+        other => panic!("no firing inventory for {other}"),
+    }
+}
+
+pub fn amd(b: B) -> B {
+    b.with(|i| {
+        i.pci.push(PciDevice {
+            address: "0000:03:00.0".into(),
+            vendor: GpuVendor::Amd,
+            vendor_id: "0x1002".into(),
+            device_id: "0x744c".into(),
+            class: "0x030000".into(),
+            driver: Some("amdgpu".into()),
+            name: None,
+            source: "/sys/bus/pci/devices/0000:03:00.0".into(),
+        });
+        i.amd.kfd_present = f(true, "/dev/kfd");
+        i.amd.amdgpu_loaded = f(true, "/sys/module/amdgpu");
+    })
+}
+
+/// An inventory close to the firing one that must keep the rule quiet.
+pub fn near_miss(code: &str) -> Inventory {
+    use ErrorKind::*;
+    match code {
+        "DRV001" => B::linux().driver("550.54.14", Some("12.4")).build(),
+        "DRV002" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .build(),
+        "DRV003" => B::linux().driver("535.104.05", Some("12.2")).build(),
+        "DRV004" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .pci_nvidia("0x2330", Some("nvidia"))
+            .build(),
+        "DRV005" => B::linux()
+            .driver("560.35.03", Some("12.6"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .build(),
+        "RUN001" | "RUN002" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        "RUN003" => B::linux()
+            .driver("530.30.02", Some("12.1"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        "ARCH001" | "ARCH002" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .torch("2.5.1+cu124", Some("12.4"))
+            .torch_arch("sm_86;sm_90")
+            .build(),
+        "ARCH003" => B::linux()
+            .driver("580.65.06", Some("13.0"))
+            .gpu("NVIDIA GeForce GTX 1080")
+            .build(),
+        "ARCH004" => B::linux()
+            .driver("580.65.06", Some("13.0"))
+            .gpu("NVIDIA GeForce GTX 1080")
+            .torch("2.10.0+cu126", Some("12.6"))
+            .build(),
+        "WHL001" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        "WHL002" => amd(B::linux()).torch("2.5.1+rocm6.2", None).build(),
+        "WHL003" => amd(B::linux())
+            .torch("2.5.1+rocm6.2", None)
+            .with(|i| i.amd.rocm_version = f("6.2.0".into(), "/opt/rocm/.info/version"))
+            .build(),
+        "PLAT001" => B::macos().torch("2.5.1", None).build(),
+        "PLAT002" | "PLAT003" => B::wsl()
+            .driver("552.22", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .build(),
+        "PLAT004" => B::wsl()
+            .driver("560.94", Some("12.6"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .torch("2.5.1+cu124", Some("12.4"))
+            .build(),
+        "PLAT005" => B::windows()
+            .driver("552.22", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .build(),
+        "PLAT006" => B::windows()
+            .driver("552.22", Some("12.4"))
+            .gpu("NVIDIA A100 80GB PCIe")
+            .with(|i| i.gpus[0].driver_model = f(DriverModel::Tcc, "nvidia-smi"))
+            .build(),
+        "PLAT007" => B(Inventory::new("explain collect_env.txt")).build(),
+        "CTR001" => B::linux()
+            .container("docker")
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .env_var("NVIDIA_VISIBLE_DEVICES", "all")
+            .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        "CTR002" => B::linux()
+            .container("docker")
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .env_var("CUDA_VERSION", "12.2.2")
+            .env_var(
+                "NVIDIA_REQUIRE_CUDA",
+                "cuda>=12.2 brand=tesla,driver>=470,driver<471",
+            )
+            .build(),
+        "ENV001" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .env_var("CUDA_VISIBLE_DEVICES", "0")
+            .build(),
+        "ENV002" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .torch("2.5.1+cu121", Some("12.1"))
+            .toolkit("/usr/local/cuda-12.1", "12.1.105", true)
+            .env_var(
+                "LD_LIBRARY_PATH",
+                "/usr/local/cuda-12.1/lib64:/usr/local/cuda-11.8/lib64",
+            )
+            .build(),
+        "ENV003" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .torch("2.5.1+cu121", Some("12.1"))
+            .toolkit("/usr/local/cuda-12.1", "12.1.105", true)
+            .env_var("CUDA_HOME", "/usr/local/cuda-12.1")
+            .build(),
+        "LIB001" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .package("onnxruntime-gpu", "1.20.1")
+            .framework("onnxruntime", "1.20.1", Some("12.2"), None)
+            .package("nvidia-cudnn-cu12", "9.1.0.70")
+            .package("nvidia-cuda-runtime-cu12", "12.4.127")
+            .build(),
+        "LIB002" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .torch("2.5.1+cu124", Some("12.4"))
+            .package("tensorrt-cu12", "10.0.1")
+            .build(),
+        "LIB003" => B::linux()
+            .with(|i| {
+                i.libraries.tensorrt = vec![lib(
+                    "/usr/lib/x86_64-linux-gnu/libnvinfer.so.10.0.1",
+                    "10.0.1",
+                )]
+            })
+            .build(),
+        "LIB004" => B::linux().gpu("NVIDIA GeForce RTX 4090").build(),
+        "LIB005" => B::linux().package("onnxruntime-gpu", "1.20.1").build(),
+        "LIB006" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .package("onnxruntime-gpu", "1.20.1")
+            .package("nvidia-cuda-runtime-cu12", "12.4.127")
+            .package("nvidia-cudnn-cu12", "9.1.0.70")
+            .build(),
+        "LIB007" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .torch("2.5.1+cu121", Some("12.1"))
+            .toolkit("/usr/local/cuda-12.1", "12.1.105", true)
+            .build(),
+        "LIB008" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .torch("2.5.1+cu121", Some("12.1"))
+            .package("nvidia-cudnn-cu12", "9.1.0.70")
+            .build(),
+        "FAB001" => h100_hgx("535.104.05")
+            .with(|i| {
+                i.fabric.fabric_manager_installed = f(true, "systemctl");
+                i.fabric.fabric_manager_running = f(true, "systemctl");
+                i.fabric.fabric_manager_version =
+                    f("535.104.05".parse().unwrap(), "nv-fabricmanager --version");
+            })
+            .build(),
+        "MIG001" => mig_a100("535.104.05", None, false),
+        "MIG002" => mig_a100("535.104.05", Some(2), true),
+        "MIG003" => mig_a100("535.104.05", Some(1), true),
+        // An observed error next to the fact that explains it: the fact rule speaks, not ERRnnn.
+        "ERR001" => with_error(firing("DRV001"), NvmlDriverLibraryMismatch),
+        "ERR002" => with_error(firing("RUN001"), InsufficientDriver),
+        "ERR003" => with_error(firing("CTR002"), CompatNotSupported),
+        "ERR004" => with_error(firing("ARCH001"), NoKernelImage),
+        "ERR005" => with_error(firing("WHL001"), TorchNotCompiledWithCuda),
+        "ERR006" => with_error(firing("DRV002"), SmiNoDriver),
+        "ERR007" => with_error(firing("FAB001"), SystemNotReady),
+        "ERR008" => with_error(firing("LIB001"), CudnnMissing),
+        "ERR009" => with_error(firing("LIB005"), OrtCudaProviderFailed),
+        "ERR010" => with_error(firing("CTR001"), ContainerNoGpuRuntime),
+        "ERR011" => with_error(firing("PLAT003"), WslLibcuda),
+        "ERR012" => with_error(firing("WHL002"), HipError),
+        "ERR014" => with_error(firing("ENV001"), NoVisibleDevices),
+        "ERR015" => with_error(firing("LIB002"), TrtEngineIncompatible),
+        "ERR016" => with_error(firing("ENV003"), ToolkitTorchMismatch),
+        "ERR017" => with_error(firing("LIB008"), CudaLibraryMissing),
+        // No fact rule supersedes these: without the error they stay quiet.
+        "ERR013" | "ERR018" => pasted(Other, "something else"),
+        other => panic!("no near miss for {other}"),
+    }
+}
+
+pub fn with_error(mut inv: Inventory, kind: ErrorKind) -> Inventory {
+    inv.errors.push(ObservedError {
+        kind,
+        text: format!("{kind:?} as seen in the log"),
+        source: "input line 7".into(),
+        code: None,
+    });
+    inv
+}

@@ -1,0 +1,170 @@
+//! Driver family, platform posture and the observed-error family.
+
+mod rules_common;
+
+use gpucompat::finding::{Category, Severity};
+use gpucompat::inventory::ErrorKind;
+use rules_common::*;
+
+#[test]
+fn secure_boot_is_named_as_the_likely_cause() {
+    let inv = B::linux()
+        .pci_nvidia("0x2204", None)
+        .with(|i| {
+            i.nvidia.module_loaded = f(false, "/sys/module/nvidia");
+            i.os.secure_boot = f(
+                true,
+                "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c",
+            );
+        })
+        .build();
+    let e = fired(&inv, "DRV002");
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].message.contains("Secure Boot is on"),
+        "{}",
+        e[0].message
+    );
+    assert!(e[0].evidence.iter().any(|x| x.fact == "Secure Boot"));
+    assert!(e[0]
+        .fix
+        .as_ref()
+        .unwrap()
+        .note
+        .as_deref()
+        .unwrap()
+        .contains("mokutil"));
+}
+
+#[test]
+fn vfio_is_a_warning_and_several_gpus_make_one_finding() {
+    let inv = B::linux()
+        .driver("535.104.05", Some("12.2"))
+        .pci_nvidia("0x2204", Some("vfio-pci"))
+        .pci_nvidia("0x2204", Some("vfio-pci"))
+        .build();
+    let w = fired(&inv, "DRV002");
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].severity, Severity::Warning);
+    assert_eq!(
+        w[0].evidence
+            .iter()
+            .filter(|e| e.fact.ends_with("bound driver"))
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn driver_library_mismatch_in_a_container_blames_the_image() {
+    let inv = B::linux()
+        .container("docker")
+        .driver("550.54.14", None)
+        .with(|i| {
+            i.nvidia.user_libraries[0].version = gpucompat::inventory::Fact::new(
+                "535.104.05".parse().unwrap(),
+                "/usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05",
+            );
+        })
+        .build();
+    let e = fired(&inv, "DRV001");
+    assert!(e[0].fix.as_ref().unwrap().command.is_none());
+    assert!(e[0].message.contains("container"));
+}
+
+#[test]
+fn unreadable_device_nodes_are_a_warning() {
+    let inv = B::linux()
+        .driver("535.104.05", None)
+        .with(|i| {
+            i.nvidia.smi_ok = f(false, "nvidia-smi");
+            for n in &mut i.nvidia.device_nodes {
+                n.readable = false;
+            }
+        })
+        .build();
+    let w = fired(&inv, "DRV003");
+    assert_eq!(w[0].severity, Severity::Warning);
+}
+
+#[test]
+fn a_gpu_the_driver_does_not_know_is_not_also_reported_as_unbound() {
+    let inv = firing("DRV004");
+    assert!(fired(&inv, "DRV002").is_empty(), "{:?}", codes(&inv));
+}
+
+#[test]
+fn an_lts_branch_on_a_datacenter_gpu_is_fine_and_end_of_life_is_not() {
+    let ok = B::linux()
+        .driver("580.65.06", Some("13.0"))
+        .gpu("NVIDIA H100 80GB HBM3")
+        .build();
+    assert!(fired(&ok, "DRV005").is_empty());
+    let eol = B::linux()
+        .driver("535.104.05", Some("12.2"))
+        .gpu("NVIDIA H100 80GB HBM3")
+        .build();
+    let w = fired(&eol, "DRV005");
+    assert!(w[0].message.contains("end of life"), "{}", w[0].message);
+    // A Kubernetes node counts even with a GeForce GPU.
+    let k8s = B::linux()
+        .driver("560.35.03", Some("12.6"))
+        .gpu("NVIDIA GeForce RTX 4090")
+        .with(|i| i.container.kubernetes = f(true, "KUBERNETES_SERVICE_HOST"))
+        .build();
+    assert_eq!(fired(&k8s, "DRV005").len(), 1);
+}
+
+#[test]
+fn macos_with_only_env_vars_is_a_warning() {
+    let inv = B::macos().env_var("CUDA_VISIBLE_DEVICES", "0").build();
+    let w = fired(&inv, "PLAT001");
+    assert_eq!(w[0].severity, Severity::Warning);
+    // The 'not compiled with CUDA' error on a Mac is explained by PLAT001, not ERR005.
+    let inv = B::macos()
+        .torch("2.5.1", None)
+        .error(
+            ErrorKind::TorchNotCompiledWithCuda,
+            "AssertionError: Torch not compiled with CUDA enabled",
+        )
+        .build();
+    let found = run(&inv);
+    assert!(found
+        .iter()
+        .any(|f| f.code == "PLAT001" && f.severity == Severity::Error));
+    assert!(found.iter().all(|f| f.code != "ERR005"));
+}
+
+#[test]
+fn no_accelerator_needs_a_probe_and_nothing_nvidia() {
+    assert_eq!(codes(&B::linux().build()), vec!["PLAT007"]);
+    let inv = B::linux().driver("535.104.05", None).build();
+    assert!(fired(&inv, "PLAT007").is_empty());
+    assert!(fired(&amd(B::linux()).build(), "PLAT007").is_empty());
+    assert!(fired(&B::macos().build(), "PLAT007").is_empty());
+    let mut degraded = B::linux().build();
+    degraded.note("pci", "/sys/bus/pci/devices: permission denied");
+    assert!(fired(&degraded, "PLAT007").is_empty());
+}
+
+#[test]
+fn an_error_alone_gives_its_meaning_and_what_to_run() {
+    let inv = pasted(
+        ErrorKind::CompatNotSupported,
+        "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE",
+    );
+    let e = fired(&inv, "ERR003");
+    assert_eq!(e[0].category, Category::DriverTooOld);
+    assert!(e[0].message.contains("forward compatibility"));
+    assert!(e[0].message.contains("To be sure, run:"));
+    // Several errors of a kind make one finding with each as evidence.
+    let inv = B(inv)
+        .error(
+            ErrorKind::CompatNotSupported,
+            "cudaErrorCompatNotSupportedOnDevice",
+        )
+        .build();
+    assert_eq!(fired(&inv, "ERR003")[0].evidence.len(), 2);
+    // Errors the catalog treats as noise make no finding.
+    assert!(run(&pasted(ErrorKind::Other, "Segmentation fault")).is_empty());
+}
