@@ -233,6 +233,7 @@ impl B {
             version: f(version.into(), &src),
             cuda: cuda.and_then(|c| f(c.parse().expect("cuda"), &src)),
             cudnn: cudnn.and_then(|c| f(c.into(), &src)),
+            ..Default::default()
         };
         let e = self.env();
         match which {
