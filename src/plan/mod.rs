@@ -1,1 +1,7 @@
-//! Solve for the newest stack that runs on every given host, and write it out.
+//! Solve for the newest stack that runs on every given host, and write it out;
+//! check images and Dockerfiles against hosts.
+//!
+//! - [`require`]: the `NVIDIA_REQUIRE_*` evaluator (as libnvidia-container and
+//!   nvidia-container-toolkit evaluate it).
+
+pub mod require;
