@@ -5,3 +5,8 @@
 //!   nvidia-container-toolkit evaluate it).
 
 pub mod require;
+pub mod image;
+pub mod hosts;
+pub mod resolver;
+pub mod dockerfile;
+pub mod formats;
