@@ -64,8 +64,16 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| path.display().to_string());
-        let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        hosts.push(HostSpec::from_inventory(&inv, &stem, &format!("card {name}"), &ctx.kb));
+        let name = path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        hosts.push(HostSpec::from_inventory(
+            &inv,
+            &stem,
+            &format!("card {name}"),
+            &ctx.kb,
+        ));
     }
     if args.driver.is_some() || !args.gpus.is_empty() || !args.ccs.is_empty() {
         let mut h = HostSpec::empty("command-line", "--driver/--gpu/--cc");
@@ -86,7 +94,12 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     if hosts.is_empty() {
         let sys = ctx.host();
         let inv = probe(&sys, &ctx.kb, &ProbeOptions::default());
-        hosts.push(HostSpec::from_inventory(&inv, "this-host", "live probe", &ctx.kb));
+        hosts.push(HostSpec::from_inventory(
+            &inv,
+            "this-host",
+            "live probe",
+            &ctx.kb,
+        ));
     }
     let mut names: Vec<String> = Vec::new();
     for h in &mut hosts {

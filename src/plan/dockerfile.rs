@@ -29,7 +29,10 @@ fn header(plan: &Plan, stack: &Stack) -> String {
 }
 
 fn label(stack: &Stack) -> String {
-    let mut kv: Vec<(String, String)> = vec![("io.gpucompat.stack".into(), format!("{:?}", stack.kind).to_lowercase())];
+    let mut kv: Vec<(String, String)> = vec![(
+        "io.gpucompat.stack".into(),
+        format!("{:?}", stack.kind).to_lowercase(),
+    )];
     if let Some(c) = stack.cuda.as_ref().and_then(|c| c.value.clone()) {
         kv.push(("io.gpucompat.cuda".into(), c));
     }
@@ -74,10 +77,19 @@ fn pip_lines(stack: &Stack, pip: &str) -> Vec<String> {
     for (index, reqs) in groups {
         let quoted: Vec<String> = reqs
             .iter()
-            .map(|r| if r.contains(['[', '*', '>', '<']) { format!("\"{r}\"") } else { r.clone() })
+            .map(|r| {
+                if r.contains(['[', '*', '>', '<']) {
+                    format!("\"{r}\"")
+                } else {
+                    r.clone()
+                }
+            })
             .collect();
         match index {
-            Some(i) => out.push(format!("RUN {pip} install --index-url {i} {}", quoted.join(" "))),
+            Some(i) => out.push(format!(
+                "RUN {pip} install --index-url {i} {}",
+                quoted.join(" ")
+            )),
             None => out.push(format!("RUN {pip} install {}", quoted.join(" "))),
         }
     }

@@ -88,7 +88,11 @@ fn summary_line(plan: &Plan, s: &Stack) -> String {
 fn requirements(plan: &Plan, s: &Stack) -> String {
     let mut out = summary_line(plan, s) + "\n";
     let indexes: Vec<&str> = {
-        let mut v: Vec<&str> = s.packages.iter().filter_map(|p| p.index_url.as_deref()).collect();
+        let mut v: Vec<&str> = s
+            .packages
+            .iter()
+            .filter_map(|p| p.index_url.as_deref())
+            .collect();
         v.dedup();
         v
     };
@@ -111,7 +115,12 @@ fn requirements(plan: &Plan, s: &Stack) -> String {
                 let _ = writeln!(out, "{r}");
             }
             None => {
-                let _ = writeln!(out, "# {}: {}", p.package, p.note.as_deref().unwrap_or("unknown"));
+                let _ = writeln!(
+                    out,
+                    "# {}: {}",
+                    p.package,
+                    p.note.as_deref().unwrap_or("unknown")
+                );
             }
         }
     }
@@ -119,7 +128,11 @@ fn requirements(plan: &Plan, s: &Stack) -> String {
 }
 
 fn index_name(url: &str) -> String {
-    let tail = url.trim_end_matches('/').rsplit('/').next().unwrap_or("index");
+    let tail = url
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("index");
     format!("pytorch-{tail}")
 }
 
@@ -139,7 +152,10 @@ fn uv(plan: &Plan, s: &Stack) -> String {
             } else {
                 first.split_once('-').map(|(lo, hi)| {
                     let (a, b) = hi.trim().split_once('.').unwrap_or((hi, "0"));
-                    let next = b.parse::<u32>().map(|m| format!("{a}.{}", m + 1)).unwrap_or_default();
+                    let next = b
+                        .parse::<u32>()
+                        .map(|m| format!("{a}.{}", m + 1))
+                        .unwrap_or_default();
                     format!(">={},<{next}", lo.trim())
                 })
             }
@@ -156,12 +172,21 @@ fn uv(plan: &Plan, s: &Stack) -> String {
                 let _ = writeln!(out, "    {},", toml_str(r));
             }
             None => {
-                let _ = writeln!(out, "    # {}: {}", p.package, p.note.as_deref().unwrap_or("unknown"));
+                let _ = writeln!(
+                    out,
+                    "    # {}: {}",
+                    p.package,
+                    p.note.as_deref().unwrap_or("unknown")
+                );
             }
         }
     }
     out.push_str("]\n");
-    let mut indexes: Vec<&str> = s.packages.iter().filter_map(|p| p.index_url.as_deref()).collect();
+    let mut indexes: Vec<&str> = s
+        .packages
+        .iter()
+        .filter_map(|p| p.index_url.as_deref())
+        .collect();
     indexes.dedup();
     for i in &indexes {
         let _ = write!(
@@ -228,15 +253,25 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
         let _ = writeln!(o, "Python: {py}.");
     }
     let _ = writeln!(o, "\n## Hosts\n");
-    let _ = writeln!(o, "| host | from | OS / kernel | driver | newest CUDA | GPUs |");
+    let _ = writeln!(
+        o,
+        "| host | from | OS / kernel | driver | newest CUDA | GPUs |"
+    );
     let _ = writeln!(o, "|---|---|---|---|---|---|");
     for h in &plan.hosts {
         let gpus: Vec<String> = h
             .gpus
             .iter()
             .map(|g| {
-                let cc = g.compute_capability.as_ref().map_or("cc unknown".into(), |c| c.value.to_string());
-                let arch = g.architecture.as_deref().map(|a| format!(", {a}")).unwrap_or_default();
+                let cc = g
+                    .compute_capability
+                    .as_ref()
+                    .map_or("cc unknown".into(), |c| c.value.to_string());
+                let arch = g
+                    .architecture
+                    .as_deref()
+                    .map(|a| format!(", {a}"))
+                    .unwrap_or_default();
                 format!("{} ({cc}{arch})", g.name.as_deref().unwrap_or("GPU"))
             })
             .collect();
@@ -252,7 +287,9 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
             cell(&h.origin),
             cell(h.os.as_deref().unwrap_or("unknown")),
             cell(h.kernel.as_deref().unwrap_or("unknown")),
-            h.driver.as_ref().map_or("none".into(), |d| d.value.to_string()),
+            h.driver
+                .as_ref()
+                .map_or("none".into(), |d| d.value.to_string()),
             h.max_cuda.as_ref().map_or("-".into(), |c| c.shown()),
             cell(&gpus)
         );
@@ -284,7 +321,13 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
             row("Python", p);
         }
         if let Some(i) = &s.image {
-            let _ = writeln!(o, "| base image | {} | {} {} |", cell(&i.reference), i.kb.table, i.kb.row);
+            let _ = writeln!(
+                o,
+                "| base image | {} | {} {} |",
+                cell(&i.reference),
+                i.kb.table,
+                i.kb.row
+            );
         }
         for p in &s.packages {
             let v = match (&p.version, &p.index_url) {
@@ -292,7 +335,13 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
                 (Some(v), None) => format!("{v} from PyPI"),
                 (None, _) => format!("unknown ({})", p.note.as_deref().unwrap_or("")),
             };
-            let _ = writeln!(o, "| {} | {} | {} |", cell(&p.package), cell(&v), cell(&p.source));
+            let _ = writeln!(
+                o,
+                "| {} | {} | {} |",
+                cell(&p.package),
+                cell(&v),
+                cell(&p.source)
+            );
         }
         if !s.gpus.is_empty() {
             let _ = writeln!(o, "\nGPUs:");
@@ -304,7 +353,10 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
                     g.gpu,
                     g.compute_capability.as_deref().unwrap_or("cc unknown"),
                     g.kernel,
-                    g.target.as_deref().map(|t| format!(" {t}")).unwrap_or_default(),
+                    g.target
+                        .as_deref()
+                        .map(|t| format!(" {t}"))
+                        .unwrap_or_default(),
                     g.reason
                 );
             }

@@ -165,7 +165,12 @@ impl HostSpec {
                 });
             }
         }
-        h.amd_gfx = inv.amd.gfx_targets.iter().map(|g| g.value.clone()).collect();
+        h.amd_gfx = inv
+            .amd
+            .gfx_targets
+            .iter()
+            .map(|g| g.value.clone())
+            .collect();
         h.rocm = inv.amd.rocm_version.as_ref().map(|r| r.value.clone());
         h.apple_chip = inv.apple.chip.as_ref().map(|c| c.value.clone());
         let has_amd = !h.amd_gfx.is_empty() || inv.pci.iter().any(|d| d.vendor == GpuVendor::Amd);

@@ -139,9 +139,9 @@ impl ImageRef {
     /// Whether the image already contains TensorRT.
     pub fn has_tensorrt(&self) -> bool {
         match &self.kind {
-            ImageKind::Cuda { flavor, .. } => flavor
-                .as_deref()
-                .is_some_and(|f| f.starts_with("tensorrt")),
+            ImageKind::Cuda { flavor, .. } => {
+                flavor.as_deref().is_some_and(|f| f.starts_with("tensorrt"))
+            }
             ImageKind::NgcPytorch { .. } | ImageKind::NgcTensorrt { .. } => true,
             _ => false,
         }
@@ -170,7 +170,10 @@ fn parse_cuda_tag(tag: &str) -> ImageKind {
     let mut flavor = None;
     let mut os = None;
     if let Some((ver, rest)) = tag.split_once('-') {
-        cuda = ver.parse::<CudaVersion>().ok().filter(|_| ver.contains('.'));
+        cuda = ver
+            .parse::<CudaVersion>()
+            .ok()
+            .filter(|_| ver.contains('.'));
         match rest.rsplit_once('-') {
             Some((fl, o)) if is_os_tag(o) => {
                 flavor = Some(fl.to_string());
@@ -185,11 +188,7 @@ fn parse_cuda_tag(tag: &str) -> ImageKind {
 
 fn is_os_tag(s: &str) -> bool {
     let letters = s.chars().take_while(|c| c.is_ascii_lowercase()).count();
-    letters > 0
-        && letters < s.len()
-        && s[letters..]
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == '.')
+    letters > 0 && letters < s.len() && s[letters..].chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
 fn parse_pytorch_tag(tag: &str) -> ImageKind {
@@ -305,7 +304,11 @@ pub fn availability(row: &CudaImageRow, flavor: &str, os: &str) -> Availability 
         ));
     }
     let rules = note_rules(row);
-    if rules.absent.get(flavor).is_some_and(|l| l.iter().any(|o| o == os)) {
+    if rules
+        .absent
+        .get(flavor)
+        .is_some_and(|l| l.iter().any(|o| o == os))
+    {
         return Availability::No(format!("{flavor} is not built for {os} at CUDA {v}"));
     }
     if let Some(only) = rules.only.get(flavor) {
@@ -337,11 +340,7 @@ pub fn image_row<'a>(kb: &'a Kb, cuda: &CudaVersion) -> Option<&'a CudaImageRow>
 /// The flavor spelling this row uses for a (runtime|devel, cudnn?) choice.
 pub fn flavor_name(row: &CudaImageRow, base: &str, cudnn: bool) -> Option<String> {
     if !cudnn {
-        return row
-            .flavors
-            .iter()
-            .find(|f| f.as_str() == base)
-            .cloned();
+        return row.flavors.iter().find(|f| f.as_str() == base).cloned();
     }
     row.flavors
         .iter()
@@ -396,7 +395,8 @@ pub fn image_facts(kb: &Kb, image: &ImageRef) -> ImageFacts {
                 return facts;
             };
             let Some(row) = image_row(kb, cuda) else {
-                facts.exists = Availability::Unknown(format!(
+                facts.exists =
+                    Availability::Unknown(format!(
                     "CUDA {cuda} images are not in the knowledge base (cuda_images covers {}–{})",
                     kb.cuda_images.row.first().map_or("?".into(), |r| r.cuda.to_string()),
                     kb.cuda_images.row.last().map_or("?".into(), |r| r.cuda.to_string())
@@ -406,15 +406,17 @@ pub fn image_facts(kb: &Kb, image: &ImageRef) -> ImageFacts {
             facts.kb = Some(row.kb());
             facts.require_cuda = row.require_cuda.clone();
             if row.require_cuda.is_none() {
-                facts
-                    .notes
-                    .push("NVIDIA_REQUIRE_CUDA of this image is unknown to the knowledge base".into());
+                facts.notes.push(
+                    "NVIDIA_REQUIRE_CUDA of this image is unknown to the knowledge base".into(),
+                );
             }
             let fl = flavor.as_deref().unwrap_or("");
             if fl.starts_with("cudnn") {
                 facts.cudnn = row.cudnn.clone();
                 if row.cudnn.is_none() {
-                    facts.notes.push("cuDNN version of this image is unknown".into());
+                    facts
+                        .notes
+                        .push("cuDNN version of this image is unknown".into());
                 }
             }
             facts.exists = match (flavor, os) {
@@ -492,7 +494,13 @@ mod tests {
         assert_eq!(r.registry.as_deref(), Some("docker.io"));
         assert_eq!(r.digest.as_deref(), Some("sha256:abc"));
         let r = ImageRef::parse("pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime");
-        assert!(matches!(r.kind, ImageKind::Pytorch { cudnn_major: Some(9), .. }));
+        assert!(matches!(
+            r.kind,
+            ImageKind::Pytorch {
+                cudnn_major: Some(9),
+                ..
+            }
+        ));
         assert_eq!(r.cuda(), Some(CudaVersion::new(12, 4)));
         let r = ImageRef::parse("nvcr.io/nvidia/pytorch:24.05-py3");
         assert_eq!(

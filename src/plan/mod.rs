@@ -4,9 +4,10 @@
 //! - [`require`]: the `NVIDIA_REQUIRE_*` evaluator (as libnvidia-container and
 //!   nvidia-container-toolkit evaluate it).
 
-pub mod require;
-pub mod image;
-pub mod hosts;
-pub mod resolver;
 pub mod dockerfile;
 pub mod formats;
+pub mod hosts;
+pub mod image;
+pub mod lint;
+pub mod require;
+pub mod resolver;

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::finding::KbRef;
 use crate::inventory::{Fact, SCHEMA_VERSION};
 use crate::kb::tables::{CudaImageRow, TorchReleaseRow};
-use crate::kb::{cmp_versions, driver_meets, series, KernelMatch, Kb, Semantic};
+use crate::kb::{cmp_versions, driver_meets, series, Kb, KernelMatch, Semantic};
 use crate::plan::hosts::{forward_compat_eligible, HostKind, HostSpec};
 use crate::plan::image::{availability, distro_python, flavor_name, Availability};
 use crate::plan::require::{evaluate_set, requirements_from_env, ClauseKind};
@@ -69,7 +69,10 @@ impl Components {
                     ))
                 }
             }
-            if ver.is_some() && !name.eq_ignore_ascii_case("torch") && !name.eq_ignore_ascii_case("pytorch") {
+            if ver.is_some()
+                && !name.eq_ignore_ascii_case("torch")
+                && !name.eq_ignore_ascii_case("pytorch")
+            {
                 return Err(format!("--with {item}: only torch takes a version"));
             }
         }
@@ -333,7 +336,10 @@ fn host_ctx<'a>(kb: &Kb, h: &'a HostSpec) -> HostCtx<'a> {
         if let Some(c) = &h.cuda_max {
             toolkit_max = Some((
                 c.value.major_minor(),
-                format!("host {} has driver {} which reports CUDA {} ({})", h.name, d.value, c.value, c.source),
+                format!(
+                    "host {} has driver {} which reports CUDA {} ({})",
+                    h.name, d.value, c.value, c.source
+                ),
                 None,
                 false,
             ));
@@ -433,7 +439,12 @@ fn host_ctx<'a>(kb: &Kb, h: &'a HostSpec) -> HostCtx<'a> {
 }
 
 /// Can host `h` run CUDA `v`? Ok(caveat) or Err(why not).
-fn cuda_ok(kb: &Kb, h: &HostCtx<'_>, v: CudaVersion, semantic: Semantic) -> Result<Option<String>, String> {
+fn cuda_ok(
+    kb: &Kb,
+    h: &HostCtx<'_>,
+    v: CudaVersion,
+    semantic: Semantic,
+) -> Result<Option<String>, String> {
     let v = v.major_minor();
     for (last, why, _) in &h.arch_ceiling {
         if v > *last {
@@ -465,7 +476,8 @@ fn cuda_ok(kb: &Kb, h: &HostCtx<'_>, v: CudaVersion, semantic: Semantic) -> Resu
             )),
         },
         Semantic::MinorCompat => {
-            let Some(min) = kb.min_driver_for_cuda(&v, h.spec.os_kind, Semantic::MinorCompat) else {
+            let Some(min) = kb.min_driver_for_cuda(&v, h.spec.os_kind, Semantic::MinorCompat)
+            else {
                 return Err(format!("no driver floor known for CUDA {v}"));
             };
             if !driver_meets(&d.value, &min.driver) {
@@ -500,7 +512,11 @@ fn known_cudas(kb: &Kb) -> Vec<CudaVersion> {
 }
 
 /// The newest CUDA every host runs, with the reasons that bound it.
-fn fleet_max_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], semantic: Semantic) -> Option<(CudaVersion, Vec<String>, Vec<KbRef>)> {
+fn fleet_max_cuda(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    semantic: Semantic,
+) -> Option<(CudaVersion, Vec<String>, Vec<KbRef>)> {
     let cudas = known_cudas(kb);
     let newest = *cudas.first()?;
     for v in cudas {
@@ -536,8 +552,8 @@ fn fleet_max_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], semantic: Semantic) -> Option
 
 /// `"3.9-3.12"`, `"3.9-3.13, 3.13t"`, `">=3.10"`: does it include `py`?
 pub fn python_in(spec: &str, py: &str) -> Option<bool> {
-    let want = series(py)?;
     let free_threaded = py.trim().ends_with('t');
+    let want = series(py.trim().trim_end_matches('t'))?;
     let mut any = false;
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         if item.ends_with('t') != free_threaded {
@@ -567,7 +583,11 @@ fn python_for(release: &TorchReleaseRow) -> Option<String> {
     Some(hi.trim().to_string())
 }
 
-fn releases_desc<'a>(kb: &'a Kb, want: Option<&str>, python: Option<&str>) -> (Vec<&'a TorchReleaseRow>, Vec<String>) {
+fn releases_desc<'a>(
+    kb: &'a Kb,
+    want: Option<&str>,
+    python: Option<&str>,
+) -> (Vec<&'a TorchReleaseRow>, Vec<String>) {
     let mut skipped = Vec::new();
     let mut rows: Vec<&TorchReleaseRow> = kb
         .torch_releases
@@ -590,7 +610,10 @@ fn releases_desc<'a>(kb: &'a Kb, want: Option<&str>, python: Option<&str>) -> (V
                     false
                 }
                 None => {
-                    skipped.push(format!("torch {}: supported Python versions unknown", r.version));
+                    skipped.push(format!(
+                        "torch {}: supported Python versions unknown",
+                        r.version
+                    ));
                     false
                 }
             },
@@ -787,7 +810,10 @@ fn torch_packages(c: &TorchChoice<'_>, with: &Components) -> Vec<PackagePin> {
                 version: Some(format!("{v}{local}")),
                 requirement: Some(format!("{name}=={v}{local}")),
                 index_url: index.clone(),
-                source: format!("torch_releases {} ({name} pins torch=={})", r.version, r.version),
+                source: format!(
+                    "torch_releases {} ({name} pins torch=={})",
+                    r.version, r.version
+                ),
                 note: None,
             },
             None => PackagePin {
@@ -813,7 +839,12 @@ fn torch_packages(c: &TorchChoice<'_>, with: &Components) -> Vec<PackagePin> {
 
 /// A cuDNN version the torch release note records for its wheel (`nvidia-cudnn-cu12==9.1.0.70`, `cudnn 9.10.2.21`).
 fn cudnn_from_note(note: &str) -> Option<String> {
-    for key in ["nvidia-cudnn-cu11==", "nvidia-cudnn-cu12==", "nvidia-cudnn-cu13==", "cudnn "] {
+    for key in [
+        "nvidia-cudnn-cu11==",
+        "nvidia-cudnn-cu12==",
+        "nvidia-cudnn-cu13==",
+        "cudnn ",
+    ] {
         if let Some(i) = note.find(key) {
             let v: String = note[i + key.len()..]
                 .chars()
@@ -846,7 +877,13 @@ fn gpu_ccs(hosts: &[&HostCtx<'_>]) -> (Vec<(String, ComputeCapability)>, bool) {
     (v, unknown)
 }
 
-fn pick_tensorrt(kb: &Kb, hosts: &[&HostCtx<'_>], major: u32, bound: CudaVersion, semantic: Semantic) -> (PackagePin, Reason) {
+fn pick_tensorrt(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    major: u32,
+    bound: CudaVersion,
+    semantic: Semantic,
+) -> (PackagePin, Reason) {
     let (ccs, cc_unknown) = gpu_ccs(hosts);
     let mut rows: Vec<_> = kb.tensorrt.row.iter().collect();
     rows.sort_by(|a, b| cmp_versions(&b.version_max, &a.version_max));
@@ -872,7 +909,11 @@ fn pick_tensorrt(kb: &Kb, hosts: &[&HostCtx<'_>], major: u32, bound: CudaVersion
         if semantic == Semantic::Toolkit && !builds.iter().any(|b| b.major_minor() <= bound) {
             skipped.push(format!(
                 "{v}: built with CUDA {} > {bound}",
-                builds.iter().map(|b| b.to_string()).collect::<Vec<_>>().join("/")
+                builds
+                    .iter()
+                    .map(|b| b.to_string())
+                    .collect::<Vec<_>>()
+                    .join("/")
             ));
             continue;
         }
@@ -955,7 +996,13 @@ fn requires_python(note: &str) -> Option<String> {
     (!v.is_empty()).then_some(v)
 }
 
-fn pick_onnxruntime(kb: &Kb, major: u32, bound: CudaVersion, python: Option<&str>, semantic: Semantic) -> (PackagePin, Reason) {
+fn pick_onnxruntime(
+    kb: &Kb,
+    major: u32,
+    bound: CudaVersion,
+    python: Option<&str>,
+    semantic: Semantic,
+) -> (PackagePin, Reason) {
     let mut rows: Vec<_> = kb.onnxruntime.row.iter().collect();
     rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
     let mut skipped: Vec<String> = Vec::new();
@@ -1016,11 +1063,15 @@ fn pick_onnxruntime(kb: &Kb, major: u32, bound: CudaVersion, python: Option<&str
             requirement: None,
             index_url: None,
             source: "onnxruntime".into(),
-            note: Some(format!("unknown: no onnxruntime-gpu release fits CUDA {major}")),
+            note: Some(format!(
+                "unknown: no onnxruntime-gpu release fits CUDA {major}"
+            )),
         },
         Reason {
             subject: "onnxruntime-gpu".into(),
-            text: format!("no onnxruntime-gpu release in the knowledge base is built for CUDA {major}"),
+            text: format!(
+                "no onnxruntime-gpu release in the knowledge base is built for CUDA {major}"
+            ),
             kb: vec![],
         },
     )
@@ -1032,10 +1083,12 @@ fn pick_jax(kb: &Kb, hosts: &[&HostCtx<'_>], major: u32) -> (Vec<PackagePin>, Re
     rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
     for r in rows {
         if let Some(min) = &r.min_linux_driver {
-            if let Some(h) = hosts
-                .iter()
-                .find(|h| h.spec.driver.as_ref().is_some_and(|d| !driver_meets(&d.value, min)))
-            {
+            if let Some(h) = hosts.iter().find(|h| {
+                h.spec
+                    .driver
+                    .as_ref()
+                    .is_some_and(|d| !driver_meets(&d.value, min))
+            }) {
                 let _ = h;
                 continue;
             }
@@ -1064,12 +1117,17 @@ fn pick_jax(kb: &Kb, hosts: &[&HostCtx<'_>], major: u32) -> (Vec<PackagePin>, Re
         let floor = r
             .min_linux_driver
             .as_ref()
-            .map_or("no driver floor recorded".into(), |d| format!("needs driver >= {d}"));
+            .map_or("no driver floor recorded".into(), |d| {
+                format!("needs driver >= {d}")
+            });
         return (
             pins,
             Reason {
                 subject: "jax".into(),
-                text: format!("{package} {}: newest plugin for CUDA {major} ({floor})", r.version),
+                text: format!(
+                    "{package} {}: newest plugin for CUDA {major} ({floor})",
+                    r.version
+                ),
                 kb: vec![KbRef {
                     table: "jax".into(),
                     row: format!("{} {}", r.package, r.version),
@@ -1085,7 +1143,9 @@ fn pick_jax(kb: &Kb, hosts: &[&HostCtx<'_>], major: u32) -> (Vec<PackagePin>, Re
             requirement: None,
             index_url: None,
             source: "jax".into(),
-            note: Some(format!("unknown: no JAX CUDA {major} plugin fits every host's driver")),
+            note: Some(format!(
+                "unknown: no JAX CUDA {major} plugin fits every host's driver"
+            )),
         }],
         Reason {
             subject: "jax".into(),
@@ -1156,9 +1216,14 @@ fn pick_image(
                 "pass" => {
                     // Which clause let it through, for the explanation.
                     if let Some(e) = v.evaluations.first() {
-                        if let crate::plan::require::Outcome::Pass { clause: Some(c) } = e.eval.outcome {
+                        if let crate::plan::require::Outcome::Pass { clause: Some(c) } =
+                            e.eval.outcome
+                        {
                             let text = require.split(' ').nth(c).unwrap_or("");
-                            if !matches!(crate::plan::require::classify_clause(text), ClauseKind::Native { .. }) {
+                            if !matches!(
+                                crate::plan::require::classify_clause(text),
+                                ClauseKind::Native { .. }
+                            ) {
                                 if let Err(why) = forward_compat_eligible(h.spec) {
                                     failed = Some(format!(
                                         "{}: host {} passes the requirement only through `{text}` (forward compatibility), which it cannot use: {why}",
@@ -1223,7 +1288,9 @@ fn pick_image(
         }
         if let (Some(spec), Some(p)) = (torch_python, &python) {
             if python_in(spec, p) == Some(false) {
-                caveats.push(format!("{os} ships Python {p}, outside the torch release's range {spec}"));
+                caveats.push(format!(
+                    "{os} ships Python {p}, outside the torch release's range {spec}"
+                ));
             }
         }
         if !unknown_hosts.is_empty() {
@@ -1248,7 +1315,10 @@ fn pick_image(
                 flavor: flavor.clone(),
                 os,
                 require_cuda: Some(require.clone()),
-                cudnn: flavor.starts_with("cudnn").then(|| row.cudnn.clone()).flatten(),
+                cudnn: flavor
+                    .starts_with("cudnn")
+                    .then(|| row.cudnn.clone())
+                    .flatten(),
                 python,
                 kb: row.kb(),
             }),
@@ -1310,7 +1380,8 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
     let mut cudnn = None;
     let mut torch_python: Option<String> = None;
     let cuda = if req.with.torch {
-        let (releases, py_skips) = releases_desc(kb, req.with.torch_version.as_deref(), req.python.as_deref());
+        let (releases, py_skips) =
+            releases_desc(kb, req.with.torch_version.as_deref(), req.python.as_deref());
         if releases.is_empty() {
             let mut e = vec![match &req.with.torch_version {
                 Some(v) => format!("no torch release {v} in the knowledge base"),
@@ -1321,7 +1392,10 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
         }
         let search = search_torch(kb, hosts, req, &releases);
         let Some(choice) = search.choice else {
-            let mut e = vec!["no torch build in the knowledge base runs on every GPU within these drivers".to_string()];
+            let mut e = vec![
+                "no torch build in the knowledge base runs on every GPU within these drivers"
+                    .to_string(),
+            ];
             for (rel, why) in search.rejected.iter().take(2) {
                 for (v, w) in why {
                     e.push(format!("torch {rel} {v}: {w}"));
@@ -1336,7 +1410,10 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
         // The closest newer release, and why each of its builds was turned down.
         if let Some((rel, why)) = search.rejected.last() {
             let parts: Vec<String> = why.iter().map(|(v, w)| format!("{v}: {w}")).collect();
-            text.push_str(&format!("; the next newer release, torch {rel}, was turned down ({})", parts.join("; ")));
+            text.push_str(&format!(
+                "; the next newer release, torch {rel}, was turned down ({})",
+                parts.join("; ")
+            ));
         }
         if choice.ptx {
             caveats.push(format!(
@@ -1357,7 +1434,10 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
             let row = kb.cudnn(&v, choice.cuda.major);
             cudnn = Some(Pin {
                 value: Some(v.clone()),
-                source: format!("torch_releases {} note (the wheel's nvidia-cudnn pin)", choice.release.version),
+                source: format!(
+                    "torch_releases {} note (the wheel's nvidia-cudnn pin)",
+                    choice.release.version
+                ),
                 note: Some(match row {
                     Some(r) => format!("bundled by the torch wheel; {}", r.kb().row),
                     None => "bundled by the torch wheel".into(),
@@ -1395,16 +1475,21 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
     if cudnn.is_none() {
         if let Some(i) = &img.pin {
             if let Some(c) = &i.cudnn {
-                cudnn = Some(Pin::known(c, format!("cuda_images {}", i.cuda)).with_note("inside the cudnn image"));
+                cudnn = Some(
+                    Pin::known(c, format!("cuda_images {}", i.cuda))
+                        .with_note("inside the cudnn image"),
+                );
             }
         }
     }
     let min_driver = kb
         .min_driver_for_cuda(&cuda, crate::inventory::OsKind::Linux, req.semantic)
-        .map(|m| Pin::known(&m.driver, format!("{} {}", m.kb.table, m.kb.row)).with_note(format!(
-            "lowest Linux driver for CUDA {cuda} under {} semantics",
-            req.semantic.as_str()
-        )));
+        .map(|m| {
+            Pin::known(&m.driver, format!("{} {}", m.kb.table, m.kb.row)).with_note(format!(
+                "lowest Linux driver for CUDA {cuda} under {} semantics",
+                req.semantic.as_str()
+            ))
+        });
     for h in hosts {
         if h.spec.driver.is_none() {
             caveats.push(format!(
@@ -1422,13 +1507,19 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
     }
     let python = match (&req.python, &img.pin) {
         (Some(p), _) => Some(Pin::known(p, "--python")),
-        (None, Some(i)) => i.python.as_ref().map(|p| {
-            Pin::known(p, format!("python3 of {}", i.os))
-        }),
+        (None, Some(i)) => i
+            .python
+            .as_ref()
+            .map(|p| Pin::known(p, format!("python3 of {}", i.os))),
         (None, None) => torch_python
             .as_deref()
             .and_then(|s| s.split([',', '-']).next())
-            .map(|s| Pin::known(s.trim().trim_start_matches(">="), "torch_releases python range")),
+            .map(|s| {
+                Pin::known(
+                    s.trim().trim_start_matches(">="),
+                    "torch_releases python range",
+                )
+            }),
     };
     // The image checks its own CUDA at container start; when the wheels'
     // CUDA is newer, check what the wheels need instead.
@@ -1439,7 +1530,11 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
         Some(match req.semantic {
             Semantic::Toolkit => format!("cuda>={}", cuda.major_minor()),
             Semantic::MinorCompat => {
-                let floor = kb.min_driver_for_cuda(&cuda, crate::inventory::OsKind::Linux, Semantic::MinorCompat)?;
+                let floor = kb.min_driver_for_cuda(
+                    &cuda,
+                    crate::inventory::OsKind::Linux,
+                    Semantic::MinorCompat,
+                )?;
                 format!("driver>={}", floor.driver)
             }
         })
@@ -1460,11 +1555,14 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
         id: 0,
         kind: StackKind::Cuda,
         hosts: names,
-        cuda: Some(Pin::known(cuda.major_minor(), if req.with.torch {
-            "the torch wheel's CUDA variant"
-        } else {
-            "the newest CUDA every host runs"
-        })),
+        cuda: Some(Pin::known(
+            cuda.major_minor(),
+            if req.with.torch {
+                "the torch wheel's CUDA variant"
+            } else {
+                "the newest CUDA every host runs"
+            },
+        )),
         max_cuda: Some(Pin::known(bound, "fleet bound (see reasons)")),
         min_driver,
         rocm: None,
@@ -1480,9 +1578,15 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
     })
 }
 
-fn resolve_plain(kb: &Kb, hosts: &[&HostSpec], req: &PlanRequest, kind: StackKind) -> Result<Stack, Vec<String>> {
+fn resolve_plain(
+    kb: &Kb,
+    hosts: &[&HostSpec],
+    req: &PlanRequest,
+    kind: StackKind,
+) -> Result<Stack, Vec<String>> {
     let names: Vec<String> = hosts.iter().map(|h| h.name.clone()).collect();
-    let (releases, py_skips) = releases_desc(kb, req.with.torch_version.as_deref(), req.python.as_deref());
+    let (releases, py_skips) =
+        releases_desc(kb, req.with.torch_version.as_deref(), req.python.as_deref());
     let mut reasons = Vec::new();
     let mut caveats = Vec::new();
     let mut packages = Vec::new();
@@ -1499,10 +1603,18 @@ fn resolve_plain(kb: &Kb, hosts: &[&HostSpec], req: &PlanRequest, kind: StackKin
                 return Err(e);
             };
             let mut vs = r.rocm_variants.clone().unwrap_or_default();
-            vs.sort_by(|a, b| cmp_versions(b.trim_start_matches("rocm"), a.trim_start_matches("rocm")));
+            vs.sort_by(|a, b| {
+                cmp_versions(b.trim_start_matches("rocm"), a.trim_start_matches("rocm"))
+            });
             let v = vs.first().cloned().unwrap_or_default();
-            rocm = Some(Pin::known(v.trim_start_matches("rocm"), format!("torch_releases {}", r.version)));
-            let gfx: Vec<String> = hosts.iter().flat_map(|h| h.amd_gfx.iter().cloned()).collect();
+            rocm = Some(Pin::known(
+                v.trim_start_matches("rocm"),
+                format!("torch_releases {}", r.version),
+            ));
+            let gfx: Vec<String> = hosts
+                .iter()
+                .flat_map(|h| h.amd_gfx.iter().cloned())
+                .collect();
             caveats.push(format!(
                 "the GPU targets of torch's ROCm wheels are not in the knowledge base: check that {} {} supported by ROCm {}",
                 if gfx.is_empty() { "these GPUs".to_string() } else { gfx.join(", ") },
@@ -1520,7 +1632,10 @@ fn resolve_plain(kb: &Kb, hosts: &[&HostSpec], req: &PlanRequest, kind: StackKin
             }
             reasons.push(Reason {
                 subject: "torch".into(),
-                text: format!("AMD GPUs: torch {} {v}, the newest release's newest ROCm build", r.version),
+                text: format!(
+                    "AMD GPUs: torch {} {v}, the newest release's newest ROCm build",
+                    r.version
+                ),
                 kb: vec![r.kb()],
             });
             (*r, v)
@@ -1547,14 +1662,24 @@ fn resolve_plain(kb: &Kb, hosts: &[&HostSpec], req: &PlanRequest, kind: StackKin
                 caveats.push(
                     "Apple silicon: torch uses MPS from the PyPI wheel; containers on macOS have no GPU access".into(),
                 );
-                format!("Apple silicon: torch {} from PyPI (MPS backend), the newest release", r.version)
+                format!(
+                    "Apple silicon: torch {} from PyPI (MPS backend), the newest release",
+                    r.version
+                )
             };
             reasons.push(Reason {
                 subject: "torch".into(),
                 text,
                 kb: vec![r.kb()],
             });
-            (*r, if kind == StackKind::Cpu { "cpu".to_string() } else { String::new() })
+            (
+                *r,
+                if kind == StackKind::Cpu {
+                    "cpu".to_string()
+                } else {
+                    String::new()
+                },
+            )
         }
         StackKind::Cuda => unreachable!("CUDA stacks go through resolve_cuda"),
     };
@@ -1583,9 +1708,12 @@ fn resolve_plain(kb: &Kb, hosts: &[&HostSpec], req: &PlanRequest, kind: StackKin
                     requirement: ver.as_ref().map(|v| format!("{name}=={v}{local}")),
                     index_url: index.clone(),
                     source: format!("torch_releases {}", release.version),
-                    note: ver
-                        .is_none()
-                        .then(|| format!("unknown: no {name} release is known to pin torch {}", release.version)),
+                    note: ver.is_none().then(|| {
+                        format!(
+                            "unknown: no {name} release is known to pin torch {}",
+                            release.version
+                        )
+                    }),
                 });
             }
         }
@@ -1596,11 +1724,18 @@ fn resolve_plain(kb: &Kb, hosts: &[&HostSpec], req: &PlanRequest, kind: StackKin
         (req.with.jax, "JAX CUDA plugin"),
     ] {
         if on {
-            caveats.push(format!("{what} needs an NVIDIA GPU: not pinned for these hosts"));
+            caveats.push(format!(
+                "{what} needs an NVIDIA GPU: not pinned for these hosts"
+            ));
         }
     }
     if python.is_none() {
-        python = python_for(release).map(|p| Pin::known(p, format!("torch_releases {} python range", release.version)));
+        python = python_for(release).map(|p| {
+            Pin::known(
+                p,
+                format!("torch_releases {} python range", release.version),
+            )
+        });
     }
     Ok(Stack {
         id: 0,
@@ -1640,7 +1775,14 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
     for c in &ctxs {
         let h = c.spec;
         let max = fleet_max_cuda(kb, &[c], req.semantic).map(|(v, why, _)| {
-            Pin::known(v, if why.is_empty() { "newest in the table".to_string() } else { why.join("; ") })
+            Pin::known(
+                v,
+                if why.is_empty() {
+                    "newest in the table".to_string()
+                } else {
+                    why.join("; ")
+                },
+            )
         });
         plan.hosts.push(HostSummary {
             name: h.name.clone(),
@@ -1649,14 +1791,22 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
             os: h.os_name.clone(),
             kernel: h.kernel.clone(),
             driver: h.driver.clone(),
-            max_cuda: if h.kind == HostKind::Nvidia { max } else { None },
+            max_cuda: if h.kind == HostKind::Nvidia {
+                max
+            } else {
+                None
+            },
             gpus: h
                 .gpus
                 .iter()
                 .map(|g| GpuSummary {
                     name: g.name.clone(),
                     compute_capability: g.cc.clone(),
-                    architecture: g.cc.as_ref().and_then(|c| kb.architecture(c.value)).map(|a| a.name.clone()),
+                    architecture: g
+                        .cc
+                        .as_ref()
+                        .and_then(|c| kb.architecture(c.value))
+                        .map(|a| a.name.clone()),
                 })
                 .collect(),
             notes: h.notes.clone(),
@@ -1686,7 +1836,11 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
                 if nvidia.len() > 1 {
                     plan.split.push(format!(
                         "no single stack runs on all of {}: {}",
-                        nvidia.iter().map(|h| h.spec.name.as_str()).collect::<Vec<_>>().join(", "),
+                        nvidia
+                            .iter()
+                            .map(|h| h.spec.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
                         why_all.first().cloned().unwrap_or_default()
                     ));
                     plan.split.extend(explain_split(kb, &nvidia, req));
@@ -1784,7 +1938,12 @@ fn explain_split(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Vec<Stri
             .torch()
             .and_then(|t| t.version.clone())
             .map(|v| format!("torch {v}"))
-            .unwrap_or_else(|| format!("CUDA {}", alone.cuda.as_ref().map_or("?".into(), |c| c.shown())));
+            .unwrap_or_else(|| {
+                format!(
+                    "CUDA {}",
+                    alone.cuda.as_ref().map_or("?".into(), |c| c.shown())
+                )
+            });
         let bound = alone.max_cuda.as_ref().map_or("?".into(), |c| c.shown());
         let mut line = format!("host {} alone: {what} (CUDA <= {bound})", h.spec.name);
         for (j, other) in hosts.iter().enumerate() {
@@ -1802,7 +1961,10 @@ fn explain_split(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Vec<Stri
                         try_torch(kb, &[other], row, variant, false, req.semantic).err()
                     })
                     .unwrap_or_else(|| "no common stack".into());
-                line.push_str(&format!("; that build does not run on host {}: {why}", other.spec.name));
+                line.push_str(&format!(
+                    "; that build does not run on host {}: {why}",
+                    other.spec.name
+                ));
                 if why.contains("CUDA") {
                     if let Some(arch) = alone
                         .torch()
@@ -1827,7 +1989,10 @@ fn arch_misfit(kb: &Kb, h: &HostCtx<'_>, version: &str) -> Option<String> {
     for g in &h.spec.gpus {
         let cc = g.cc.as_ref()?.value;
         if let KernelMatch::None { reason } = kb.kernels_for_gpu(list, cc) {
-            return Some(format!("{} ({cc}) has no kernel in torch {version}: {reason}", g.label()));
+            return Some(format!(
+                "{} ({cc}) has no kernel in torch {version}: {reason}",
+                g.label()
+            ));
         }
     }
     None
@@ -1858,7 +2023,8 @@ mod tests {
     #[test]
     fn cudnn_in_notes() {
         assert_eq!(
-            cudnn_from_note("Requires-Dist nvidia-cuda-runtime-cu12==12.8.90, cudnn 9.10.2.21").as_deref(),
+            cudnn_from_note("Requires-Dist nvidia-cuda-runtime-cu12==12.8.90, cudnn 9.10.2.21")
+                .as_deref(),
             Some("9.10.2.21")
         );
         assert_eq!(
