@@ -913,9 +913,13 @@ pub fn lint(text: &str, kb: &Kb, hosts: &[HostSpec]) -> Vec<Finding> {
                                 format!(
                                     "{}: {}",
                                     image.raw,
-                                    match &facts.exists {
-                                        crate::plan::image::Availability::Unknown(w)
-                                        | crate::plan::image::Availability::No(w) => w.clone(),
+                                    match (&facts.exists, facts.notes.first()) {
+                                        (_, Some(n)) if facts.kb.is_none() => n.clone(),
+                                        (
+                                            crate::plan::image::Availability::Unknown(w)
+                                            | crate::plan::image::Availability::No(w),
+                                            _,
+                                        ) => w.clone(),
                                         _ => "its CUDA and NVIDIA_REQUIRE_CUDA are not in the knowledge base".into(),
                                     }
                                 ),
@@ -1432,4 +1436,28 @@ mod tests {
             "a-1-2-${Z}"
         );
     }
+}
+
+/// Findings as `FILE:LINE: CODE name (severity): message` lines, each with its fix.
+pub fn render_text(file: &str, findings: &[Finding]) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    for f in findings {
+        let _ = writeln!(
+            o,
+            "{file}:{}: {} {} ({}): {}",
+            f.line.unwrap_or(0),
+            f.code,
+            f.name,
+            f.severity,
+            f.message
+        );
+        if let Some(n) = f.fix.as_ref().and_then(|x| x.note.as_deref()) {
+            let _ = writeln!(o, "  fix: {n}");
+        }
+    }
+    if findings.is_empty() {
+        let _ = writeln!(o, "{file}: no findings");
+    }
+    o
 }
