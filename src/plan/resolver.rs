@@ -1379,9 +1379,16 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
     let mut gpus = Vec::new();
     let mut cudnn = None;
     let mut torch_python: Option<String> = None;
+    // The Python the stack must support: --python, else the python3 of the --os image.
+    let py_filter: Option<String> = req.python.clone().or_else(|| {
+        req.os
+            .as_deref()
+            .and_then(distro_python)
+            .map(|(p, _)| p.to_string())
+    });
     let cuda = if req.with.torch {
         let (releases, py_skips) =
-            releases_desc(kb, req.with.torch_version.as_deref(), req.python.as_deref());
+            releases_desc(kb, req.with.torch_version.as_deref(), py_filter.as_deref());
         if releases.is_empty() {
             let mut e = vec![match &req.with.torch_version {
                 Some(v) => format!("no torch release {v} in the knowledge base"),
@@ -1455,7 +1462,7 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
         reasons.push(r);
     }
     if req.with.onnxruntime {
-        let (p, r) = pick_onnxruntime(kb, major, bound, req.python.as_deref(), req.semantic);
+        let (p, r) = pick_onnxruntime(kb, major, bound, py_filter.as_deref(), req.semantic);
         packages.push(p);
         reasons.push(r);
     }
