@@ -39,7 +39,12 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        hosts.push(HostSpec::from_inventory(&inv, &stem, &format!("card {}", p.display()), &ctx.kb));
+        hosts.push(HostSpec::from_inventory(
+            &inv,
+            &stem,
+            &format!("card {}", p.display()),
+            &ctx.kb,
+        ));
     }
     let findings = lint(&text, &ctx.kb, &hosts);
     if args.json {
@@ -51,7 +56,10 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print!("{}", render_text(&args.file.display().to_string(), &findings));
+        print!(
+            "{}",
+            render_text(&args.file.display().to_string(), &findings)
+        );
     }
     Ok(exit_code(&findings))
 }

@@ -9,5 +9,6 @@ pub mod formats;
 pub mod hosts;
 pub mod image;
 pub mod lint;
+pub mod report;
 pub mod require;
 pub mod resolver;
