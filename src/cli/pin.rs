@@ -101,18 +101,6 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             &ctx.kb,
         ));
     }
-    let mut names: Vec<String> = Vec::new();
-    for h in &mut hosts {
-        // Two cards from machines of the same name still need telling apart.
-        let mut n = h.name.clone();
-        let mut k = 2;
-        while names.contains(&n) {
-            n = format!("{}-{k}", h.name);
-            k += 1;
-        }
-        h.name = n.clone();
-        names.push(n);
-    }
     let req = PlanRequest {
         hosts,
         semantic: args.semantic,

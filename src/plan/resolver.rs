@@ -572,6 +572,21 @@ pub fn python_in(spec: &str, py: &str) -> Option<bool> {
     Some(any)
 }
 
+/// `3.9-3.13` with a floor of `3.10` → `3.10-3.13`; `>=3.9` → `>=3.10`.
+fn raise_lower_bound(range: &str, lo: &str) -> String {
+    let first = range.split(',').next().unwrap_or(range).trim();
+    if let Some(cur) = first.strip_prefix(">=") {
+        if series(cur) < series(lo) {
+            return format!(">={lo}");
+        }
+    } else if let Some((cur, hi)) = first.split_once('-') {
+        if series(cur) < series(lo) {
+            return format!("{lo}-{}", hi.trim());
+        }
+    }
+    range.to_string()
+}
+
 /// A Python version to suggest for a release (for images that are not CUDA images).
 fn python_for(release: &TorchReleaseRow) -> Option<String> {
     let spec = release.python.as_deref()?;
@@ -1463,6 +1478,15 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
     }
     if req.with.onnxruntime {
         let (p, r) = pick_onnxruntime(kb, major, bound, py_filter.as_deref(), req.semantic);
+        // Its Requires-Python may start above torch's range.
+        let lo = p
+            .version
+            .as_deref()
+            .and_then(|v| kb.onnxruntime(v))
+            .and_then(|row| row.note.as_deref().and_then(requires_python));
+        if let (Some(lo), Some(range)) = (lo, torch_python.as_mut()) {
+            *range = raise_lower_bound(range, &lo);
+        }
         packages.push(p);
         reasons.push(r);
     }
@@ -1766,7 +1790,19 @@ fn resolve_plain(
 
 /// Solve the plan.
 pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
-    let ctxs: Vec<HostCtx<'_>> = req.hosts.iter().map(|h| host_ctx(kb, h)).collect();
+    // Two cards from machines of the same name still need telling apart.
+    let mut hosts: Vec<HostSpec> = Vec::with_capacity(req.hosts.len());
+    for h in &req.hosts {
+        let mut h = h.clone();
+        let base = h.name.clone();
+        let mut k = 2;
+        while hosts.iter().any(|o| o.name == h.name) {
+            h.name = format!("{base}-{k}");
+            k += 1;
+        }
+        hosts.push(h);
+    }
+    let ctxs: Vec<HostCtx<'_>> = hosts.iter().map(|h| host_ctx(kb, h)).collect();
     let mut plan = Plan {
         schema_version: SCHEMA_VERSION,
         semantic: req.semantic,
@@ -1877,7 +1913,7 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
         (HostKind::Cpu, StackKind::Cpu),
         (HostKind::Apple, StackKind::Mps),
     ] {
-        let group: Vec<&HostSpec> = req.hosts.iter().filter(|h| h.kind == kind).collect();
+        let group: Vec<&HostSpec> = hosts.iter().filter(|h| h.kind == kind).collect();
         if group.is_empty() {
             continue;
         }
@@ -1895,7 +1931,7 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
         }
     }
     let kinds: Vec<HostKind> = {
-        let mut k: Vec<HostKind> = req.hosts.iter().map(|h| h.kind).collect();
+        let mut k: Vec<HostKind> = hosts.iter().map(|h| h.kind).collect();
         k.sort_by_key(|k| *k as u8);
         k.dedup();
         k
