@@ -23,10 +23,10 @@ pub struct Args {
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let text = if args.file.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
             .map_err(|e| anyhow::anyhow!("standard input: {e}"))?;
-        s
+        String::from_utf8_lossy(&b).into_owned()
     } else {
         let bytes = std::fs::read(&args.file)
             .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;

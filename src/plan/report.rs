@@ -308,12 +308,24 @@ fn older_image(kb: &Kb, facts: &ImageFacts, max: CudaVersion) -> Option<String> 
         .filter(|r| r.cuda.major_minor() <= max.major_minor() && r.require_cuda.is_some())
         .collect();
     rows.sort_by(|a, b| b.cuda.cmp(&a.cuda));
+    // The same OS first, else the newest release of the same distribution.
+    let family: String = os.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     for r in rows {
         let Some(f) = flavor_name(r, base, cudnn) else {
             continue;
         };
-        if availability(r, &f, os) == Availability::Yes {
-            return Some(format!("nvidia/cuda:{}-{f}-{os}", r.cuda));
+        let mut oses: Vec<&String> =
+            r.os.iter()
+                .filter(|o| o.starts_with(&family) && *o != os)
+                .collect();
+        oses.sort_by(|a, b| {
+            crate::kb::cmp_versions(b.trim_start_matches(&family), a.trim_start_matches(&family))
+        });
+        oses.insert(0, os);
+        for o in oses {
+            if availability(r, &f, o) == Availability::Yes {
+                return Some(format!("nvidia/cuda:{}-{f}-{o}", r.cuda));
+            }
         }
     }
     None
