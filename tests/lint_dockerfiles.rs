@@ -220,10 +220,20 @@ fn every_rule_has_its_docs_and_a_category() {
     }
 }
 
+/// cards, --with, semantic, --os, --devel, --cudnn
+type Case<'a> = (
+    &'a [&'a str],
+    &'a str,
+    Semantic,
+    Option<&'a str>,
+    bool,
+    bool,
+);
+
 /// `pin` output, for many requests, lints clean (with the same hosts given to lint).
 #[test]
 fn the_dockerfiles_pin_writes_lint_clean() {
-    let cases: &[(&[&str], &str, Semantic, Option<&str>, bool, bool)] = &[
+    let cases: &[Case] = &[
         (
             &["l4-550.json"],
             "torch,torchvision,tensorrt,onnxruntime-gpu",
@@ -346,4 +356,66 @@ fn a_tampered_pin_dockerfile_is_caught() {
         .map(|f| f.code)
         .collect();
     assert_eq!(codes, ["DKR001", "DKR002"]);
+}
+
+#[test]
+fn no_dockerfile_makes_lint_panic() {
+    let atoms = [
+        "FROM ",
+        "RUN ",
+        "ENV ",
+        "ARG ",
+        "nvidia/cuda:12.4.1-runtime-ubuntu22.04",
+        "pip install ",
+        "apt-get install -y ",
+        "torch==2.5.1+cu121 ",
+        "--index-url ",
+        "https://download.pytorch.org/whl/cu124 ",
+        "\\\n",
+        "\n",
+        "\"",
+        "'",
+        "${X:-",
+        "}",
+        "$",
+        "<<EOF\n",
+        "EOF\n",
+        "é",
+        "# escape=`\n",
+        "`\n",
+        "conda install cudatoolkit=",
+        "=",
+        " AS b\n",
+        "FROM b\n",
+        "&&",
+        "|",
+        ";",
+        "NVIDIA_REQUIRE_CUDA=",
+        "cuda>=13.0 ",
+        "brand=geforce,driver>=535",
+        "NVIDIA-Linux-x86_64.run ",
+        "sh ",
+    ];
+    let mut state: u64 = 11;
+    let hosts = [card("rtx3090-535.json"), card("cpu-only.json")];
+    for _ in 0..3_000 {
+        let mut s = String::new();
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let n = (state >> 33) % 40;
+        for _ in 0..n {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s.push_str(atoms[((state >> 33) as usize) % atoms.len()]);
+        }
+        for f in lint(&s, Kb::embedded(), &hosts) {
+            let lines = s.lines().count().max(1);
+            assert!(
+                f.line.unwrap_or(0) >= 1 && f.line.unwrap_or(0) <= lines + 1,
+                "{s:?} {f:?}"
+            );
+        }
+    }
 }

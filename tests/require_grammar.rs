@@ -522,3 +522,66 @@ fn clauses_are_read_for_explanations() {
     assert_eq!(b.len(), 2);
     assert_eq!(b["535"], ["tesla", "unknown"]);
 }
+
+/// A small deterministic generator: no test depends on chance.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+        v[(self.next() as usize) % v.len()]
+    }
+}
+
+#[test]
+fn no_input_makes_the_evaluator_panic() {
+    let atoms = [
+        "cuda",
+        "driver",
+        "arch",
+        "brand",
+        "CUDA",
+        "=",
+        "!",
+        "<",
+        ">",
+        ",",
+        " ",
+        ".",
+        "0",
+        "9",
+        "12",
+        "535",
+        "é",
+        "\t",
+        "x",
+        "tesla",
+        "18446744073709551616",
+        "",
+    ];
+    let mut g = Lcg(7);
+    let (d, gpu0) = a100();
+    let half = DriverView {
+        driver: Seen::Unknown(vec![]),
+        cuda: Seen::value("12.é"),
+    };
+    for _ in 0..20_000 {
+        let n = (g.next() % 24) as usize;
+        let s: String = (0..n).map(|_| g.pick(&atoms)).collect();
+        let e = evaluate(&s, &d, Some(&gpu0));
+        let _ = evaluate(&s, &half, None);
+        let _ = evaluate(&s, &d, None);
+        // Whatever the verdict, an error names a term that is in the input.
+        if let Outcome::Error { term, .. } = &e.outcome {
+            assert!(s.contains(term.as_str()), "{s:?} {term:?}");
+        }
+        let _ = legacy_major_minor(&s);
+        let _ = parse_term(&s);
+        let _ = classify_clause(&s);
+    }
+}

@@ -344,7 +344,12 @@ fn key_values(args: &str) -> Vec<(String, Option<String>)> {
     let toks = shell_words(args);
     if toks.len() >= 2 && !toks[0].0.contains('=') {
         // Legacy `ENV KEY value with spaces`.
-        let rest = args.trim_start()[toks[0].0.len()..].trim().to_string();
+        let rest = args
+            .trim_start()
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, r)| r)
+            .trim()
+            .to_string();
         return vec![(toks[0].0.clone(), Some(unquote(&rest)))];
     }
     toks.into_iter()
@@ -1136,7 +1141,7 @@ fn check_install(kb: &Kb, s: &mut Stage, inst: &Install, line: usize, findings: 
             }
             // Variant: the local version, else the index, else PyPI's default for the release.
             let (variant, via) = match (&local, &primary) {
-                (Some(l), _) => (Some(l.clone()), format!("{spec}")),
+                (Some(l), _) => (Some(l.clone()), spec.to_string()),
                 (None, Some(p)) => (
                     Some(p.clone()),
                     format!("index {}", indexes.first().cloned().unwrap_or_default()),
@@ -1177,7 +1182,7 @@ fn check_install(kb: &Kb, s: &mut Stage, inst: &Install, line: usize, findings: 
                     let listed = row.cuda_variants.is_some();
                     if listed
                         && l.starts_with("cu")
-                        && !known.iter().any(|k| *k == l)
+                        && !known.contains(&l)
                         && row.default_variant.as_deref() != Some(l.as_str())
                     {
                         findings.push(finding(
@@ -1389,6 +1394,30 @@ fn check_final_stage(kb: &Kb, s: &Stage, hosts: &[HostSpec], findings: &mut Vec<
     }
 }
 
+/// Findings as `FILE:LINE: CODE name (severity): message` lines, each with its fix.
+pub fn render_text(file: &str, findings: &[Finding]) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    for f in findings {
+        let _ = writeln!(
+            o,
+            "{file}:{}: {} {} ({}): {}",
+            f.line.unwrap_or(0),
+            f.code,
+            f.name,
+            f.severity,
+            f.message
+        );
+        if let Some(n) = f.fix.as_ref().and_then(|x| x.note.as_deref()) {
+            let _ = writeln!(o, "  fix: {n}");
+        }
+    }
+    if findings.is_empty() {
+        let _ = writeln!(o, "{file}: no findings");
+    }
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1436,28 +1465,4 @@ mod tests {
             "a-1-2-${Z}"
         );
     }
-}
-
-/// Findings as `FILE:LINE: CODE name (severity): message` lines, each with its fix.
-pub fn render_text(file: &str, findings: &[Finding]) -> String {
-    use std::fmt::Write;
-    let mut o = String::new();
-    for f in findings {
-        let _ = writeln!(
-            o,
-            "{file}:{}: {} {} ({}): {}",
-            f.line.unwrap_or(0),
-            f.code,
-            f.name,
-            f.severity,
-            f.message
-        );
-        if let Some(n) = f.fix.as_ref().and_then(|x| x.note.as_deref()) {
-            let _ = writeln!(o, "  fix: {n}");
-        }
-    }
-    if findings.is_empty() {
-        let _ = writeln!(o, "{file}: no findings");
-    }
-    o
 }

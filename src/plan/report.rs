@@ -307,7 +307,7 @@ fn older_image(kb: &Kb, facts: &ImageFacts, max: CudaVersion) -> Option<String> 
         .iter()
         .filter(|r| r.cuda.major_minor() <= max.major_minor() && r.require_cuda.is_some())
         .collect();
-    rows.sort_by(|a, b| b.cuda.cmp(&a.cuda));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.cuda));
     // The same OS first, else the newest release of the same distribution.
     let family: String = os.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     for r in rows {

@@ -1200,7 +1200,7 @@ fn pick_image(
         .iter()
         .filter(|r| r.cuda.major == cuda.major && r.cuda.major_minor() <= cuda.major_minor())
         .collect();
-    rows.sort_by(|a, b| b.cuda.cmp(&a.cuda));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.cuda));
     let mut skipped: Vec<String> = Vec::new();
     let mut caveats = Vec::new();
     for row in rows {
