@@ -49,6 +49,7 @@ pub struct RequireArgs {
     /// Evaluate with no visible GPU (arch and brand terms then pass).
     #[arg(long)]
     pub no_gpu: bool,
+    /// Output as JSON.
     #[arg(long)]
     pub json: bool,
 }
@@ -62,6 +63,7 @@ pub struct ImageArgs {
     /// Check against this card instead of this machine; repeatable.
     #[arg(long = "host", value_name = "CARD.json")]
     pub hosts: Vec<PathBuf>,
+    /// Output as JSON.
     #[arg(long)]
     pub json: bool,
 }

@@ -294,6 +294,11 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
             cell(&gpus)
         );
     }
+    for h in &plan.hosts {
+        for n in &h.notes {
+            let _ = writeln!(o, "\n- {}: {}", h.name, n);
+        }
+    }
     for s in stacks {
         let _ = writeln!(o, "\n## Stack {}: {}\n", s.id, s.hosts.join(", "));
         let _ = writeln!(o, "| layer | pin | from |");
