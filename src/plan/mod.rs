@@ -3,7 +3,10 @@
 //!
 //! - [`require`]: the `NVIDIA_REQUIRE_*` evaluator (as libnvidia-container and
 //!   nvidia-container-toolkit evaluate it).
-
+//! - [`hosts`]: cards, flags or the live probe reduced to what planning needs.
+//! - [`image`]: image references and the `cuda_images` table.
+//! - [`resolver`]: `pin`'s solver; [`formats`] and [`dockerfile`] write its output.
+//! - [`lint`]: Dockerfile checks (DKR rules); [`report`]: `db require` / `db image`.
 pub mod dockerfile;
 pub mod formats;
 pub mod hosts;
