@@ -3,6 +3,7 @@
 mod card;
 mod check;
 mod db;
+mod db_plan;
 mod explain;
 mod lint;
 mod pin;

@@ -1,1 +1,17 @@
-//! Solve for the newest stack that runs on every given host, and write it out.
+//! Solve for the newest stack that runs on every given host, and write it out;
+//! check images and Dockerfiles against hosts.
+//!
+//! - [`require`]: the `NVIDIA_REQUIRE_*` evaluator (as libnvidia-container and
+//!   nvidia-container-toolkit evaluate it).
+//! - [`hosts`]: cards, flags or the live probe reduced to what planning needs.
+//! - [`image`]: image references and the `cuda_images` table.
+//! - [`resolver`]: `pin`'s solver; [`formats`] and [`dockerfile`] write its output.
+//! - [`lint`]: Dockerfile checks (DKR rules); [`report`]: `db require` / `db image`.
+pub mod dockerfile;
+pub mod formats;
+pub mod hosts;
+pub mod image;
+pub mod lint;
+pub mod report;
+pub mod require;
+pub mod resolver;
