@@ -34,6 +34,10 @@ pub enum DbCommand {
     Torch(torch::Args),
     /// Which kernel of an arch list runs on a GPU of a given compute capability.
     Arch(arch::Args),
+    /// Evaluate an NVIDIA_REQUIRE_CUDA expression as libnvidia-container does.
+    Require(super::db_plan::RequireArgs),
+    /// An nvidia/cuda image: its CUDA, cuDNN, requirement string, and whether hosts satisfy it.
+    Image(super::db_plan::ImageArgs),
 }
 
 pub fn run(ctx: &Ctx, cmd: DbCommand) -> anyhow::Result<i32> {
@@ -44,6 +48,8 @@ pub fn run(ctx: &Ctx, cmd: DbCommand) -> anyhow::Result<i32> {
         DbCommand::Gpu(a) => emit(ctx, a.json, gpu::answer(kb, &a)),
         DbCommand::Torch(a) => emit(ctx, a.json, torch::answer(kb, &a)),
         DbCommand::Arch(a) => emit(ctx, a.json, arch::answer(kb, &a)),
+        DbCommand::Require(a) => super::db_plan::run_require(ctx, a),
+        DbCommand::Image(a) => super::db_plan::run_image(ctx, a),
     }
 }
 

@@ -1,7 +1,6 @@
 //! `gpucompat db require` and `gpucompat db image`: the parts of `db` that
 //! evaluate NVIDIA_REQUIRE_* and the nvidia/cuda image table. The `db` enum
 //! (src/cli/db.rs) wires them in as `Require(RequireArgs)` / `Image(ImageArgs)`.
-#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

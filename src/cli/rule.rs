@@ -1,5 +1,6 @@
 //! `gpucompat rule CODE` prints a rule's docs; `gpucompat rule --all` lists every rule.
 
+use gpucompat::plan::lint::{self, LintRule};
 use gpucompat::render::findings as render;
 use gpucompat::rules;
 
@@ -24,12 +25,44 @@ pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let all = rules::all();
     let Some(code) = args.code.filter(|_| !args.all) else {
         if args.json {
-            println!("{}", render::rules_json(&all));
+            let mut v: Vec<serde_json::Value> =
+                serde_json::from_str(&render::rules_json(&all)).unwrap_or_default();
+            v.extend(lint::RULES.iter().map(lint_summary));
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
             print!("{}", render::rules_text(&all));
+            println!("\nDockerfile rules (gpucompat lint):");
+            for r in lint::RULES {
+                println!(
+                    "{:<8} {:<38}  {:<7}  {:<23}  {}",
+                    r.code,
+                    r.name,
+                    r.severity.to_string(),
+                    r.category.as_str(),
+                    r.summary
+                );
+            }
         }
         return Ok(0);
     };
+    if let Some(r) = lint::RULES
+        .iter()
+        .find(|r| r.code.eq_ignore_ascii_case(&code) || r.name == code)
+    {
+        if args.json {
+            let mut v = lint_summary(r);
+            v["docs"] = serde_json::json!({
+                "what_it_checks": r.what_it_checks,
+                "why_it_breaks": r.why_it_breaks,
+                "how_to_fix": r.how_to_fix,
+                "sources": [r.sources],
+            });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        } else {
+            print!("{}", lint_docs(r));
+        }
+        return Ok(0);
+    }
     match rules::by_code(&code) {
         Some(r) => {
             if args.json {
@@ -47,4 +80,31 @@ pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             Ok(2)
         }
     }
+}
+
+fn lint_summary(r: &LintRule) -> serde_json::Value {
+    serde_json::json!({
+        "code": r.code,
+        "name": r.name,
+        "category": r.category.as_str(),
+        "severity": r.severity,
+        "summary": r.summary,
+    })
+}
+
+/// A Dockerfile rule's docs, in the same sections as every other rule.
+fn lint_docs(r: &LintRule) -> String {
+    let mut s = format!(
+        "{} {}\n\ncategory: {}\nseverity: {}\napplies to: Dockerfiles (gpucompat lint)\n\n{}\n",
+        r.code, r.name, r.category, r.severity, r.summary
+    );
+    for (title, body) in [
+        ("What it checks", r.what_it_checks),
+        ("Why it breaks", r.why_it_breaks),
+        ("How to fix", r.how_to_fix),
+    ] {
+        s.push_str(&format!("\n## {title}\n{}\n", body.trim()));
+    }
+    s.push_str(&format!("\n## Sources\n- {}\n", r.sources.trim()));
+    s
 }
