@@ -215,7 +215,10 @@ fn rule_all_lists_every_rule() {
     let out = run(&["rule", "--all", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let list = v.as_array().unwrap();
-    assert_eq!(list.len(), gpucompat::rules::all().len());
+    assert_eq!(
+        list.len(),
+        gpucompat::rules::all().len() + gpucompat::plan::lint::RULES.len()
+    );
     for r in list {
         for k in ["code", "name", "category", "severity", "summary"] {
             assert!(r[k].is_string(), "{k} in {r}");
