@@ -87,15 +87,21 @@ pub fn read_card(path: &std::path::Path) -> anyhow::Result<Inventory> {
     Ok(inv)
 }
 
-// HOOK(smoke): `--smoke` runs the GPU smoke test and records what failed as
-// `inventory.errors` (ErrorKind), so the observed-error rules (ERR*) explain
-// it next to the facts. The smoke test lives in `gpucompat::smoke`; until it
-// is wired in here, `--smoke` only says that it did not run.
-fn run_smoke(_ctx: &Ctx, inv: &mut Inventory) {
+/// `--smoke`: run the GPU smoke test. Its findings (SMK*) join the check's;
+/// the observed CUDA errors stay in the smoke report rather than the
+/// inventory, so the same failure is not reported twice (ERR* and SMK*).
+fn run_smoke(ctx: &Ctx, inv: &mut Inventory) -> Vec<gpucompat::finding::Finding> {
+    let host = ctx.host();
+    let report = gpucompat::smoke::run_smoke(&host, std::time::Duration::from_secs(60));
+    let ok = report.devices.iter().filter(|d| d.gemm.ok).count();
     inv.note(
         "smoke",
-        "the GPU smoke test is not available in this build; --smoke was ignored",
+        format!(
+            "fp16 GEMM matched the CPU reference on {ok} of {} GPU(s)",
+            report.devices.len()
+        ),
     );
+    report.findings
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
@@ -118,12 +124,15 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             probe(&ctx.host(), &ctx.kb, &opts)
         }
     };
-    if args.smoke {
-        run_smoke(ctx, &mut inv);
-    }
+    let smoke_findings = if args.smoke {
+        run_smoke(ctx, &mut inv)
+    } else {
+        Vec::new()
+    };
 
     let mut findings: Vec<_> = rules::run_rules(&inv, &ctx.kb)
         .into_iter()
+        .chain(smoke_findings)
         .filter(|f| rules::is_selected(f, &select, &ignore))
         .collect();
     rules::sort_findings(&mut findings);
