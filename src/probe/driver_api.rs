@@ -349,10 +349,10 @@ fn nvidia_smi(ctx: &Ctx, out: &mut DriverApi, log: &mut Log) {
             from_smi(&ans, code == Some(0), out, log);
             if ans.rows.is_empty() {
                 for line in stderr.lines().filter(|l| !l.trim().is_empty()).take(3) {
-                    if let Some(kind) = smi::classify_error(line) {
-                        log.error(kind, line.trim(), SMI, None);
+                    match smi::classify_error(line) {
+                        Some(kind) => log.error(kind, line.trim(), SMI, None),
+                        None => log.note(SMI, line.trim()),
                     }
-                    log.note(SMI, line.trim());
                 }
                 if code != Some(0) && stdout.trim().is_empty() && stderr.trim().is_empty() {
                     log.note(SMI, outcome_text(code));
@@ -402,8 +402,15 @@ fn from_smi(ans: &SmiAnswer, exited_ok: bool, out: &mut DriverApi, log: &mut Log
         }
         out.smi_ok = Some(f);
     }
+    // Lines that became observed errors are not repeated as notes.
+    let unexplained = || {
+        ans.other_lines
+            .iter()
+            .filter(|l| smi::classify_error(l).is_none())
+            .take(3)
+    };
     if ans.rows.is_empty() {
-        for line in ans.other_lines.iter().take(3) {
+        for line in unexplained() {
             log.note(SMI, line.clone());
         }
         return;
@@ -431,7 +438,7 @@ fn from_smi(ans: &SmiAnswer, exited_ok: bool, out: &mut DriverApi, log: &mut Log
             ..Default::default()
         });
     }
-    for line in ans.other_lines.iter().take(3) {
+    for line in unexplained() {
         log.note(SMI, line.clone());
     }
 }

@@ -63,6 +63,15 @@ pub(crate) fn apply(kb: &Kb, inv: &mut Inventory, log: &mut Log) {
                 g.compute_capability = row
                     .compute_capability
                     .map(|cc| Fact::new(cc, source.clone()));
+                if g.compute_capability.is_none() {
+                    log.note(
+                        format!("GPU {}", g.index),
+                        format!(
+                            "compute capability unknown: the knowledge-base row for {} has none",
+                            row.name
+                        ),
+                    );
+                }
             }
             if g.segment.is_none() {
                 g.segment = Some(Fact::new(row.segment, source.clone()));

@@ -15,8 +15,10 @@ const FM_CONFIG: &str = "/usr/share/nvidia/nvswitch/fabricmanager.cfg";
 const DPKG_STATUS: &str = "/var/lib/dpkg/status";
 
 pub(crate) fn probe(ctx: &Ctx, log: &mut Log) -> FabricInfo {
-    let mut f = FabricInfo::default();
-    f.nvswitch_count = nvswitches(ctx);
+    let mut f = FabricInfo {
+        nvswitch_count: nvswitches(ctx),
+        ..Default::default()
+    };
     fabric_manager(ctx, &mut f, log);
     if let Ok(entries) = ctx.sys.read_dir(Path::new("/sys/class/infiniband")) {
         f.infiniband_devices = entries

@@ -171,9 +171,18 @@ fn gpu_sources(g: &Gpu) -> Option<String> {
             s.push(format!("{label}: {src}"));
         }
     };
-    add("name", g.name.as_ref().map(|f| &f.source));
-    add("CC", g.compute_capability.as_ref().map(|f| &f.source));
-    add("memory", g.memory_mib.as_ref().map(|f| &f.source));
+    let name = g.name.as_ref().map(|f| &f.source);
+    let cc = g.compute_capability.as_ref().map(|f| &f.source);
+    let mem = g.memory_mib.as_ref().map(|f| &f.source);
+    if name.is_some()
+        && cc.map_or(true, |c| Some(c) == name)
+        && mem.map_or(true, |m| Some(m) == name)
+    {
+        return name.cloned();
+    }
+    add("name", name);
+    add("CC", cc);
+    add("memory", mem);
     (!s.is_empty()).then(|| s.join("; "))
 }
 
@@ -248,8 +257,13 @@ fn sections(inv: &Inventory, kb: &Kb, tier: &Tier) -> Vec<Section> {
                 Some(k.source.clone()),
             )
         }
-        None => match &nv.module_loaded {
-            Some(l) if !l.value => row("Kernel module", "not loaded", Some(l.source.clone())),
+        None => match (&nv.module_loaded, &inv.wsl.is_wsl) {
+            (_, Some(w)) if w.value => row(
+                "Kernel module",
+                "none in WSL2 (the Windows driver serves the GPU)",
+                Some(w.source.clone()),
+            ),
+            (Some(l), _) if !l.value => row("Kernel module", "not loaded", Some(l.source.clone())),
             _ => row("Kernel module", UNKNOWN, None),
         },
     });
@@ -504,8 +518,8 @@ fn sections(inv: &Inventory, kb: &Kb, tier: &Tier) -> Vec<Section> {
             .and_then(|v| v.as_str().map(String::from))
             .unwrap_or_default();
         rows.push(row(
-            format!("Error {kind}"),
-            e.text.clone(),
+            "Error",
+            format!("{kind}: {}", e.text),
             Some(e.source.clone()),
         ));
     }
