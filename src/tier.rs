@@ -361,3 +361,164 @@ fn posture(inv: &Inventory, level: u8) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inventory::{Fact, Gpu, PciDevice};
+
+    fn kb() -> &'static Kb {
+        Kb::embedded()
+    }
+
+    fn gpu(i: u32, name: &str, mib: Option<u64>) -> Gpu {
+        Gpu {
+            index: i,
+            name: Some(Fact::new(name.to_string(), "NVML")),
+            memory_mib: mib.map(|m| Fact::new(m, "NVML")),
+            ..Default::default()
+        }
+    }
+
+    fn inv(gpus: Vec<Gpu>) -> Inventory {
+        Inventory {
+            gpus,
+            ..Inventory::new("test")
+        }
+    }
+
+    #[test]
+    fn tier_1_without_accelerators() {
+        let t = tier(&inv(vec![]), kb());
+        assert_eq!(t.level, 1);
+        let mut i = inv(vec![]);
+        i.pci.push(PciDevice {
+            vendor: GpuVendor::Intel,
+            device_id: "0xa780".into(),
+            ..Default::default()
+        });
+        let t = tier(&i, kb());
+        assert_eq!(t.level, 1);
+        assert!(t.reason.contains("Intel"), "{t:?}");
+    }
+
+    #[test]
+    fn tier_2_and_3_by_memory() {
+        let t = tier(
+            &inv(vec![gpu(0, "NVIDIA GeForce RTX 3060", Some(12288))]),
+            kb(),
+        );
+        assert_eq!(t.level, 2, "{t:?}");
+        // A "16 GB" card reports a little less than 16384 MiB.
+        let t = tier(
+            &inv(vec![gpu(0, "NVIDIA GeForce RTX 4080", Some(16376))]),
+            kb(),
+        );
+        assert_eq!(t.level, 3, "{t:?}");
+        let t = tier(
+            &inv(vec![gpu(0, "NVIDIA GeForce RTX 4090", Some(24564))]),
+            kb(),
+        );
+        assert_eq!(t.level, 3, "{t:?}");
+        // Memory unknown, kb has no VRAM for the RTX 3060: tier 2, saying so.
+        let t = tier(&inv(vec![gpu(0, "NVIDIA GeForce RTX 3060", None)]), kb());
+        assert_eq!(t.level, 2);
+        assert!(t.reason.contains("memory unknown"), "{t:?}");
+        // Memory unknown but the kb row has it.
+        let t = tier(&inv(vec![gpu(0, "NVIDIA GeForce RTX 4090", None)]), kb());
+        assert_eq!(t.level, 3, "{t:?}");
+    }
+
+    #[test]
+    fn tier_4_datacenter_in_one_node() {
+        let t = tier(
+            &inv(vec![gpu(0, "NVIDIA A100-SXM4-80GB", Some(81920))]),
+            kb(),
+        );
+        assert_eq!(t.level, 4, "{t:?}");
+        // Two without NVLink, NVSwitch or InfiniBand stay at 4.
+        let t = tier(
+            &inv(vec![
+                gpu(0, "NVIDIA A100-SXM4-80GB", Some(81920)),
+                gpu(1, "NVIDIA A100-SXM4-80GB", Some(81920)),
+            ]),
+            kb(),
+        );
+        assert_eq!(t.level, 4, "{t:?}");
+        assert!(t.reason.starts_with("2× NVIDIA A100-SXM4-80GB"), "{t:?}");
+    }
+
+    #[test]
+    fn tier_5_joined_by_nvswitch_nvlink_or_infiniband() {
+        let h100 = |i| gpu(i, "NVIDIA H100 80GB HBM3", Some(81559));
+        let mut i = inv((0..8).map(h100).collect());
+        i.fabric.nvswitch_count = Some(Fact::new(4, "/dev/nvidia-nvswitch*"));
+        i.fabric.fabric_manager_installed = Some(Fact::new(false, "x"));
+        let t = tier(&i, kb());
+        assert_eq!(t.level, 5, "{t:?}");
+        assert!(t.posture.iter().any(|p| p.contains("fabric manager")));
+
+        let mut i = inv((0..2).map(h100).collect());
+        i.fabric.nvlink_active = Some(Fact::new(true, "NVML"));
+        assert_eq!(tier(&i, kb()).level, 5);
+        i.fabric.nvlink_active = Some(Fact::new(false, "NVML"));
+        assert_eq!(tier(&i, kb()).level, 4);
+
+        let mut i = inv(vec![h100(0)]);
+        i.fabric.infiniband_devices =
+            vec![Fact::new("mlx5_0".into(), "/sys/class/infiniband/mlx5_0")];
+        assert_eq!(tier(&i, kb()).level, 5);
+    }
+
+    #[test]
+    fn hardware_from_pci_when_no_driver_answers() {
+        let mut i = inv(vec![]);
+        i.pci.push(PciDevice {
+            address: "0000:01:00.0".into(),
+            vendor: GpuVendor::Nvidia,
+            device_id: "0x2330".into(),
+            driver: Some("nouveau".into()),
+            source: "/sys/bus/pci/devices/0000:01:00.0".into(),
+            ..Default::default()
+        });
+        let t = tier(&i, kb());
+        assert_eq!(t.level, 4, "{t:?}");
+        assert!(t.posture.iter().any(|p| p.contains("nouveau")), "{t:?}");
+    }
+
+    #[test]
+    fn apple_silicon_is_tier_2() {
+        let mut i = inv(vec![]);
+        i.apple.chip = Some(Fact::new("Apple M2 Max".into(), "report"));
+        let t = tier(&i, kb());
+        assert_eq!(t.level, 2);
+        assert!(t.reason.contains("Apple M2 Max"));
+    }
+
+    #[test]
+    fn datacenter_gpus_under_windows_or_wsl_are_a_posture_gap() {
+        let mut i = inv(vec![gpu(0, "NVIDIA H100 80GB HBM3", Some(81559))]);
+        i.os.kind = Some(Fact::new(OsKind::Windows, "report"));
+        let t = tier(&i, kb());
+        assert_eq!(t.level, 4);
+        assert!(t.posture.iter().any(|p| p.contains("Windows")), "{t:?}");
+        let mut i = inv(vec![gpu(0, "NVIDIA GeForce RTX 4090", Some(24564))]);
+        i.os.kind = Some(Fact::new(OsKind::Windows, "report"));
+        assert!(tier(&i, kb()).posture.is_empty());
+    }
+
+    #[test]
+    fn hidden_gpus_are_a_posture_gap() {
+        let mut i = inv(vec![gpu(0, "NVIDIA GeForce RTX 4090", Some(24564))]);
+        i.env.insert(
+            "CUDA_VISIBLE_DEVICES".into(),
+            Fact::new(String::new(), "env CUDA_VISIBLE_DEVICES"),
+        );
+        assert!(tier(&i, kb()).posture.iter().any(|p| p.contains("hides")));
+        i.env.insert(
+            "CUDA_VISIBLE_DEVICES".into(),
+            Fact::new("0".into(), "env CUDA_VISIBLE_DEVICES"),
+        );
+        assert!(tier(&i, kb()).posture.is_empty());
+    }
+}
