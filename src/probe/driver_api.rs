@@ -84,6 +84,15 @@ fn wait<T>(rx: Option<mpsc::Receiver<T>>, deadline: Instant) -> Waited<T> {
 /// the caller allowed it.
 fn candidates(ctx: &Ctx, index: &LibraryIndex, soname: &str, log: &mut Log) -> Vec<OsString> {
     let wsl = Path::new(WSL_LIB_DIR).join(soname);
+    let stem = soname.trim_end_matches(".1");
+    let driver_signs = ["/dev/nvidiactl", "/dev/dxg", "/proc/driver/nvidia"];
+    if ctx.live
+        && index.find(stem).next().is_none()
+        && !driver_signs.iter().any(|p| ctx.sys.exists(Path::new(p)))
+    {
+        // Nothing of the driver on this machine: no loader search, no thread.
+        return Vec::new();
+    }
     if ctx.live {
         let mut v = vec![OsString::from(soname)];
         if ctx.sys.exists(&wsl) {

@@ -60,13 +60,23 @@ impl LibraryIndex {
             if !seen.insert(real) {
                 continue;
             }
-            let Ok(list) = ctx.sys.read_dir(&dir) else {
+            let Ok(names) = ctx.sys.read_dir_names(&dir) else {
                 continue;
             };
-            let entries = list
+            let mut entries: Vec<DirEntry> = names
                 .into_iter()
-                .filter(|e| INTERESTING.iter().any(|p| e.name.starts_with(p)))
+                .filter(|n| INTERESTING.iter().any(|p| n.starts_with(p)))
+                .map(|name| {
+                    let path = dir.join(&name);
+                    DirEntry {
+                        is_symlink: ctx.sys.read_link(&path).is_ok(),
+                        is_dir: false,
+                        name,
+                        path,
+                    }
+                })
                 .collect();
+            entries.sort_by(|a, b| a.name.cmp(&b.name));
             dirs.push(LibDir { entries });
         }
         LibraryIndex { dirs }

@@ -151,14 +151,6 @@ pub fn probe(sys: &dyn System, kb: &Kb, opts: &ProbeOptions) -> Inventory {
             let mut l = Log::default();
             (driver_api::probe(&ctx, &index, &mut l), l)
         });
-        let tk = s.spawn(|| {
-            let mut l = Log::default();
-            (toolkits::probe(&ctx, &toolkit_dirs, &mut l), l)
-        });
-        let amd = s.spawn(|| {
-            let mut l = Log::default();
-            (amd::probe(&ctx, &mut l), l)
-        });
 
         let mut l = Log::default();
         inv.os = os::probe(&ctx, &index, &mut l);
@@ -170,6 +162,11 @@ pub fn probe(sys: &dyn System, kb: &Kb, opts: &ProbeOptions) -> Inventory {
         inv.fabric = fabric::probe(&ctx, &mut l);
         inv.libraries = libraries::probe(&ctx, &index, &toolkit_dirs, &mut l);
         inv.env = env::probe(&ctx);
+        // nvcc and rocm_agent_enumerator run only when files do not tell.
+        let (toolkits, compat) = toolkits::probe(&ctx, &toolkit_dirs, &mut l);
+        inv.toolkits = toolkits;
+        inv.libraries.cuda_compat = compat;
+        inv.amd = amd::probe(&ctx, &mut l);
         log.append(l);
 
         match api.join() {
@@ -178,21 +175,6 @@ pub fn probe(sys: &dyn System, kb: &Kb, opts: &ProbeOptions) -> Inventory {
                 log.append(l);
             }
             Err(_) => log.note("NVML", "the driver library probe failed internally"),
-        }
-        match tk.join() {
-            Ok(((toolkits, compat), l)) => {
-                inv.toolkits = toolkits;
-                inv.libraries.cuda_compat = compat;
-                log.append(l);
-            }
-            Err(_) => log.note("CUDA toolkits", "the toolkit probe failed internally"),
-        }
-        match amd.join() {
-            Ok((amd, l)) => {
-                inv.amd = amd;
-                log.append(l);
-            }
-            Err(_) => log.note("AMD", "the AMD probe failed internally"),
         }
     });
 
