@@ -175,11 +175,11 @@ impl Nvml {
 /// Load NVML from `path`, initialise it, and read the driver and every device.
 pub fn query_nvml(path: &OsStr) -> Result<NvmlReport, LibraryError> {
     let lib = load(path)?;
-    // SAFETY (all `sym` calls below): each type alias is the signature nvml.h
-    // declares for that symbol.
+    // SAFETY: ErrStrFn is nvmlErrorString's signature in nvml.h.
     let nvml = Nvml {
         err_str: unsafe { sym::<ErrStrFn>(lib, "nvmlErrorString") },
     };
+    // SAFETY: both symbols are `nvmlReturn_t f(void)` in nvml.h.
     let init = unsafe { sym::<VoidFn>(lib, "nvmlInit_v2") }
         .or_else(|| unsafe { sym::<VoidFn>(lib, "nvmlInit") })
         .ok_or_else(|| LibraryError::Symbol("nvmlInit_v2".into()))?;
@@ -195,7 +195,8 @@ pub fn query_nvml(path: &OsStr) -> Result<NvmlReport, LibraryError> {
     let mut report = NvmlReport::default();
 
     let sys_str = |name: &'static str, out: &mut Option<String>, failures: &mut Vec<String>| {
-        // SAFETY: see above.
+        // SAFETY: only called with nvmlSystemGetDriverVersion and
+        // nvmlSystemGetNVMLVersion, both `nvmlReturn_t f(char *, unsigned)`.
         let Some(f) = (unsafe { sym::<SysStrFn>(lib, name) }) else {
             return;
         };
@@ -219,7 +220,7 @@ pub fn query_nvml(path: &OsStr) -> Result<NvmlReport, LibraryError> {
         &mut report.failures,
     );
 
-    // SAFETY: see above.
+    // SAFETY: both symbols are `nvmlReturn_t f(int *)` in nvml.h.
     let cuda = unsafe { sym::<SysIntFn>(lib, "nvmlSystemGetCudaDriverVersion_v2") }
         .or_else(|| unsafe { sym::<SysIntFn>(lib, "nvmlSystemGetCudaDriverVersion") });
     if let Some(f) = cuda {
@@ -235,9 +236,10 @@ pub fn query_nvml(path: &OsStr) -> Result<NvmlReport, LibraryError> {
         }
     }
 
-    // SAFETY: see above.
+    // SAFETY: both symbols are `nvmlReturn_t f(unsigned *)` in nvml.h.
     let count_fn = unsafe { sym::<CountFn>(lib, "nvmlDeviceGetCount_v2") }
         .or_else(|| unsafe { sym::<CountFn>(lib, "nvmlDeviceGetCount") });
+    // SAFETY: both symbols are `nvmlReturn_t f(unsigned, nvmlDevice_t *)` in nvml.h.
     let handle_fn = unsafe { sym::<HandleFn>(lib, "nvmlDeviceGetHandleByIndex_v2") }
         .or_else(|| unsafe { sym::<HandleFn>(lib, "nvmlDeviceGetHandleByIndex") });
     let (Some(count_fn), Some(handle_fn)) = (count_fn, handle_fn) else {
@@ -266,7 +268,7 @@ pub fn query_nvml(path: &OsStr) -> Result<NvmlReport, LibraryError> {
         }
         report.devices.push(device_fns.read(&nvml, i, dev));
     }
-    // SAFETY: see above; shutting down balances the successful init.
+    // SAFETY: nvmlShutdown is `nvmlReturn_t nvmlShutdown(void)` in nvml.h.
     if let Some(shutdown) = unsafe { sym::<VoidFn>(lib, "nvmlShutdown") } {
         // SAFETY: NVML was initialised above and no handle is used after this.
         unsafe { shutdown() };
