@@ -174,6 +174,9 @@ pub struct PciDevice {
     /// The marketing name when the knowledge base knows the device id.
     pub name: Option<String>,
     pub source: String,
+    /// Video memory in MiB where the kernel driver exports it (amdgpu's `mem_info_vram_total`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vram_mib: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

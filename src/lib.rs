@@ -15,4 +15,5 @@ pub mod render;
 pub mod rules;
 pub mod smoke;
 pub mod system;
+pub mod tier;
 pub mod version;

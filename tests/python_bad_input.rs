@@ -40,6 +40,7 @@ fn probe(root: &Path) -> (PythonEnv, Vec<Note>, Duration) {
     let opts = ProbeOptions {
         python: vec!["/env".into()],
         exec_python: false,
+        ..Default::default()
     };
     let t = Instant::now();
     let (envs, notes) = discover(&Host::new(root), &opts);
@@ -242,6 +243,7 @@ fn a_long_symlink_chain_for_an_interpreter() {
     let opts = ProbeOptions {
         python: vec!["/opt/bin/p0".into()],
         exec_python: false,
+        ..Default::default()
     };
     let (envs, notes) = discover(&Host::new(r), &opts);
     assert!(envs.is_empty(), "{envs:?}");

@@ -17,6 +17,7 @@ fn run() -> (Vec<PythonEnv>, Vec<gpucompat::inventory::Note>) {
             .map(PathBuf::from)
             .collect(),
         exec_python: true,
+        ..Default::default()
     };
     discover(&Host::new(root), &opts)
 }
@@ -110,6 +111,7 @@ fn no_interpreter_is_run_without_the_flag() {
     let opts = ProbeOptions {
         python: vec![PathBuf::from("/envs/broken")],
         exec_python: false,
+        ..Default::default()
     };
     let (envs, notes) = discover(&Host::new(root), &opts);
     assert_eq!(envs[0].runtime, None);
@@ -123,6 +125,7 @@ fn the_interpreter_gives_the_full_python_version() {
         let opts = ProbeOptions {
             python: vec![PathBuf::from("/opt/sys/bin/python3")],
             exec_python,
+            ..Default::default()
         };
         let (envs, notes) = discover(&Host::new(&root), &opts);
         assert!(notes.is_empty(), "{notes:?}");

@@ -20,6 +20,7 @@ fn probe(scenario: &str, python: &[&str]) -> (Vec<PythonEnv>, Vec<Note>) {
     let opts = ProbeOptions {
         python: python.iter().map(PathBuf::from).collect(),
         exec_python: false,
+        ..Default::default()
     };
     discover(&Host::new(root(scenario)), &opts)
 }

@@ -49,6 +49,7 @@ fn read(dir: &Path) -> PythonEnv {
     let opts = ProbeOptions {
         python: vec![dir.to_path_buf()],
         exec_python: false,
+        ..Default::default()
     };
     let (envs, _) = discover(&host, &opts);
     let path = dir.display().to_string();

@@ -1,8 +1,66 @@
+//! `gpucompat card`: probe this machine (or `--root DIR`) and print its
+//! compatibility card as a text table, JSON (the Inventory) or Markdown.
+
+use clap::ValueEnum;
+
+use gpucompat::probe::probe;
+use gpucompat::render::{card, labels};
+use gpucompat::tier::tier;
+
 use super::Ctx;
 
-#[derive(Debug, Default, clap::Args)]
-pub struct Args {}
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for people (add -v for the source of every fact).
+    #[default]
+    Text,
+    /// The whole inventory, with schema_version (see README).
+    Json,
+    /// The compatibility card for a course or lab, with the tier.
+    Markdown,
+    /// Kubernetes node labels as an NFD `local` feature file.
+    Labels,
+    /// A Prometheus textfile-collector page.
+    Prometheus,
+}
 
-pub fn run(_ctx: &Ctx, _args: Args) -> anyhow::Result<i32> {
-    anyhow::bail!("`gpucompat card` is not available in this build yet")
+#[derive(Debug, Default, clap::Args)]
+pub struct Args {
+    /// Print the inventory as JSON (same as --format json).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Also read this Python interpreter or environment directory (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub python: Vec<std::path::PathBuf>,
+
+    /// Run a small inventory script in each Python interpreter (torch import, a GPU matmul).
+    #[arg(long)]
+    pub exec_python: bool,
+}
+
+pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
+    let opts = ctx.probe_options(args.python.clone(), args.exec_python);
+    let inv = probe(&ctx.probe_host(), &ctx.kb, &opts);
+    let format = if args.json { Format::Json } else { args.format };
+    let out = match format {
+        Format::Json => card::json(&inv)?,
+        Format::Text => card::text(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
+        Format::Markdown => card::markdown(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
+        Format::Labels => {
+            let findings = gpucompat::rules::run_rules(&inv, &ctx.kb);
+            let l = labels::labels(&inv, Some(tier(&inv, &ctx.kb).level), Some(&findings));
+            labels::nfd_feature_file(&l)
+        }
+        Format::Prometheus => {
+            let findings = gpucompat::rules::run_rules(&inv, &ctx.kb);
+            labels::prometheus(&inv, Some(tier(&inv, &ctx.kb).level), Some(&findings))
+        }
+    };
+    print!("{out}");
+    Ok(0)
 }

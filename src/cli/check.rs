@@ -8,7 +8,7 @@ use anyhow::Context;
 
 use gpucompat::finding::exit_code;
 use gpucompat::inventory::{Inventory, SCHEMA_VERSION};
-use gpucompat::probe::{probe, ProbeOptions};
+use gpucompat::probe::probe;
 use gpucompat::render::findings as render;
 use gpucompat::rules::{self, Selector};
 
@@ -117,11 +117,8 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             read_card(path)?
         }
         None => {
-            let opts = ProbeOptions {
-                python: args.python.clone(),
-                exec_python: args.exec_python,
-            };
-            probe(&ctx.host(), &ctx.kb, &opts)
+            let opts = ctx.probe_options(args.python.clone(), args.exec_python);
+            probe(&ctx.probe_host(), &ctx.kb, &opts)
         }
     };
     let smoke_findings = if args.smoke {

@@ -16,6 +16,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use gpucompat::kb::Kb;
+use gpucompat::probe::{ProbeOptions, ALLOW_ROOT_CODE_VAR, OVERRIDE_VARS};
 use gpucompat::system::Host;
 
 /// Will this machine's GPU software stack run? If not, exactly why, and how to fix it.
@@ -62,14 +63,37 @@ pub enum Command {
 /// What every subcommand gets.
 pub struct Ctx {
     pub kb: Kb,
-    // Read by the probing subcommands (check, card), not by db.
-    #[allow(dead_code)]
     pub root: PathBuf,
     pub verbose: bool,
 }
 
 impl Ctx {
-    #[allow(dead_code)]
+    /// Probe options from the command line; `--root` loads libraries and runs
+    /// programs inside the root only when GPUCOMPAT_ALLOW_ROOT_CODE=1 is set here.
+    pub fn probe_options(&self, python: Vec<PathBuf>, exec_python: bool) -> ProbeOptions {
+        ProbeOptions {
+            python,
+            exec_python,
+            allow_root_code: std::env::var(ALLOW_ROOT_CODE_VAR).is_ok_and(|v| v == "1"),
+            ..Default::default()
+        }
+    }
+
+    /// The probed system. Under `--root` its environment is the root's own
+    /// (`<root>/proc/self/environ`), but the user's GPUCOMPAT_* overrides still
+    /// come from this shell.
+    pub fn probe_host(&self) -> Host {
+        let host = self.host();
+        if self.root == std::path::Path::new("/") {
+            return host;
+        }
+        let overrides: Vec<(String, String)> = OVERRIDE_VARS
+            .iter()
+            .filter_map(|(name, _)| Some((name.to_string(), std::env::var(name).ok()?)))
+            .collect();
+        host.with_env(overrides)
+    }
+
     pub fn host(&self) -> Host {
         Host::new(&self.root)
     }

@@ -1,5 +1,6 @@
 //! Everything users read: text, JSON, Markdown. Only this module and `main` print.
 
+pub mod card;
 pub mod findings;
 pub mod labels;
 pub mod python_envs;

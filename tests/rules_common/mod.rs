@@ -146,6 +146,7 @@ impl B {
                 driver: Some("nvidia".into()),
                 name: Some(name.into()),
                 source: format!("/sys/bus/pci/devices/{bus}"),
+                vram_mib: None,
             });
         }
         self.0.gpus.push(g);
@@ -164,6 +165,7 @@ impl B {
             driver: driver.map(String::from),
             name: None,
             source: format!("/sys/bus/pci/devices/{bus}"),
+            vram_mib: None,
         });
         self
     }
@@ -552,6 +554,7 @@ pub fn amd(b: B) -> B {
             driver: Some("amdgpu".into()),
             name: None,
             source: "/sys/bus/pci/devices/0000:03:00.0".into(),
+            vram_mib: None,
         });
         i.amd.kfd_present = f(true, "/dev/kfd");
         i.amd.amdgpu_loaded = f(true, "/sys/module/amdgpu");
