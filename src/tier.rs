@@ -183,7 +183,15 @@ fn level(inv: &Inventory, accels: &[Accel], sources: &mut Vec<String>) -> (u8, S
             })
             .collect();
         let reason = if others.is_empty() {
-            "no usable local accelerator: no GPU found".to_string()
+            if inv
+                .notes
+                .iter()
+                .any(|n| n.subject == "/sys/bus/pci/devices")
+            {
+                "no usable local accelerator found, but the PCI bus could not be read: the hardware is unknown".to_string()
+            } else {
+                "no usable local accelerator: no GPU found".to_string()
+            }
         } else {
             format!(
                 "no usable local accelerator: only {} graphics, not counted as a compute GPU",

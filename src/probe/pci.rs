@@ -9,8 +9,16 @@ use crate::inventory::{GpuVendor, PciDevice};
 const PCI_DEVICES: &str = "/sys/bus/pci/devices";
 
 pub(crate) fn probe(ctx: &Ctx, log: &mut Log) -> Vec<PciDevice> {
-    let Ok(entries) = ctx.sys.read_dir(Path::new(PCI_DEVICES)) else {
-        return Vec::new();
+    let entries = match ctx.sys.read_dir(Path::new(PCI_DEVICES)) {
+        Ok(e) => e,
+        Err(e) => {
+            // An unpacked image or a locked-down container has no /sys: absence of GPUs is then unknown.
+            log.note(
+                PCI_DEVICES,
+                format!("cannot list the PCI bus ({e}); which GPUs this machine has is unknown"),
+            );
+            return Vec::new();
+        }
     };
     let mut out = Vec::new();
     for e in entries {
