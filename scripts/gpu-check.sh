@@ -96,7 +96,17 @@ done <"$work/fields.tsv"
 echo "== sources (gpucompat card -v)"
 timeout 60 "$BIN" card -v | sed -n '/^NVIDIA driver/,/^CUDA software/p'
 
-# --- smoke step: a later `gpucompat smoke` check goes here -------------------
+# --- smoke: a real fp16 GEMM on every GPU --------------------------------------
+echo "== smoke (gpucompat smoke --json)"
+if GPUCOMPAT_BIN="$BIN" timeout 120 bash scripts/smoke-check.sh; then
+  echo "PASS smoke"
+else
+  echo "FAIL smoke"
+  fails=$((fails + 1))
+fi
+
+echo "== check (gpucompat check)"
+timeout 60 "$BIN" check || true
 # ------------------------------------------------------------------------------
 
 if [ "$fails" -gt 0 ]; then
