@@ -130,3 +130,9 @@ fn unverified_values_stay_unknown() {
         .torch_arch("2.7.0", "cu128")
         .is_none_or(|r| r.arch_list.is_none()));
 }
+
+#[test]
+fn embedded_json_matches_the_toml_tables() {
+    let from_toml = Kb::from_embedded_toml().expect("data/*.toml parse");
+    assert_eq!(kb_tables(&from_toml), kb_tables(Kb::embedded()));
+}

@@ -49,15 +49,20 @@ pub struct Kb {
 
 macro_rules! embedded {
     ($($name:ident),* $(,)?) => {
-        /// The table files compiled into the binary, by name.
+        /// The table files compiled into the binary, by name (TOML, as in data/).
         pub const EMBEDDED: &[(&str, &str)] = &[
             $((stringify!($name), include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/", stringify!($name), ".toml")))),*
         ];
 
+        /// The same tables converted to JSON by build.rs, which is what start-up parses.
+        const EMBEDDED_JSON: &[(&str, &str)] = &[
+            $((stringify!($name), include_str!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".json")))),*
+        ];
+
         impl Kb {
-            /// Build from a lookup that returns each table's TOML text by name.
-            fn from_sources(get: &dyn Fn(&str) -> Result<String, KbError>) -> Result<Kb, KbError> {
-                Ok(Kb { $($name: parse_table(stringify!($name), &get(stringify!($name))?)?),* })
+            /// Build from a lookup that returns each table's text by name.
+            fn from_sources(get: &dyn Fn(&str) -> Result<Source, KbError>) -> Result<Kb, KbError> {
+                Ok(Kb { $($name: parse_table(stringify!($name), get(stringify!($name))?)?),* })
             }
         }
     };
@@ -82,18 +87,28 @@ embedded!(
     cuda_images,
 );
 
-fn parse_table<R: DeserializeOwned>(name: &str, text: &str) -> Result<Table<R>, KbError> {
-    toml::from_str(text).map_err(|e| KbError::Parse {
+/// A table's text and its format.
+enum Source {
+    Toml(String),
+    Json(&'static str),
+}
+
+fn parse_table<R: DeserializeOwned>(name: &str, src: Source) -> Result<Table<R>, KbError> {
+    let parsed = match src {
+        Source::Toml(text) => toml::from_str(&text).map_err(|e| e.to_string()),
+        Source::Json(text) => serde_json::from_str(text).map_err(|e| e.to_string()),
+    };
+    parsed.map_err(|message| KbError::Parse {
         name: name.to_string(),
-        message: e.to_string(),
+        message,
     })
 }
 
-fn embedded_text(name: &str) -> Result<String, KbError> {
-    EMBEDDED
+fn embedded_json(name: &str) -> Result<Source, KbError> {
+    EMBEDDED_JSON
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|(_, t)| t.to_string())
+        .map(|(_, t)| Source::Json(t))
         .ok_or_else(|| KbError::Parse {
             name: name.to_string(),
             message: "no such table".into(),
@@ -101,11 +116,28 @@ fn embedded_text(name: &str) -> Result<String, KbError> {
 }
 
 impl Kb {
+    /// Parse the embedded TOML text itself (what `--kb` files are parsed as);
+    /// the data tests use it to prove the TOML and the JSON agree.
+    pub fn from_embedded_toml() -> Result<Kb, KbError> {
+        Kb::from_sources(&|name| {
+            EMBEDDED
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| Source::Toml(t.to_string()))
+                .ok_or_else(|| KbError::Parse {
+                    name: name.to_string(),
+                    message: "no such table".into(),
+                })
+        })
+    }
+}
+
+impl Kb {
     /// The tables compiled into the binary, parsed once per process.
     pub fn embedded() -> &'static Kb {
         static KB: OnceLock<Kb> = OnceLock::new();
         KB.get_or_init(|| {
-            Kb::from_sources(&embedded_text)
+            Kb::from_sources(&embedded_json)
                 .expect("embedded knowledge tables are validated by tests")
         })
     }
@@ -121,8 +153,8 @@ impl Kb {
         Kb::from_sources(&|name| {
             let path = dir.join(format!("{name}.toml"));
             match std::fs::read_to_string(&path) {
-                Ok(t) => Ok(t),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => embedded_text(name),
+                Ok(t) => Ok(Source::Toml(t)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => embedded_json(name),
                 Err(source) => Err(KbError::Read { path, source }),
             }
         })
