@@ -351,12 +351,16 @@ impl<'a> Ctx<'a> {
     fn system_pythons(&self) -> Vec<Candidate> {
         let mut out = Vec::new();
         for bin in ["/usr/bin", "/usr/local/bin"] {
-            let Ok(entries) = self.sys.read_dir(Path::new(bin)) else {
+            // Names first: /usr/bin holds thousands of entries, few of them Pythons.
+            let Ok(mut names) = self.sys.read_dir_names(Path::new(bin)) else {
                 continue;
             };
-            for e in entries.into_iter().take(MAX_DIR_ENTRIES) {
-                if !e.is_dir && minor_from_name(Path::new(&e.name)).is_some() {
-                    out.extend(self.env_of_interpreter(&e.path));
+            names.sort();
+            names.truncate(MAX_DIR_ENTRIES);
+            for name in names {
+                let path = Path::new(bin).join(&name);
+                if minor_from_name(Path::new(&name)).is_some() && !self.sys.is_dir(&path) {
+                    out.extend(self.env_of_interpreter(&path));
                 }
             }
         }
