@@ -3,23 +3,12 @@
 
 use std::path::Path;
 
+mod common;
+
 fn card(fixture: &str, args: &[&str]) -> String {
-    let root = format!("tests/fixtures/{fixture}");
-    assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(&root).is_dir());
-    let out = assert_cmd::Command::cargo_bin("gpucompat")
-        .unwrap()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .arg("card")
-        .args(args)
-        .args(["--root", &root])
-        // Fixture programs (fake nvidia-smi, nvcc) may run; nothing of the
-        // caller's shell may leak in.
-        .env("GPUCOMPAT_ALLOW_ROOT_CODE", "1")
-        .env_remove("GPUCOMPAT_GPUS")
-        .env_remove("GPUCOMPAT_DRIVER_VERSION")
-        .env_remove("GPUCOMPAT_CUDA_DRIVER_VERSION")
-        .output()
-        .unwrap();
+    let mut all = vec!["card"];
+    all.extend_from_slice(args);
+    let out = common::gpucompat_at_fixture(fixture, &all);
     assert!(
         out.status.success(),
         "{fixture} {args:?}: {}",

@@ -1,17 +1,9 @@
 //! `card --format labels|prometheus` on machine fixtures.
 
+mod common;
+
 fn card(fixture: &str, format: &str) -> String {
-    let out = assert_cmd::Command::cargo_bin("gpucompat")
-        .unwrap()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["card", "--format", format, "--root"])
-        .arg(format!("tests/fixtures/{fixture}"))
-        .env("GPUCOMPAT_ALLOW_ROOT_CODE", "1")
-        .env_remove("GPUCOMPAT_GPUS")
-        .env_remove("GPUCOMPAT_DRIVER_VERSION")
-        .env_remove("GPUCOMPAT_CUDA_DRIVER_VERSION")
-        .output()
-        .unwrap();
+    let out = common::gpucompat_at_fixture(fixture, &["card", "--format", format]);
     assert!(out.status.success());
     String::from_utf8(out.stdout).unwrap()
 }

@@ -4,26 +4,17 @@
 
 use std::path::Path;
 
+mod common;
+
 struct Out {
     code: i32,
     stdout: String,
 }
 
 fn check(fixture: &str, args: &[&str]) -> Out {
-    let root = format!("tests/fixtures/{fixture}");
-    assert!(Path::new(env!("CARGO_MANIFEST_DIR")).join(&root).is_dir());
-    let out = assert_cmd::Command::cargo_bin("gpucompat")
-        .unwrap()
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .arg("check")
-        .args(args)
-        .args(["--root", &root])
-        .env("GPUCOMPAT_ALLOW_ROOT_CODE", "1")
-        .env_remove("GPUCOMPAT_GPUS")
-        .env_remove("GPUCOMPAT_DRIVER_VERSION")
-        .env_remove("GPUCOMPAT_CUDA_DRIVER_VERSION")
-        .output()
-        .unwrap();
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    let out = common::gpucompat_at_fixture(fixture, &all);
     Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8(out.stdout)

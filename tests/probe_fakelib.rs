@@ -2,6 +2,7 @@
 //! what they answer reaches the Inventory with its source; init errors,
 //! stub libraries and hangs become observed errors and notes.
 
+mod common;
 #[path = "fakelib/mod.rs"]
 mod fakelib;
 
@@ -206,16 +207,7 @@ fn an_unknown_gpu_name_leaves_the_compute_capability_unknown() {
 #[test]
 fn card_json_through_the_cli_reads_the_fake_nvml() {
     let root = fakelib::root("550.54.14", &["FAKE_COUNT=1"], &[]);
-    let out = assert_cmd::Command::cargo_bin("gpucompat")
-        .unwrap()
-        .args(["card", "--json", "--root"])
-        .arg(root.path())
-        .env("GPUCOMPAT_ALLOW_ROOT_CODE", "1")
-        .env_remove("GPUCOMPAT_GPUS")
-        .env_remove("GPUCOMPAT_DRIVER_VERSION")
-        .env_remove("GPUCOMPAT_CUDA_DRIVER_VERSION")
-        .output()
-        .unwrap();
+    let out = common::gpucompat_at_root(root.path(), &["card", "--json"]);
     assert!(out.status.success());
     let inv: Inventory = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(inv.gpus.len(), 1);
