@@ -118,10 +118,8 @@ pub fn map_under(root: &Path, path: &Path) -> PathBuf {
     for c in path.components() {
         match c {
             Component::Normal(p) => out.push(p),
-            Component::ParentDir => {
-                if out != root {
-                    out.pop();
-                }
+            Component::ParentDir if out != root => {
+                out.pop();
             }
             _ => {}
         }

@@ -66,6 +66,7 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    #[allow(dead_code)] // for the subcommands that probe the machine
     pub fn host(&self) -> Host {
         Host::new(&self.root)
     }

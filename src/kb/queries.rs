@@ -491,7 +491,7 @@ impl Kb {
         let rows = &self.onnxruntime.row;
         rows.iter().find(|r| r.version == version).or_else(|| {
             let s = series(version)?;
-            rows.iter().filter(|r| series(&r.version) == Some(s)).last()
+            rows.iter().rfind(|r| series(&r.version) == Some(s))
         })
     }
 
