@@ -48,6 +48,12 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 continue;
             }
         }
+        if t.contains("os.environ") {
+            for (name, value) in python_assignments(t) {
+                b.env_var(&name, &value, &src);
+            }
+            continue;
+        }
         let cmd = prompt_command(t).unwrap_or(t);
         if let Some(var) = echo_target(cmd) {
             echo = Some(var);
@@ -57,6 +63,39 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             b.env_var(&name, &value, &src);
         }
     }
+}
+
+/// `os.environ["CUDA_VISIBLE_DEVICES"] = "1"` in pasted code.
+fn python_assignments(t: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(p) = rest.find("os.environ[") {
+        rest = &rest[p + "os.environ[".len()..];
+        let inner = rest.trim_start();
+        let Some(q) = inner.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(end) = inner[1..].find(q) else { break };
+        let name = &inner[1..1 + end];
+        let after = inner[1 + end + 1..].trim_start();
+        let Some(after) = after.strip_prefix(']') else {
+            continue;
+        };
+        let Some(after) = after.trim_start().strip_prefix('=') else {
+            continue;
+        };
+        let after = after.trim_start();
+        let Some(vq) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(vend) = after[1..].find(vq) else {
+            continue;
+        };
+        if is_gpu_var(name) {
+            out.push((name.to_string(), after[1..1 + vend].to_string()));
+        }
+    }
+    out
 }
 
 fn echo_target(cmd: &str) -> Option<String> {
@@ -175,6 +214,13 @@ HOME=/root
             Some("/usr/local/cuda-11.8/lib64:/usr/lib")
         );
         assert_eq!(get("HOME"), None);
+    }
+
+    #[test]
+    fn python_os_environ() {
+        let inv = run("    os.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\nos.environ['HOME'] = '/x'\n");
+        assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].value, "1");
+        assert!(!inv.env.contains_key("HOME"));
     }
 
     #[test]

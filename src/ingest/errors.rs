@@ -140,6 +140,10 @@ pub static CATALOG: &[Entry] = &[
     ex("smi-not-found", "nvidia-smi", &["command not found", "is not recognized as", ": not found", "executable file not found"], K::NoNvidiaDriver, None,
         "bash: nvidia-smi: command not found", smi_missing),
     e("smi-no-devices", "No devices were found", K::NoDevice, None, "No devices were found"),
+    e("smi-device-handle", "Unable to determine the device handle for GPU", K::InitFailed, None,
+        "Unable to determine the device handle for GPU0: 0000:C1:00.0: Unknown Error"),
+    ex("nvml-driver-not-loaded", "NVML: Driver Not Loaded", &[], K::SmiNoDriver, Some(9),
+        "Failed to properly shut down NVML: Driver Not Loaded", smi_failed),
     e("torch-no-nvidia-driver", "Found no NVIDIA driver on your system", K::NoNvidiaDriver, None,
         "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"),
     ex("modprobe-key-rejected", "Key was rejected by service", &[], K::NoNvidiaDriver, None,
@@ -233,7 +237,7 @@ pub static CATALOG: &[Entry] = &[
     // --- the wheel ------------------------------------------------------------------------------
     ex("torch-not-compiled-with-cuda", "Torch not compiled with CUDA enabled", &[], K::TorchNotCompiledWithCuda, None,
         "AssertionError: Torch not compiled with CUDA enabled", torch_cpu_build),
-    ex("torch-toolkit-mismatch", "mismatches the version that was used to compile PyTorch", &[], K::ToolkitTorchMismatch, None,
+    ex("torch-toolkit-mismatch", "mismatches the version that was used to compile", &[], K::ToolkitTorchMismatch, None,
         "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.", toolkit_torch_mismatch),
     ex("torchvision-cuda-major-mismatch", "were compiled with different CUDA major versions", &[], K::Other, None,
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.", torchvision_mismatch),
@@ -378,7 +382,7 @@ fn code_in(t: &str) -> Option<i64> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?i)(?:\bError (\d{1,4}):|runtime error \((\d{1,4})\)|cuInit\(\)=(\d{1,4})|error code:? (\d{1,4})\b)",
+        r"(?i)(?:\bError (\d{1,4}):|runtime error \((\d{1,4})\)|cuInit\(\)=(\d{1,4})|error code:? (\d{1,4})\b|\breturned (\d{1,4})\b|\bcode=(\d{1,4})\b)",
     );
     let c = r.captures(t)?;
     (1..=4)
@@ -802,9 +806,11 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"detected CUDA version \((\d+\.\d+)\) mismatches the version that was used to compile PyTorch \((\d+\.\d+)\)",
+        r"detected CUDA version \((\d+\.\d+)\) mismatches the version that was used to compile\s+PyTorch \((\d+\.\d+)\)",
     );
-    if let Some(m) = r.captures(c.line) {
+    // The message is often wrapped after "compile": read it with the next line.
+    let joined = format!("{} {}", c.line, c.ahead(1));
+    if let Some(m) = r.captures(&joined) {
         if let Ok(tk) = m[1].parse::<CudaVersion>() {
             let path = "CUDA_HOME (torch.utils.cpp_extension)".to_string();
             if !b.inv.toolkits.iter().any(|t| t.path == path) {
@@ -884,9 +890,15 @@ fn cudnn_dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
 
 fn tf_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"Loaded runtime CuDNN library: (\d+\.\d+\.\d+)");
+    let r = re(&R, r"Loaded runtime CuDNN library: (\d+(?:\.\d+\.\d+)?)");
     if let Some(m) = r.captures(c.line) {
-        cudnn_loaded(b, &m[1], &c.src);
+        let v = &m[1];
+        // Old TensorFlow printed the integer form: 5005 is 5.0.5.
+        let v = match v.parse::<u64>() {
+            Ok(n) => cudnn_int(n),
+            Err(_) => v.to_string(),
+        };
+        cudnn_loaded(b, &v, &c.src);
     }
     Some(K::CudnnVersionMismatch)
 }
@@ -902,16 +914,20 @@ fn cudnn_loaded(b: &mut Builder, v: &str, src: &str) {
     });
 }
 
+/// cuDNN's integer version: 8902 is 8.9.2, 90100 is 9.1.0.
+pub fn cudnn_int(n: u64) -> String {
+    if n >= 10000 {
+        format!("{}.{}.{}", n / 10000, (n % 10000) / 100, n % 100)
+    } else {
+        format!("{}.{}.{}", n / 1000, (n % 1000) / 100, n % 100)
+    }
+}
+
 fn jax_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(&R, r"Found cuDNN version (\d{4,6})");
     if let Some(n) = r.captures(c.line).and_then(|m| m[1].parse::<u64>().ok()) {
-        let v = if n >= 10000 {
-            format!("{}.{}.{}", n / 10000, (n % 10000) / 100, n % 100)
-        } else {
-            format!("{}.{}.{}", n / 1000, (n % 1000) / 100, n % 100)
-        };
-        cudnn_loaded(b, &v, &c.src);
+        cudnn_loaded(b, &cudnn_int(n), &c.src);
     }
     Some(K::CudnnVersionMismatch)
 }

@@ -118,6 +118,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut csv: Option<CsvState> = None;
     let mut last_listed: Option<u32> = None;
     let mut list_mig: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut tf_device: Option<u32> = None;
 
     for line in &doc.lines {
         let raw = line.text.as_str();
@@ -220,6 +221,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if q_line(b, &mut q, raw, &src) {
             continue;
         }
+        device_log(b, t, &src, &mut tf_device);
     }
 
     for (idx, n) in bx.mig_counts.into_iter().chain(list_mig) {
@@ -237,6 +239,73 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             },
             src,
         ));
+    }
+}
+
+fn tf_props_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r"name: (.+?) computeCapability: (\d+\.\d+)")
+}
+
+fn tf_created_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"\(device: (\d+), name: (.+?), pci bus id: [^,]+, compute capability: (\d+\.\d+)\)",
+    )
+}
+
+/// Frameworks' own device logs: TensorFlow's `Found device 0 with
+/// properties:` / `Created TensorFlow device (... compute capability: 3.7)`
+/// and trtexec's `Selected Device:` / `Compute Capability:`.
+fn device_log(b: &mut Builder, t: &str, src: &str, tf_device: &mut Option<u32>) {
+    if let Some(p) = t.find("Found device ") {
+        *tf_device = t[p + 13..]
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok());
+    }
+    let named = |b: &mut Builder, idx: u32, name: &str, cc: &str| {
+        let notes = &mut b.notes;
+        let g = gpu_mut(&mut b.inv.gpus, idx);
+        put_name(g, name, src, notes);
+        if let Ok(cc) = cc.parse::<ComputeCapability>() {
+            put(
+                &mut g.compute_capability,
+                Fact::new(cc, src),
+                notes,
+                "compute capability",
+            );
+        }
+    };
+    if let Some(c) = tf_props_re().captures(t) {
+        let idx = tf_device.take().unwrap_or(0);
+        named(b, idx, c[1].trim(), &c[2]);
+        return;
+    }
+    if let Some(c) = tf_created_re().captures(t) {
+        let idx = c[1].parse().unwrap_or(0);
+        named(b, idx, c[2].trim(), &c[3]);
+        return;
+    }
+    if let Some(p) = t.find("] Selected Device: ") {
+        let name = t[p + 19..].trim();
+        let notes = &mut b.notes;
+        let g = gpu_mut(&mut b.inv.gpus, 0);
+        put_name(g, name, src, notes);
+        return;
+    }
+    if let Some(p) = t.find("] Compute Capability: ") {
+        if let Ok(cc) = t[p + 22..].trim().parse::<ComputeCapability>() {
+            let notes = &mut b.notes;
+            let g = gpu_mut(&mut b.inv.gpus, 0);
+            put(
+                &mut g.compute_capability,
+                Fact::new(cc, src),
+                notes,
+                "compute capability",
+            );
+        }
     }
 }
 
@@ -1116,6 +1185,25 @@ GPU 00000000:01:00.0
         assert!(inv.fabric.nvlink_active.as_ref().unwrap().value);
         let inv = run("GPU0\t X \tSYS\t0-63\nGPU1\tSYS\t X \t0-63\n");
         assert!(inv.fabric.nvlink_active.is_none());
+    }
+
+    #[test]
+    fn framework_device_logs() {
+        let inv = run("2020-03-17 08:06:02.691797: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1544] Found device 0 with properties: 
+pciBusID: 0000:17:00.0 name: TITAN RTX computeCapability: 7.5
+> I tensorflow/core/common_runtime/gpu/gpu_device.cc:838] Creating TensorFlow device (/gpu:1) -> (device: 1, name: Tesla K80, pci bus id: 0000:07:00.0, compute capability: 3.7)
+[07/22/2022-13:25:12] [I] Selected Device: NVIDIA GeForce GTX 1050 Ti");
+        assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "TITAN RTX");
+        assert_eq!(
+            inv.gpus[0].compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(7, 5)
+        );
+        assert_eq!(
+            inv.gpus[1].compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(3, 7)
+        );
+        // A different name for GPU 0 keeps the first and notes the conflict.
+        assert_eq!(inv.notes.len(), 1);
     }
 
     #[test]

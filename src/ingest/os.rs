@@ -309,7 +309,62 @@ fn flush_pci(b: &mut Builder, pending: Option<(PciDevice, bool)>) {
     }
 }
 
+/// Which OS a file path in a traceback or warning belongs to.
+fn path_os(t: &str) -> Option<OsKind> {
+    let l = t.trim_start();
+    let is_path_line =
+        l.starts_with("File \"") || l.contains("site-packages") || l.contains("dist-packages");
+    if !is_path_line {
+        return None;
+    }
+    if l.contains("/Users/") || l.contains("/Applications/") || l.contains("/opt/homebrew/") {
+        return Some(OsKind::Macos);
+    }
+    let b = l.as_bytes();
+    let win = b
+        .windows(3)
+        .any(|w| w[0].is_ascii_alphabetic() && w[1] == b':' && w[2] == b'\\');
+    if win {
+        return Some(OsKind::Windows);
+    }
+    if l.contains("/home/")
+        || l.contains("/usr/lib/python")
+        || l.contains("/usr/local/lib/python")
+        || l.contains("/opt/conda/")
+        || l.contains("dist-packages")
+    {
+        return Some(OsKind::Linux);
+    }
+    None
+}
+
 fn other(b: &mut Builder, t: &str, src: &str) {
+    if b.inv.os.kind.is_none() {
+        if let Some(k) = path_os(t) {
+            b.inv.os.kind = Some(Fact::new(k, src).with_note("from a file path in a traceback"));
+            return;
+        }
+    }
+    // rocminfo: `Name:                    gfx1031`
+    if let Some(v) = t.strip_prefix("Name:") {
+        let v = v.trim();
+        if v.starts_with("gfx") && v.len() > 3 && v[3..].bytes().all(|c| c.is_ascii_alphanumeric())
+        {
+            if !b.inv.amd.gfx_targets.iter().any(|f| f.value == v) {
+                b.inv.amd.gfx_targets.push(Fact::new(v.to_string(), src));
+            }
+            return;
+        }
+    }
+    if t.starts_with("ROCk module") && t.ends_with("is loaded") {
+        put(
+            &mut b.inv.amd.amdgpu_loaded,
+            Fact::new(true, src),
+            &mut b.notes,
+            "amdgpu loaded",
+        );
+        return;
+    }
     let notes = &mut b.notes;
     let os = &mut b.inv.os;
     if let Some(v) = t.strip_prefix("ProductVersion:") {
@@ -492,6 +547,19 @@ mod tests {
         assert_eq!(inv.os.kernel.as_ref().unwrap().value, "6.8.0-45-generic");
         let inv = run("Linux version 5.15.0-91-generic (buildd@lcy02-amd64-045) (gcc (Ubuntu 11.4.0) 11.4.0) #101-Ubuntu SMP");
         assert_eq!(inv.os.kernel.as_ref().unwrap().value, "5.15.0-91-generic");
+    }
+
+    #[test]
+    fn traceback_paths_and_rocminfo() {
+        let inv = run("  File \"/Users/me/anaconda3/envs/x/lib/python3.8/site-packages/torch/cuda/__init__.py\", line 293, in _lazy_init");
+        assert_eq!(inv.os.kind.as_ref().unwrap().value, OsKind::Macos);
+        let inv = run("C:\\Users\\me\\AppData\\Local\\site-packages\\torch\\cuda\\__init__.py:116: UserWarning:");
+        assert_eq!(inv.os.kind.as_ref().unwrap().value, OsKind::Windows);
+        let inv = run("ROCk module version 6.16.6 is loaded\n  Name:                    gfx1151\n");
+        assert_eq!(inv.amd.gfx_targets[0].value, "gfx1151");
+        assert!(inv.amd.amdgpu_loaded.as_ref().unwrap().value);
+        let inv = run("Some log line mentioning /Users/ without a path context");
+        assert!(inv.os.kind.is_none());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use regex::Regex;
 
 use super::clean::prompt_command;
 use super::{gpu_mut, put, Builder, Doc};
-use crate::inventory::{Fact, ModuleFlavor, UserLibrary};
+use crate::inventory::{Fact, LibraryInstall, ModuleFlavor, UserLibrary};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -113,6 +113,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
+        if t.contains(" => ") && t.contains("(libc6") {
+            ldconfig_row(b, t, &src);
+            continue;
+        }
+
         if t.contains(".so.") {
             for c in lib_re().captures_iter(t) {
                 let Ok(v) = c[3].parse::<DriverVersion>() else {
@@ -147,6 +152,37 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             &mut b.notes,
             "nvidia module loaded",
         );
+    }
+}
+
+/// `ldconfig -p`: `libcudnn_ops.so.9 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcudnn_ops.so.9`.
+fn ldconfig_row(b: &mut Builder, t: &str, src: &str) {
+    let Some((_, path)) = t.split_once(" => ") else {
+        return;
+    };
+    let path = path.trim();
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let Some((stem, ver)) = file.split_once(".so.") else {
+        return;
+    };
+    if ver.is_empty() || !ver.bytes().all(|c| c.is_ascii_digit() || c == b'.') {
+        return;
+    }
+    let install = LibraryInstall {
+        path: path.to_string(),
+        version: Fact::new(ver.to_string(), src),
+    };
+    let list = if stem.starts_with("libcudnn") {
+        &mut b.inv.libraries.cudnn
+    } else if stem == "libnccl" {
+        &mut b.inv.libraries.nccl
+    } else if stem.starts_with("libnvinfer") {
+        &mut b.inv.libraries.tensorrt
+    } else {
+        return;
+    };
+    if !list.iter().any(|l| l.path == install.path) {
+        list.push(install);
     }
 }
 
@@ -410,6 +446,14 @@ mod tests {
             inv.nvidia.user_libraries[0].version.value.to_string(),
             "550.144.03"
         );
+    }
+
+    #[test]
+    fn ldconfig_libraries() {
+        let inv = run("        libcudnn_ops.so.9 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcudnn_ops.so.9\n        libcudnn_ops.so (libc6,x86-64) => /lib/x86_64-linux-gnu/libcudnn_ops.so\n        libnccl.so.2 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnccl.so.2\n");
+        assert_eq!(inv.libraries.cudnn.len(), 1);
+        assert_eq!(inv.libraries.cudnn[0].version.value, "9");
+        assert_eq!(inv.libraries.nccl[0].version.value, "2");
     }
 
     #[test]

@@ -68,7 +68,16 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if t.is_empty() {
             continue;
         }
-        if let Some(code) = t.strip_prefix(">>> ") {
+        // IPython: `In [7]: expr` and `Out[7]: value`.
+        let ipy_in = t
+            .strip_prefix("In [")
+            .and_then(|r| r.split_once("]: "))
+            .map(|(_, c)| c);
+        let t = t
+            .strip_prefix("Out[")
+            .and_then(|r| r.split_once("]: "))
+            .map_or(t, |(_, v)| v);
+        if let Some(code) = t.strip_prefix(">>> ").or(ipy_in) {
             pending = expr(code);
             printed = None;
             if pending.is_none() {
@@ -402,6 +411,13 @@ False
             env.torch.as_ref().unwrap().cuda.as_ref().unwrap().value,
             Some(CudaVersion::new(12, 8))
         );
+    }
+
+    #[test]
+    fn ipython() {
+        let inv = run("In [7]: torch.cuda.device_count()\nOut[7]: 0\n");
+        let r = inv.python[0].runtime.as_ref().unwrap();
+        assert_eq!(r.device_count.as_ref().unwrap().value, 0);
     }
 
     #[test]
