@@ -179,6 +179,28 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
     if let Some(x) = &n.cuda_max {
         f("driver's CUDA", x.value.to_string(), &x.source);
     }
+    if let Some(x) = &n.module_flavor {
+        f(
+            "kernel module flavor",
+            format!("{:?}", x.value).to_lowercase(),
+            &x.source,
+        );
+    }
+    if let Some(x) = &n.module_loaded {
+        f("nvidia module loaded", x.value.to_string(), &x.source);
+    }
+    if let Some(x) = &n.smi_ok {
+        f("nvidia-smi answered", x.value.to_string(), &x.source);
+    }
+    for d in inv.nvidia_pci() {
+        let driver = d.driver.as_deref().unwrap_or("none");
+        let name = d.name.as_deref().unwrap_or("NVIDIA device");
+        f(
+            &format!("PCI {}", d.address),
+            format!("{name}, driver {driver}"),
+            &d.source,
+        );
+    }
     for g in &inv.gpus {
         if let Some(x) = &g.name {
             f(&format!("GPU {}", g.index), x.value.clone(), &x.source);
@@ -190,6 +212,61 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
                 &x.source,
             );
         }
+        if let Some(x) = &g.mig {
+            let v = match (x.value.enabled, x.value.instances) {
+                (false, _) => "disabled".to_string(),
+                (true, Some(n)) => format!("enabled, {n} instances"),
+                (true, None) => "enabled".to_string(),
+            };
+            f(&format!("GPU {} MIG", g.index), v, &x.source);
+        }
+        if let Some(x) = &g.driver_model {
+            f(
+                &format!("GPU {} driver model", g.index),
+                format!("{:?}", x.value).to_uppercase(),
+                &x.source,
+            );
+        }
+    }
+    for (what, libs) in [
+        ("cuDNN", &inv.libraries.cudnn),
+        ("NCCL", &inv.libraries.nccl),
+        ("TensorRT", &inv.libraries.tensorrt),
+    ] {
+        if let Some(l) = libs.first() {
+            let more = match libs.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            f(
+                what,
+                format!("{} {}{more}", l.version.value, l.path),
+                &l.version.source,
+            );
+        }
+    }
+    if let Some(x) = &inv.amd.amdgpu_loaded {
+        f(
+            "amdgpu (ROCk) module loaded",
+            x.value.to_string(),
+            &x.source,
+        );
+    }
+    if let Some(x) = &inv.amd.rocm_version {
+        f("ROCm", x.value.clone(), &x.source);
+    }
+    for x in &inv.amd.gfx_targets {
+        f("AMD GPU target", x.value.clone(), &x.source);
+    }
+    if let Some(x) = &inv.apple.chip {
+        f("Apple chip", x.value.clone(), &x.source);
+    }
+    let fab = &inv.fabric;
+    if let Some(x) = &fab.fabric_manager_running {
+        f("fabric manager running", x.value.to_string(), &x.source);
+    }
+    if let Some(x) = &fab.fabric_manager_version {
+        f("fabric manager", x.value.to_string(), &x.source);
     }
     for t in &inv.toolkits {
         f(
@@ -240,7 +317,11 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         f(k, format!("{:?}", x.value), &x.source);
     }
     for e in &inv.errors {
-        f(&format!("error ({:?})", e.kind), e.text.clone(), &e.source);
+        let mut text: String = e.text.chars().take(120).collect();
+        if text.len() < e.text.len() {
+            text.push('…');
+        }
+        f(&format!("error ({:?})", e.kind), text, &e.source);
     }
     v
 }

@@ -294,7 +294,9 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
                 cudnn_path(b, val, src);
             }
         }
-        "hip runtime version" | "rocm version" if !is_null(val) && looks_like_version(val) => {
+        "hip runtime version" | "rocm version" | "rocm hip version"
+            if !is_null(val) && looks_like_version(val) =>
+        {
             put(
                 &mut b.inv.amd.rocm_version,
                 Fact::new(val.to_string(), src),
@@ -640,13 +642,9 @@ pub fn platform(b: &mut Builder, val: &str, src: &str) {
             notes,
             "operating system",
         );
-        let (body, glibc) = match rest.split_once("-with-") {
-            Some((body, lib)) => (body, lib.strip_prefix("glibc")),
-            None => (rest, None),
-        };
-        if let Some(g) = glibc {
-            put(&mut os.glibc, Fact::new(g.to_string(), src), notes, "glibc");
-        }
+        // The `-with-glibcX` suffix is the glibc the Python binary was linked
+        // against, not the system's; only `Libc version:` says the latter.
+        let body = rest.split_once("-with-").map_or(rest, |(body, _)| body);
         for arch in ["x86_64", "aarch64", "ppc64le", "s390x", "armv7l"] {
             if let Some(kernel) = body.strip_suffix(&format!("-{arch}")) {
                 put(

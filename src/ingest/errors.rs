@@ -140,6 +140,7 @@ pub static CATALOG: &[Entry] = &[
     ex("smi-not-found", "nvidia-smi", &["command not found", "is not recognized as", ": not found", "executable file not found"], K::NoNvidiaDriver, None,
         "bash: nvidia-smi: command not found", smi_missing),
     e("smi-no-devices", "No devices were found", K::NoDevice, None, "No devices were found"),
+    ex("smi-no-devices-short", "No devices found", &[], K::NoDevice, None, "No devices found", whole_line),
     e("smi-device-handle", "Unable to determine the device handle for GPU", K::InitFailed, None,
         "Unable to determine the device handle for GPU0: 0000:C1:00.0: Unknown Error"),
     ex("nvml-driver-not-loaded", "NVML: Driver Not Loaded", &[], K::SmiNoDriver, Some(9),
@@ -154,8 +155,14 @@ pub static CATALOG: &[Entry] = &[
         "modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic", module_not_found),
     e("nvrm-probe-not-called", "The NVIDIA probe routine was not called", K::NoNvidiaDriver, None,
         "NVRM: The NVIDIA probe routine was not called for 1 device(s)."),
-    e("nvrm-legacy-gpu", "supported through the NVIDIA", K::NoNvidiaDriver, None,
-        "NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please"),
+    ex("nvrm-legacy-gpu", "supported through the NVIDIA", &[], K::NoNvidiaDriver, None,
+        "NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please", nvrm_legacy_gpu),
+    ex("nvrm-open-module-unsupported", "not supported by open", &[], K::InitFailed, None,
+        "NVRM: installed in this system is not supported by open", open_module_unsupported),
+    e("nvrm-rm-init-adapter", "RmInitAdapter failed", K::InitFailed, None,
+        "NVRM: GPU 0000:03:00.0: RmInitAdapter failed! (0x24:0x72:1603)"),
+    ex("xla-kernel-dso-mismatch", "does not match DSO version", &[], K::NvmlDriverLibraryMismatch, None,
+        "E external/xla/xla/stream_executor/cuda/cuda_diagnostics.cc:312] kernel version 470.182.3 does not match DSO version 520.61.5 -- cannot find working devices in this configuration", kernel_dso_mismatch),
     e("installer-nouveau-in-use", "Nouveau kernel driver is currently in use", K::NoNvidiaDriver, None,
         "ERROR: The Nouveau kernel driver is currently in use by your system.  This driver is incompatible with the NVIDIA driver"),
     e("installer-cannot-load", "Unable to load the kernel module 'nvidia.ko'", K::NoNvidiaDriver, None,
@@ -333,7 +340,8 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let set = catalog_set();
     for (i, line) in doc.lines.iter().enumerate() {
         let t = line.text.trim();
-        if t.len() < 8 {
+        // Source lines a traceback echoes (`raise AssertionError("...")`) are code, not messages.
+        if t.len() < 8 || t.starts_with("raise ") || t.starts_with("warnings.warn(") {
             continue;
         }
         let hits = set.matches(t);
@@ -412,6 +420,92 @@ fn smi_failed(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         mark_container(c, b);
     }
     Some(kind)
+}
+
+/// Only when the message is the whole line (`No devices found`), not prose.
+fn whole_line(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let t = c.line.trim_end_matches('.');
+    CATALOG
+        .iter()
+        .any(|e| e.kind == k && e.needle.eq_ignore_ascii_case(t))
+        .then_some(k)
+}
+
+/// `NVRM: The NVIDIA GeForce GT 710 GPU installed in this system is` /
+/// `NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please` / ... /
+/// `NVRM:  information.  The 535.129.03 NVIDIA driver will ignore`.
+fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static G: OnceLock<Regex> = OnceLock::new();
+    let gpu = re(&G, r"The NVIDIA (.+?) GPU installed in this system");
+    static D: OnceLock<Regex> = OnceLock::new();
+    let drv = re(
+        &D,
+        r"The (\d{3,4}\.\d+(?:\.\d+)?) NVIDIA driver will ignore",
+    );
+    let start = c.i.saturating_sub(2);
+    for j in start..c.i + 4 {
+        let t = c.doc.text(j);
+        let src = c.doc.src_at(j);
+        if let Some(m) = gpu.captures(t) {
+            let name = m[1].trim().to_string();
+            let idx = gpu_named(b, &name, None);
+            let notes = &mut b.notes;
+            let g = gpu_mut(&mut b.inv.gpus, idx);
+            put(&mut g.name, Fact::new(name, src.clone()), notes, "GPU name");
+        }
+        if let Some(v) = drv
+            .captures(t)
+            .and_then(|m| m[1].parse::<DriverVersion>().ok())
+        {
+            put(
+                &mut b.inv.nvidia.kernel_module,
+                Fact::new(v, src),
+                &mut b.notes,
+                "kernel module version",
+            );
+        }
+    }
+    Some(k)
+}
+
+fn open_module_unsupported(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    if c.line.contains("nvidia.ko") || c.ahead(1).contains("nvidia.ko") {
+        b.inv.nvidia.module_flavor = Some(
+            Fact::new(crate::inventory::ModuleFlavor::Open, &c.src)
+                .with_note("the open kernel module said so"),
+        );
+    }
+    Some(k)
+}
+
+/// XLA/TensorFlow: `kernel version 470.182.3 does not match DSO version 520.61.5`:
+/// the loaded kernel module against the libcuda the process loaded.
+fn kernel_dso_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"kernel version (\d{3,4}\.\d+(?:\.\d+)?) does not match DSO version (\d{3,4}\.\d+(?:\.\d+)?)",
+    );
+    if let Some(m) = r.captures(c.line) {
+        if let Ok(kv) = m[1].parse::<DriverVersion>() {
+            put(
+                &mut b.inv.nvidia.kernel_module,
+                Fact::new(kv, &c.src),
+                &mut b.notes,
+                "kernel module version",
+            );
+        }
+        if let Ok(dv) = m[2].parse::<DriverVersion>() {
+            user_library(
+                b,
+                "libcuda",
+                "libcuda (DSO loaded by the process)",
+                dv,
+                &c.src,
+            );
+        }
+    }
+    Some(k)
 }
 
 fn smi_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {

@@ -68,18 +68,59 @@ pub fn enrich(inv: &mut Inventory, kb: &Kb) {
         if g.compute_capability.is_some() && g.architecture.is_some() {
             continue;
         }
-        if let GpuLookup::Found(row) = kb.gpu(name.value.trim_end_matches("...")) {
-            let src = format!("kb gpus \"{}\" (name from {})", row.name, name.source);
-            if g.compute_capability.is_none() {
-                if let Some(cc) = row.compute_capability {
-                    g.compute_capability = Some(Fact::new(cc, src.clone()));
-                }
+        let (cc, arch, segment, src) = match name.value.strip_suffix("...") {
+            // nvidia-smi cut the name: use the table only when every GPU
+            // whose name starts that way agrees.
+            Some(prefix) => {
+                let p = prefix.trim().to_lowercase();
+                let rows: Vec<_> = kb
+                    .gpus
+                    .row
+                    .iter()
+                    .filter(|r| r.name.to_lowercase().starts_with(&p))
+                    .collect();
+                let Some(first) = rows.first() else { continue };
+                let same_cc = rows
+                    .iter()
+                    .all(|r| r.compute_capability == first.compute_capability);
+                let same_arch = rows.iter().all(|r| r.architecture == first.architecture);
+                let same_seg = rows.iter().all(|r| r.segment == first.segment);
+                let src = format!(
+                    "kb gpus: all {} rows named \"{}...\" (name from {})",
+                    rows.len(),
+                    prefix.trim(),
+                    name.source
+                );
+                (
+                    first.compute_capability.filter(|_| same_cc),
+                    same_arch.then(|| first.architecture.clone()),
+                    same_seg.then_some(first.segment),
+                    src,
+                )
             }
-            if g.architecture.is_none() {
-                g.architecture = Some(Fact::new(row.architecture.clone(), src.clone()));
+            None => match kb.gpu(&name.value) {
+                GpuLookup::Found(row) => (
+                    row.compute_capability,
+                    Some(row.architecture.clone()),
+                    Some(row.segment),
+                    format!("kb gpus \"{}\" (name from {})", row.name, name.source),
+                ),
+                _ => continue,
+            },
+        };
+        if g.compute_capability.is_none() {
+            if let Some(cc) = cc {
+                g.compute_capability = Some(Fact::new(cc, src.clone()));
             }
-            if g.segment.is_none() {
-                g.segment = Some(Fact::new(row.segment, src));
+        }
+        if g.architecture.is_none() {
+            if let Some(a) = arch {
+                g.architecture = Some(Fact::new(a, src.clone()));
+            }
+        }
+        if g.segment.is_none() {
+            if let Some(sg) = segment {
+                g.segment = Some(Fact::new(sg, src));
             }
         }
     }
@@ -233,22 +274,53 @@ pub fn put<T: PartialEq + Serialize>(
 ) {
     match slot {
         None => *slot = Some(fact),
-        Some(old) if old.value == fact.value => {}
+        Some(old) if old.value == fact.value => {
+            if earlier(&fact.source, &old.source) {
+                *old = fact;
+            }
+        }
         Some(old) => {
-            let n = Note {
-                subject: "input".to_string(),
-                message: format!(
+            // Keep what comes first in the paste, whichever parser read it.
+            let message = if earlier(&fact.source, &old.source) {
+                let dropped = std::mem::replace(old, fact);
+                format!(
+                    "{what} is {} ({}) and {} ({}); kept the first",
+                    show(&old.value),
+                    old.source,
+                    show(&dropped.value),
+                    dropped.source
+                )
+            } else {
+                format!(
                     "{what} is {} ({}) and {} ({}); kept the first",
                     show(&old.value),
                     old.source,
                     show(&fact.value),
                     fact.source
-                ),
+                )
+            };
+            let n = Note {
+                subject: "input".to_string(),
+                message,
             };
             if !notes.contains(&n) {
                 notes.push(n);
             }
         }
+    }
+}
+
+/// True when `a` cites an earlier line of the same input than `b`
+/// (`input line 3` before `input line 9`).
+fn earlier(a: &str, b: &str) -> bool {
+    fn split(s: &str) -> Option<(&str, usize)> {
+        let (label, rest) = s.split_once(" line ")?;
+        let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        Some((label, n.parse().ok()?))
+    }
+    match (split(a), split(b)) {
+        (Some((la, na)), Some((lb, nb))) => la == lb && na < nb,
+        _ => false,
     }
 }
 

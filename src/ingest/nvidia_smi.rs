@@ -95,7 +95,8 @@ struct BoxState {
     row: u8,
     has_mig_col: bool,
     in_mig_table: bool,
-    mig_counts: BTreeMap<u32, u32>,
+    /// Instances per GPU, and the line of the first one.
+    mig_counts: BTreeMap<u32, (u32, String)>,
 }
 
 #[derive(Default)]
@@ -117,7 +118,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut q = QState::default();
     let mut csv: Option<CsvState> = None;
     let mut last_listed: Option<u32> = None;
-    let mut list_mig: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut list_mig: BTreeMap<u32, (u32, String)> = BTreeMap::new();
     let mut tf_device: Option<u32> = None;
 
     for line in &doc.lines {
@@ -166,7 +167,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         }
         if mig_list_re().is_match(t) {
             if let Some(idx) = last_listed {
-                *list_mig.entry(idx).or_default() += 1;
+                list_mig.entry(idx).or_insert((0, src.clone())).0 += 1;
                 let g = gpu_mut(&mut b.inv.gpus, idx);
                 if g.mig.is_none() {
                     g.mig = Some(Fact::new(
@@ -224,13 +225,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         device_log(b, t, &src, &mut tf_device);
     }
 
-    for (idx, n) in bx.mig_counts.into_iter().chain(list_mig) {
+    for (idx, (n, first)) in bx.mig_counts.into_iter().chain(list_mig) {
         let g = gpu_mut(&mut b.inv.gpus, idx);
-        let src = g
-            .mig
-            .as_ref()
-            .map(|m| m.source.clone())
-            .unwrap_or_else(|| doc.src(0));
+        let src = g.mig.as_ref().map_or(first, |m| m.source.clone());
         let cur = g.mig.as_ref().and_then(|m| m.value.instances).unwrap_or(0);
         g.mig = Some(Fact::new(
             MigInfo {
@@ -436,7 +433,7 @@ fn box_line(b: &mut Builder, bx: &mut BoxState, t: &str, src: &str) {
         // | GPU  GI  CI  MIG | ... : four integers in the first cell.
         if first.len() == 4 && first.iter().all(|s| s.parse::<u32>().is_ok()) {
             if let Ok(g) = first[0].parse::<u32>() {
-                *bx.mig_counts.entry(g).or_default() += 1;
+                bx.mig_counts.entry(g).or_insert((0, src.to_string())).0 += 1;
             }
         }
         return;

@@ -26,7 +26,7 @@ fn uname_re() -> &'static Regex {
 
 fn proc_version_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"^Linux version (\d+\.\d+\S*) \(")
+    re(&R, r"^Linux version (\d+\.\d+\S*)(?:\s|$)")
 }
 
 fn lspci_re() -> &'static Regex {
@@ -406,15 +406,8 @@ fn other(b: &mut Builder, t: &str, src: &str) {
         }
         return;
     }
-    if t.starts_with("Microsoft Windows [Version") {
-        put(
-            &mut os.kind,
-            Fact::new(OsKind::Windows, src),
-            notes,
-            "operating system",
-        );
-        return;
-    }
+    // `Microsoft Windows [Version ...]` is left alone: WSL issue templates
+    // print the host's version for what is a Linux system.
     for prefix in [
         "CentOS Linux release ",
         "Rocky Linux release ",

@@ -3,6 +3,8 @@
 //! print(torch.__version__, torch.version.cuda)"` with its output line, and
 //! labelled prints (`torch.version.cuda: 12.1`, `CUDA available: True`).
 
+use std::collections::VecDeque;
+
 use super::clean::prompt_command;
 use super::{gpu_mut, put, put_opt, Builder, Doc};
 use crate::inventory::Fact;
@@ -61,7 +63,8 @@ fn label(s: &str) -> Option<Expr> {
 
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut pending: Option<Expr> = None;
-    let mut printed: Option<Vec<Expr>> = None;
+    // Printed expressions waiting for their output lines, one entry per print().
+    let mut printed: VecDeque<Vec<Expr>> = VecDeque::new();
     for line in &doc.lines {
         let t = line.text.trim();
         let src = doc.src(line.no);
@@ -79,10 +82,10 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .map_or(t, |(_, v)| v);
         if let Some(code) = t.strip_prefix(">>> ").or(ipy_in) {
             pending = expr(code);
-            printed = None;
+            printed.clear();
             if pending.is_none() {
                 // `>>> print(torch.__version__, torch.version.cuda)`
-                printed = print_args(code);
+                printed = print_calls(code);
             }
             continue;
         }
@@ -90,13 +93,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             value(b, e, t, &src);
             continue;
         }
-        if let Some(cmd) = prompt_command(t) {
-            printed = cmd
-                .find("print(")
-                .and_then(|p| print_args(cmd[p..].trim_end_matches(['"', '\''])));
+        let cmd = prompt_command(t)
+            .or_else(|| (t.starts_with("python") && t.contains(" -c ")).then_some(t));
+        if let Some(cmd) = cmd {
+            printed = print_calls(cmd);
             continue;
         }
-        if let Some(exprs) = printed.take() {
+        if let Some(exprs) = printed.pop_front() {
             // One output line with one value per printed expression.
             let vals = split_values(t, exprs.len());
             if vals.len() == exprs.len() {
@@ -105,6 +108,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 }
                 continue;
             }
+            printed.clear();
         }
         // `torch.version.cuda: 12.1`, `CUDA available: True`, `torch.cuda.is_available() = False`
         if let Some((k, v)) = t.split_once(": ").or_else(|| t.split_once(" = ")) {
@@ -113,6 +117,38 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
     }
+}
+
+/// Every `print(...)` call in a line of code, in order; empty when any
+/// argument is not an expression gpucompat knows.
+fn print_calls(code: &str) -> VecDeque<Vec<Expr>> {
+    let mut out = VecDeque::new();
+    let mut rest = code;
+    while let Some(p) = rest.find("print(") {
+        let after = &rest[p + 6..];
+        let mut depth = 1i32;
+        let mut end = None;
+        for (i, c) in after.char_indices() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        match print_args(&format!("print({})", &after[..end])) {
+            Some(args) => out.push_back(args),
+            None => return VecDeque::new(),
+        }
+        rest = &after[end..];
+    }
+    out
 }
 
 fn print_args(code: &str) -> Option<Vec<Expr>> {
@@ -396,6 +432,29 @@ False
                 .as_ref()
                 .unwrap()
                 .value
+        );
+    }
+
+    #[test]
+    fn python_c_several_prints() {
+        let inv = run("python -c \"import torch; print(torch.__version__); print(torch.cuda.is_available()); print(torch.cuda.get_device_capability())\"\n2.9.0+cu128\nTrue\n(12, 0)\n");
+        let env = &inv.python[0];
+        assert_eq!(
+            env.torch.as_ref().unwrap().version.as_ref().unwrap().value,
+            "2.9.0+cu128"
+        );
+        assert!(
+            env.runtime
+                .as_ref()
+                .unwrap()
+                .cuda_available
+                .as_ref()
+                .unwrap()
+                .value
+        );
+        assert_eq!(
+            inv.gpus[0].compute_capability.as_ref().unwrap().source,
+            "input line 4"
         );
     }
 
