@@ -65,10 +65,16 @@ pub fn clean(label: &str, text: &str) -> Doc {
             line = &line[..cut];
             doc.truncated_lines += 1;
         }
-        doc.lines.push(Line {
-            no: i + 1,
-            text: clean_line(line),
-        });
+        let mut text = clean_line(line);
+        if text.len() > MAX_LINE {
+            // Tab expansion can grow a line; keep the cap.
+            let mut cut = MAX_LINE;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+        }
+        doc.lines.push(Line { no: i + 1, text });
     }
     if text.ends_with('\n') {
         doc.lines.pop();
@@ -331,6 +337,8 @@ mod tests {
         let d = clean("input", &long);
         assert_eq!(d.truncated_lines, 1);
         assert!(d.lines[0].text.len() <= MAX_LINE);
+        let tabs = "\t".repeat(MAX_LINE);
+        assert!(clean("input", &tabs).lines[0].text.len() <= MAX_LINE);
     }
 
     #[test]
