@@ -26,7 +26,10 @@ fn text_report_cites_lines_and_says_what_to_run() {
         .stdout
         .clone();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("driver's CUDA: 11.4 (input line 7)"), "{text}");
+    assert!(
+        text.contains("driver's CUDA: 11.4 (input line 7)"),
+        "{text}"
+    );
     assert!(text.contains("To be sure, also run:"), "{text}");
     assert!(text.contains("  nvidia-smi\n"), "{text}");
 }
@@ -62,7 +65,9 @@ fn stdin_and_dash() {
     for args in [vec!["explain"], vec!["explain", "-"]] {
         gpucompat()
             .args(&args)
-            .write_stdin("| NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4 |\n")
+            .write_stdin(
+                "| NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4 |\n",
+            )
             .assert()
             .success()
             .stdout(predicate::str::contains("driver: 550.54.14 (input line 1)"));
@@ -87,7 +92,9 @@ fn several_files_cite_their_names() {
         .as_str()
         .unwrap();
     assert_eq!(src, format!("{} line 12", a.display()));
-    let gpu_src = v["inventory"]["gpus"][0]["name"]["source"].as_str().unwrap();
+    let gpu_src = v["inventory"]["gpus"][0]["name"]["source"]
+        .as_str()
+        .unwrap();
     assert!(gpu_src.starts_with(&b.display().to_string()), "{gpu_src}");
 }
 
@@ -107,7 +114,9 @@ fn odd_bytes_and_empty_input_do_not_fail() {
         .write_stdin(vec![0xff, 0xfe, b'\n', 0x00, b'N', b'V', 0x80])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Nothing gpucompat knows how to read"));
+        .stdout(predicate::str::contains(
+            "Nothing gpucompat knows how to read",
+        ));
     gpucompat()
         .args(["explain", "--json"])
         .write_stdin("")

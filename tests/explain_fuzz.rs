@@ -55,7 +55,18 @@ fn seed_lines() -> Vec<String> {
 }
 
 const NOISE: [&str; 12] = [
-    "> ", "| ", "\t", "\r", "```", "<details>", "&lt;", ": ", "=", "\u{1b}[31m", "…", "GPU 0: ",
+    "> ",
+    "| ",
+    "\t",
+    "\r",
+    "```",
+    "<details>",
+    "&lt;",
+    ": ",
+    "=",
+    "\u{1b}[31m",
+    "…",
+    "GPU 0: ",
 ];
 
 fn mutate(rng: &mut Rng, seeds: &[String], n_lines: usize) -> String {

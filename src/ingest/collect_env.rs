@@ -506,11 +506,7 @@ fn cudnn_version_of(val: &str) -> Option<String> {
     if val.bytes().all(|c| c.is_ascii_digit()) {
         // torch.backends.cudnn.version(): 8902 → 8.9.2, 90100 → 9.1.0
         let n: u64 = val.parse().ok()?;
-        return Some(if n >= 10000 {
-            format!("{}.{}.{}", n / 10000, (n % 10000) / 100, n % 100)
-        } else {
-            format!("{}.{}.{}", n / 1000, (n % 1000) / 100, n % 100)
-        });
+        return Some(super::errors::cudnn_int(n));
     }
     looks_like_version(val).then(|| val.to_string())
 }

@@ -24,6 +24,12 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     for line in &doc.lines {
         let t = line.text.trim();
         let src = doc.src(line.no);
+        if !matches!(
+            t.as_bytes().first(),
+            Some(b'A' | b'F' | b'E' | b'a' | b'f' | b'e')
+        ) {
+            continue;
+        }
         let Some((instr, rest)) = t.split_once(char::is_whitespace) else {
             continue;
         };

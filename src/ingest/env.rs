@@ -59,6 +59,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             echo = Some(var);
             continue;
         }
+        if !cmd.contains('=') {
+            continue;
+        }
         for (name, value) in assignments(cmd) {
             b.env_var(&name, &value, &src);
         }

@@ -150,7 +150,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
-        if let Some(c) = list_re().captures(t) {
+        if let Some(c) = t
+            .starts_with("GPU ")
+            .then(|| list_re().captures(t))
+            .flatten()
+        {
             let idx: u32 = c[1].parse().unwrap_or(0);
             let g = gpu_mut(&mut b.inv.gpus, idx);
             put_name(g, c[2].trim(), &src, &mut b.notes);
@@ -165,7 +169,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             last_listed = Some(idx);
             continue;
         }
-        if mig_list_re().is_match(t) {
+        if t.starts_with("MIG ") && mig_list_re().is_match(t) {
             if let Some(idx) = last_listed {
                 list_mig.entry(idx).or_insert((0, src.clone())).0 += 1;
                 let g = gpu_mut(&mut b.inv.gpus, idx);
@@ -182,7 +186,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
-        if topo_re().is_match(t) {
+        if t.starts_with("GPU") && topo_re().is_match(t) {
             if t.split_whitespace().any(is_nvlink_cell) {
                 put(
                     &mut b.inv.fabric.nvlink_active,
@@ -275,6 +279,9 @@ fn device_log(b: &mut Builder, t: &str, src: &str, tf_device: &mut Option<u32>) 
             );
         }
     };
+    if !t.contains("apability") && !t.contains("Selected Device") {
+        return;
+    }
     if let Some(c) = tf_props_re().captures(t) {
         let idx = tf_device.take().unwrap_or(0);
         named(b, idx, c[1].trim(), &c[2]);
@@ -563,7 +570,9 @@ fn query_fields_from_command(t: &str) -> Option<Vec<String>> {
 
 /// `name, driver_version, compute_cap, memory.total [MiB]`
 fn csv_header(t: &str) -> Option<Vec<String>> {
-    if !t.contains(',') {
+    if !t.contains(',')
+        || !(t.contains("name") || t.contains("driver_version") || t.contains("compute_cap"))
+    {
         return None;
     }
     let fields: Vec<String> = t
@@ -720,7 +729,7 @@ fn q_line(b: &mut Builder, q: &mut QState, raw: &str, src: &str) -> bool {
         return true;
     }
     let indent = raw.len() - raw.trim_start().len();
-    if let Some(c) = q_re().captures(raw) {
+    if let Some(c) = raw.contains(" :").then(|| q_re().captures(raw)).flatten() {
         let key = c[2].trim();
         let val = c[3].trim();
         let top_anchor = indent == 0

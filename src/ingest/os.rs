@@ -102,11 +102,18 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         }
         flush_lsb(b, &mut lsb);
 
-        if let Some(c) = uname_re().captures(t) {
+        if let Some(c) = (t.starts_with("Linux ") || t.starts_with("Darwin "))
+            .then(|| uname_re().captures(t))
+            .flatten()
+        {
             uname(b, &c[1], &c[2], &c[3], &c[4], &src);
             continue;
         }
-        if let Some(c) = proc_version_re().captures(t) {
+        if let Some(c) = t
+            .starts_with("Linux version ")
+            .then(|| proc_version_re().captures(t))
+            .flatten()
+        {
             kernel(b, &c[1], &src);
             put(
                 &mut b.inv.os.kind,
@@ -123,7 +130,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             cmd = None;
             continue;
         }
-        if let Some(c) = lspci_re().captures(t) {
+        if let Some(c) = t
+            .contains("controller")
+            .then(|| lspci_re().captures(t))
+            .flatten()
+        {
             pending_pci = Some((pci_device(&c[1], &c[3], &src), false));
             continue;
         }

@@ -108,7 +108,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
-        if let Some(c) = dpkg_re().captures(t) {
+        if let Some(c) = t
+            .contains("nvidia")
+            .then(|| dpkg_re().captures(t))
+            .flatten()
+        {
             dpkg_row(b, &c[1], &c[3], &src);
             continue;
         }
@@ -137,7 +141,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
 
-        if let Some(c) = cli_info_re().captures(t) {
+        if let Some(c) = t
+            .contains(":  ")
+            .then(|| cli_info_re().captures(t))
+            .flatten()
+        {
             cli_info(b, &c[1], c[2].trim(), &mut cli_device, &src);
             continue;
         }

@@ -339,11 +339,7 @@ fn value(b: &mut Builder, e: Expr, v: &str, src: &str) {
         }
         Expr::CudnnVersion => {
             if let Ok(n) = v.parse::<u64>() {
-                let s = if n >= 10000 {
-                    format!("{}.{}.{}", n / 10000, (n % 10000) / 100, n % 100)
-                } else {
-                    format!("{}.{}.{}", n / 1000, (n % 1000) / 100, n % 100)
-                };
+                let s = super::errors::cudnn_int(n);
                 let notes = &mut b.notes;
                 let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
                     .torch
