@@ -15,20 +15,20 @@ log="$work/1mb.log"
 cargo build --release --quiet
 bin="target/release/gpucompat"
 
-# Build the log: corpus reports separated by noise, truncated to exactly 1 MiB.
-{
-  i=0
-  while :; do
-    for f in tests/fixtures/explain/*.txt; do
-      cat "$f"
-      for _ in 1 2 3 4 5 6 7 8; do
-        i=$((i + 1))
-        printf 'Epoch %d/100: 100%%|##########| 512/512 [00:41<00:00, 12.4it/s, loss=0.%04d, lr=3e-4]\n' "$i" "$((i % 9999))"
-        printf '2024-05-01 12:00:%02d INFO trainer.py:%d step=%d tokens/s=%d\n' "$((i % 60))" "$((i % 900))" "$i" "$((i * 7 % 99999))"
-      done
+# Build the log: corpus reports separated by noise, cut at exactly 1 MiB.
+i=0
+: > "$log"
+while [ "$(wc -c < "$log")" -lt 1048576 ]; do
+  for f in tests/fixtures/explain/*.txt; do
+    cat "$f"
+    for _ in 1 2 3 4 5 6 7 8; do
+      i=$((i + 1))
+      printf 'Epoch %d/100: 100%%|##########| 512/512 [00:41<00:00, 12.4it/s, loss=0.%04d, lr=3e-4]\n' "$i" "$((i % 9999))"
+      printf '2024-05-01 12:00:%02d INFO trainer.py:%d step=%d tokens/s=%d\n' "$((i % 60))" "$((i % 900))" "$i" "$((i * 7 % 99999))"
     done
-  done
-} | head -c 1048576 > "$log"
+  done >> "$log"
+done
+truncate -s 1048576 "$log"
 
 echo "log: $(wc -c < "$log") bytes, $(wc -l < "$log") lines"
 hyperfine --warmup 3 --runs "${RUNS:-30}" --export-json "$work/result.json" \

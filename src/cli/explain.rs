@@ -95,7 +95,11 @@ fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
             }
         };
         // Pastes come in every encoding; bytes that are not UTF-8 become U+FFFD.
-        inputs.push((name, String::from_utf8_lossy(&bytes).into_owned()));
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
+        inputs.push((name, text));
     }
     Ok(inputs)
 }

@@ -4,11 +4,29 @@
 //! Line numbers stay those of the original text, so every fact can cite the
 //! line the user sees in their own file.
 
-/// One cleaned line and its 1-based number in the original text.
+/// One cleaned line, its 1-based number in the original text, and the
+/// source string facts read from it cite (`input line 14`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
     pub no: usize,
     pub text: String,
+    pub src: String,
+    /// Byte offset in `text` of the command when the line is a shell prompt.
+    pub cmd_at: Option<usize>,
+    /// Which parsers' words the line contains (see [`super::gate`]).
+    pub gates: u16,
+}
+
+impl Line {
+    /// True when the line carries a word of this parser's.
+    pub fn gate(&self, g: super::gate::Gate) -> bool {
+        self.gates & g as u16 != 0
+    }
+
+    /// The command of a shell-prompt line (`$ nvidia-smi` → `nvidia-smi`).
+    pub fn command(&self) -> Option<&str> {
+        self.cmd_at.and_then(|p| self.text.get(p..)).map(str::trim)
+    }
 }
 
 /// A cleaned input: its label (`input`, or a file name) and its lines.
@@ -18,6 +36,8 @@ pub struct Doc {
     pub lines: Vec<Line>,
     /// Lines longer than [`MAX_LINE`] were cut there.
     pub truncated_lines: usize,
+    /// Error catalog entries each line may match: (line index, entry index).
+    pub catalog: Vec<(u32, u16)>,
 }
 
 impl Doc {
@@ -27,10 +47,8 @@ impl Doc {
     }
 
     /// The source for the line at index `i` of `lines`.
-    pub fn src_at(&self, i: usize) -> String {
-        self.lines
-            .get(i)
-            .map_or_else(|| format!("{} line ?", self.label), |l| self.src(l.no))
+    pub fn src_at(&self, i: usize) -> &str {
+        self.lines.get(i).map_or("the input", |l| l.src.as_str())
     }
 
     /// Trimmed text of the line at index `i`, or "" past the end.
@@ -49,7 +67,11 @@ pub fn clean(label: &str, text: &str) -> Doc {
         label: label.to_string(),
         lines: Vec::new(),
         truncated_lines: 0,
+        catalog: Vec::new(),
     };
+    let mut entries: Vec<u16> = Vec::new();
+    doc.lines
+        .reserve(text.bytes().filter(|&b| b == b'\n').count() + 1);
     for (i, raw) in text.split('\n').enumerate() {
         let mut line = raw.strip_suffix('\r').unwrap_or(raw);
         // A carriage return inside a line is a progress bar redrawing itself:
@@ -74,21 +96,69 @@ pub fn clean(label: &str, text: &str) -> Doc {
             }
             text.truncate(cut);
         }
-        doc.lines.push(Line { no: i + 1, text });
+        let src = source(label, i + 1);
+        let cmd_at = prompt_command(&text).map(|c| c.as_ptr() as usize - text.as_ptr() as usize);
+        entries.clear();
+        let gates = super::gate::scan_line(&text, &mut entries);
+        entries.sort_unstable();
+        entries.dedup();
+        let idx = doc.lines.len() as u32;
+        doc.catalog.extend(entries.iter().map(|&e| (idx, e)));
+        doc.lines.push(Line {
+            no: i + 1,
+            text,
+            src,
+            cmd_at,
+            gates,
+        });
     }
     if text.ends_with('\n') {
-        doc.lines.pop();
+        if let Some(last) = doc.lines.pop() {
+            let idx = doc.lines.len() as u32;
+            doc.catalog.retain(|&(l, _)| l != idx);
+            let _ = last;
+        }
     }
     doc
 }
 
+/// `LABEL line N` without the formatting machinery (it runs once per line).
+fn source(label: &str, no: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut n = no;
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut s = String::with_capacity(label.len() + 6 + digits.len() - k);
+    s.push_str(label);
+    s.push_str(" line ");
+    s.extend(digits[k..].iter().map(|&d| d as char));
+    s
+}
+
+/// True when a line may need any of the cleaning steps.
+fn needs_work(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| match c {
+        b'\t' | 0x1b | b'`' | b'&' => true,
+        c if c >= 0x80 || c < 0x20 => true,
+        // A tag (`<details>`, `</pre>`), not `<00:41` or `a < b`.
+        b'<' => b
+            .get(i + 1)
+            .is_some_and(|n| n.is_ascii_alphabetic() || *n == b'/'),
+        _ => false,
+    }) || line.trim_start().starts_with('>')
+}
+
 /// Clean one line (no newline in it).
 pub fn clean_line(line: &str) -> String {
-    let needs_work = line
-        .bytes()
-        .any(|b| b == b'\t' || b == 0x1b || b == b'<' || b == b'&' || b == b'`' || b >= 0x80)
-        || line.trim_start().starts_with('>');
-    if !needs_work {
+    if !needs_work(line) {
         return line.to_string();
     }
     let s = strip_controls(line);
@@ -198,9 +268,15 @@ const ENTITIES: [(&str, &str); 7] = [
 fn strip_html(s: &str) -> String {
     let mut out = s.to_string();
     if out.contains('<') {
-        for tag in TAGS {
-            while let Some(p) = find_ci(&out, tag) {
-                out.replace_range(p..p + tag.len(), "");
+        // Only look where a tag can start: at each '<'.
+        let mut from = 0;
+        while let Some(p) = out[from..].find('<').map(|p| p + from) {
+            let rest = &out.as_bytes()[p..];
+            match TAGS.iter().find(|t| {
+                rest.len() >= t.len() && rest[..t.len()].eq_ignore_ascii_case(t.as_bytes())
+            }) {
+                Some(t) => out.replace_range(p..p + t.len(), ""),
+                None => from = p + 1,
             }
         }
     }
@@ -212,15 +288,6 @@ fn strip_html(s: &str) -> String {
         }
     }
     out
-}
-
-fn find_ci(hay: &str, needle: &str) -> Option<usize> {
-    let h = hay.as_bytes();
-    let n = needle.as_bytes();
-    if n.len() > h.len() {
-        return None;
-    }
-    (0..=h.len() - n.len()).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
 }
 
 /// A whole line wrapped in single backticks (`` `RuntimeError: ...` ``).
@@ -235,22 +302,46 @@ fn strip_backticks(s: &str) -> &str {
     s
 }
 
+/// Substring test (the parsers' gates keep it off most lines).
+pub fn has(hay: &str, needle: &str) -> bool {
+    hay.contains(needle)
+}
+
 /// If `line` is a shell prompt with a command, the command: `$ nvidia-smi`,
 /// `user@host:~$ nvcc -V`, `(venv) PS C:\> nvidia-smi`, `# cat /proc/...`,
 /// `C:\Users\me> nvidia-smi`.
 pub fn prompt_command(line: &str) -> Option<&str> {
     let t = line.trim();
-    if let Some(rest) = t.strip_prefix("$ ").or_else(|| t.strip_prefix("# ")) {
-        return Some(rest.trim()).filter(|r| !r.is_empty());
+    let b = t.as_bytes();
+    // `$ cmd`, `# cmd` at the start of the line.
+    if b.len() > 2 && (b[0] == b'$' || b[0] == b'#') && b[1] == b' ' {
+        return Some(t[2..].trim()).filter(|r| !r.is_empty());
     }
-    // `user@host:~/dir$ cmd`, `(env) user@host:~$ cmd`, `[root@host ~]# cmd`
-    for marker in ["$ ", "# ", "> "] {
-        if let Some(p) = t.find(marker) {
-            if is_prompt_head(&t[..p]) {
-                let cmd = t[p + marker.len()..].trim();
-                if !cmd.is_empty() {
-                    return Some(cmd);
-                }
+    // Otherwise the marker ends the prompt's first word (`user@host:~$`),
+    // its second after `(env) ` or `PS `, or follows `[user@host dir]`.
+    let word_end = |from: usize| -> Option<usize> {
+        let rest = t.get(from..)?;
+        Some(from + rest.find(' ').unwrap_or(rest.len()))
+    };
+    let mut ends: [Option<usize>; 3] = [None; 3];
+    ends[0] = word_end(0);
+    if t.starts_with('(') || t.starts_with("PS ") {
+        ends[1] = ends[0].and_then(|e| word_end(e + 1));
+    }
+    if t.starts_with('[') {
+        ends[2] = t.find(']').map(|p| p + 2);
+    }
+    for e in ends.into_iter().flatten() {
+        let Some(&m) = e.checked_sub(1).and_then(|i| b.get(i)) else {
+            continue;
+        };
+        if !matches!(m, b'$' | b'#' | b'>') || b.get(e) != Some(&b' ') {
+            continue;
+        }
+        if is_prompt_head(&t[..e - 1]) {
+            let cmd = t[e + 1..].trim();
+            if !cmd.is_empty() {
+                return Some(cmd);
             }
         }
     }
@@ -339,6 +430,22 @@ mod tests {
         assert!(d.lines[0].text.len() <= MAX_LINE);
         let tabs = "\t".repeat(MAX_LINE);
         assert!(clean("input", &tabs).lines[0].text.len() <= MAX_LINE);
+    }
+
+    #[test]
+    fn has_finds_substrings() {
+        assert!(has("the NVIDIA-SMI banner", "NVIDIA-SMI"));
+        assert!(has("NNNVIDIA", "NVIDIA"));
+        assert!(!has("NVIDIA-SM", "NVIDIA-SMI"));
+        assert!(has("x", ""));
+        assert!(!has("", "x"));
+        assert!(has("é — NVIDIA", "NVIDIA"));
+    }
+
+    #[test]
+    fn source_strings() {
+        assert_eq!(source("input", 1), "input line 1");
+        assert_eq!(source("f.txt", 1234567), "f.txt line 1234567");
     }
 
     #[test]

@@ -9,12 +9,14 @@
 //! `Python version`) only near them, so a log line that happens to start
 //! with `OS:` is not taken for a report.
 
+use super::clean::has;
+use super::gate::Gate;
 use super::{gpu_mut, pip, put, put_opt, Builder, Doc};
 use crate::inventory::{Fact, LibraryInstall, OsKind, Toolkit};
 use crate::version::{CudaVersion, DriverVersion};
 
 /// How many lines after a report key a generic key is still believed.
-const WINDOW: usize = 40;
+const WINDOW: usize = 12;
 
 /// Keys that identify an environment report on their own (lowercase, backticks removed).
 const DISTINCTIVE: [&str; 24] = [
@@ -54,12 +56,25 @@ pub fn key_value(t: &str) -> Option<(String, &str)> {
         Some(p) => (&t[..p], t[p + 2..].trim()),
         None => (t.strip_suffix(':')?, ""),
     };
-    let key: String = k
-        .replace('`', "")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase();
+    // No report key has a digit, starts with a non-letter or runs long: reject before allocating.
+    if k.len() > 60
+        || !k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '`')
+        || k.bytes().any(|c| c.is_ascii_digit()) && !k.starts_with("jax.devices")
+    {
+        return None;
+    }
+    // Lowercase, backticks dropped, runs of spaces collapsed: one allocation.
+    let mut key = String::with_capacity(k.len());
+    for w in k.split_whitespace() {
+        if !key.is_empty() {
+            key.push(' ');
+        }
+        key.extend(
+            w.chars()
+                .filter(|&c| c != '`')
+                .map(|c| c.to_ascii_lowercase()),
+        );
+    }
     if key.is_empty() || key.len() > 60 || !key.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
@@ -93,7 +108,16 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut i = 0;
     while i < doc.lines.len() {
         let t = doc.text(i);
-        let src = doc.src_at(i);
+        let in_window = window_end.is_some_and(|w| i <= w);
+        if !in_window
+            && !doc.lines[i].gate(Gate::Collect)
+            && !t.starts_with('=')
+            && !t.starts_with('[')
+        {
+            i += 1;
+            continue;
+        }
+        let src: &str = doc.src_at(i);
         if t.starts_with("Collecting environment information") {
             b.begin_env(&src);
             in_report = true;
@@ -101,7 +125,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             i += 1;
             continue;
         }
-        if t.contains("Copy-and-paste the text below") || is_section_banner(t) {
+        if has(t, "Copy-and-paste the text below") || is_section_banner(t) {
             window_end = Some(i + WINDOW);
             i += 1;
             continue;
@@ -128,8 +152,8 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         }
         let begins = key == "pytorch version"
             || key == "jax" && jax_key
-            || t.contains("`transformers` version")
-            || t.contains("`Accelerate` version");
+            || has(t, "`transformers` version")
+            || has(t, "`Accelerate` version");
         if begins {
             if !in_report || env_has_report(b) {
                 b.begin_env(&src);
@@ -334,9 +358,9 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
             }
         }
         k if k.starts_with("jax.devices")
-            && val.contains("CpuDevice")
-            && !val.contains("CudaDevice")
-            && !val.contains("GpuDevice") =>
+            && has(val, "CpuDevice")
+            && !has(val, "CudaDevice")
+            && !has(val, "GpuDevice") =>
         {
             b.note("jax", format!("JAX sees only CPU devices ({src})"));
         }

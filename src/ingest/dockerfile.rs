@@ -23,7 +23,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut envs: Vec<(String, String, String)> = Vec::new();
     for line in &doc.lines {
         let t = line.text.trim();
-        let src = doc.src(line.no);
+        let src: &str = &line.src;
         if !matches!(
             t.as_bytes().first(),
             Some(b'A' | b'F' | b'E' | b'a' | b'f' | b'e')
@@ -52,13 +52,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 froms.push(From {
                     image: substitute(image, &args),
                     alias,
-                    src,
+                    src: src.to_string(),
                 });
             }
             "ENV" if !froms.is_empty() && instr == "ENV" => {
                 for (k, v) in env_pairs(rest) {
                     if is_gpu_var(&k) {
-                        envs.push((k, v, src.clone()));
+                        envs.push((k, v, src.to_string()));
                     }
                 }
             }

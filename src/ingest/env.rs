@@ -3,7 +3,8 @@
 //! `$env:X="..."` (PowerShell), `docker run -e X=...`, `env` / vLLM's
 //! environment section (`X=...`), and `echo $X` followed by its output.
 
-use super::clean::prompt_command;
+use super::clean::has;
+use super::gate::Gate;
 use super::{Builder, Doc};
 
 /// Names read exactly.
@@ -37,29 +38,32 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut echo: Option<String> = None;
     for line in &doc.lines {
         let t = line.text.trim();
-        let src = doc.src(line.no);
+        let src: &str = &line.src;
         if t.is_empty() {
             continue;
         }
         if let Some(var) = echo.take() {
             // `echo $CUDA_VISIBLE_DEVICES` prints the value (or an empty line).
-            if prompt_command(t).is_none() {
+            if line.command().is_none() {
                 b.env_var(&var, t, &src);
                 continue;
             }
         }
-        if t.contains("os.environ") {
+        if has(t, "os.environ") {
             for (name, value) in python_assignments(t) {
                 b.env_var(&name, &value, &src);
             }
             continue;
         }
-        let cmd = prompt_command(t).unwrap_or(t);
+        if line.command().is_none() && !line.gate(Gate::Env) && !first_token_assigns(t) {
+            continue;
+        }
+        let cmd = line.command().unwrap_or(t);
         if let Some(var) = echo_target(cmd) {
             echo = Some(var);
             continue;
         }
-        if !cmd.contains('=') {
+        if !cmd.contains('=') || !may_assign(cmd) {
             continue;
         }
         for (name, value) in assignments(cmd) {
@@ -109,6 +113,23 @@ fn echo_target(cmd: &str) -> Option<String> {
         .and_then(|r| r.strip_suffix('}'))
         .or_else(|| rest.strip_prefix('$'))?;
     is_gpu_var(var).then(|| var.to_string())
+}
+
+/// `CUDA_VISIBLE_DEVICES=0 python ...`: an uppercase first word with `=`.
+fn first_token_assigns(t: &str) -> bool {
+    t.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+        && t.split(' ').next().is_some_and(|w| w.contains('='))
+}
+
+/// Cheap test before tokenizing: the line starts with an assignment or a
+/// command that sets variables, or passes `-e`/`--env`.
+fn may_assign(cmd: &str) -> bool {
+    let first = cmd.split_whitespace().next().unwrap_or("");
+    matches!(first, "export" | "set" | "ENV" | "env")
+        || first.starts_with("$env:")
+        || first.contains('=') && first.starts_with(|c: char| c.is_ascii_uppercase())
+        || has(cmd, " -e ")
+        || has(cmd, "--env")
 }
 
 /// Assignments at the start of a command or after `export`, `set`, `ENV`,

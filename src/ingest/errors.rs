@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use regex::{Regex, RegexSet, RegexSetBuilder};
+use regex::Regex;
 use serde::Serialize;
 
 use super::{gpu_mut, put, put_opt, Builder, Doc};
@@ -22,7 +22,7 @@ pub struct Ctx<'a> {
     /// Index of the line in `doc.lines`.
     pub i: usize,
     pub line: &'a str,
-    pub src: String,
+    pub src: &'a str,
 }
 
 impl Ctx<'_> {
@@ -326,47 +326,70 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers`", macos),
 ];
 
-fn catalog_set() -> &'static RegexSet {
-    static SET: OnceLock<RegexSet> = OnceLock::new();
-    SET.get_or_init(|| {
-        RegexSetBuilder::new(CATALOG.iter().map(|e| regex::escape(e.needle)))
-            .case_insensitive(true)
-            .build()
-            .expect("catalog needles are literals")
+/// The catalog's needles, lowercased once.
+fn needles_lower() -> &'static [String] {
+    static N: OnceLock<Vec<String>> = OnceLock::new();
+    N.get_or_init(|| {
+        CATALOG
+            .iter()
+            .map(|e| e.needle.to_ascii_lowercase())
+            .collect()
     })
 }
 
 pub fn parse(doc: &Doc, b: &mut Builder) {
-    let set = catalog_set();
-    for (i, line) in doc.lines.iter().enumerate() {
+    // The cleaning pass listed, per line, the entries whose word it contains;
+    // here each candidate is checked against the whole needle.
+    let needles = needles_lower();
+    let mut k = 0;
+    let found = &doc.catalog;
+    while k < found.len() {
+        let i = found[k].0 as usize;
+        let mut end = k;
+        while end < found.len() && found[end].0 as usize == i {
+            end += 1;
+        }
+        let candidates = &found[k..end];
+        k = end;
+        let Some(line) = doc.lines.get(i) else {
+            continue;
+        };
         let t = line.text.trim();
         // Source lines a traceback echoes (`raise AssertionError("...")`) are code, not messages.
         if t.len() < 8 || t.starts_with("raise ") || t.starts_with("warnings.warn(") {
             continue;
         }
-        let hits = set.matches(t);
-        if !hits.matched_any() {
-            continue;
-        }
-        let lower = t.to_ascii_lowercase();
-        let src = doc.src(line.no);
-        for idx in hits.iter() {
+        let lower_line = t.to_ascii_lowercase();
+        let hits: Vec<usize> = candidates
+            .iter()
+            .map(|&(_, e)| e as usize)
+            .filter(|&e| {
+                needles
+                    .get(e)
+                    .is_some_and(|n| lower_line.contains(n.as_str()))
+            })
+            .collect();
+        let mut lower: Option<String> = Some(lower_line);
+        let src: &str = &line.src;
+        for &idx in &hits {
             let Some(entry) = CATALOG.get(idx) else {
                 continue;
             };
-            if !entry.any.is_empty()
-                && !entry
+            if !entry.any.is_empty() {
+                let lower = lower.get_or_insert_with(|| t.to_ascii_lowercase());
+                if !entry
                     .any
                     .iter()
                     .any(|a| lower.contains(&a.to_ascii_lowercase()))
-            {
-                continue;
+                {
+                    continue;
+                }
             }
             let ctx = Ctx {
                 doc,
                 i,
                 line: t,
-                src: src.clone(),
+                src,
             };
             let kind = match entry.extract {
                 Some(f) => match f(&ctx, b, entry.kind) {
@@ -376,7 +399,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 None => entry.kind,
             };
             let code = code_in(t).or(entry.code);
-            b.error(kind, t, &src, code);
+            b.error(kind, t, src, code);
         }
     }
 }
@@ -387,10 +410,13 @@ fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
 
 /// `Error 804:`, `cuda runtime error (100)`, `cuInit()=804`, `error code 35`.
 fn code_in(t: &str) -> Option<i64> {
+    if !(t.contains("rror") || t.contains("returned") || t.contains("code=") || t.contains("()=")) {
+        return None;
+    }
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?i)(?:\bError (\d{1,4}):|runtime error \((\d{1,4})\)|cuInit\(\)=(\d{1,4})|error code:? (\d{1,4})\b|\breturned (\d{1,4})\b|\bcode=(\d{1,4})\b)",
+        r"(?i)(?:(?-u:\b)Error ([0-9]{1,4}):|runtime error \(([0-9]{1,4})\)|cuInit\(\)=([0-9]{1,4})|error code:? ([0-9]{1,4})(?-u:\b)|(?-u:\b)returned ([0-9]{1,4})(?-u:\b)|(?-u:\b)code=([0-9]{1,4})(?-u:\b))",
     );
     let c = r.captures(t)?;
     (1..=4)
@@ -412,7 +438,7 @@ fn smi_failed(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     };
     put(
         &mut b.inv.nvidia.smi_ok,
-        Fact::new(false, &c.src),
+        Fact::new(false, c.src),
         &mut b.notes,
         "nvidia-smi answered",
     );
@@ -440,7 +466,7 @@ fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> 
     static D: OnceLock<Regex> = OnceLock::new();
     let drv = re(
         &D,
-        r"The (\d{3,4}\.\d+(?:\.\d+)?) NVIDIA driver will ignore",
+        r"The ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?) NVIDIA driver will ignore",
     );
     let start = c.i.saturating_sub(2);
     for j in start..c.i + 4 {
@@ -451,7 +477,7 @@ fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> 
             let idx = gpu_named(b, &name, None);
             let notes = &mut b.notes;
             let g = gpu_mut(&mut b.inv.gpus, idx);
-            put(&mut g.name, Fact::new(name, src.clone()), notes, "GPU name");
+            put(&mut g.name, Fact::new(name, src), notes, "GPU name");
         }
         if let Some(v) = drv
             .captures(t)
@@ -471,7 +497,7 @@ fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> 
 fn open_module_unsupported(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     if c.line.contains("nvidia.ko") || c.ahead(1).contains("nvidia.ko") {
         b.inv.nvidia.module_flavor = Some(
-            Fact::new(crate::inventory::ModuleFlavor::Open, &c.src)
+            Fact::new(crate::inventory::ModuleFlavor::Open, c.src)
                 .with_note("the open kernel module said so"),
         );
     }
@@ -484,13 +510,13 @@ fn kernel_dso_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKi
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"kernel version (\d{3,4}\.\d+(?:\.\d+)?) does not match DSO version (\d{3,4}\.\d+(?:\.\d+)?)",
+        r"kernel version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?) does not match DSO version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
     );
     if let Some(m) = r.captures(c.line) {
         if let Ok(kv) = m[1].parse::<DriverVersion>() {
             put(
                 &mut b.inv.nvidia.kernel_module,
-                Fact::new(kv, &c.src),
+                Fact::new(kv, c.src),
                 &mut b.notes,
                 "kernel module version",
             );
@@ -501,7 +527,7 @@ fn kernel_dso_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKi
                 "libcuda",
                 "libcuda (DSO loaded by the process)",
                 dv,
-                &c.src,
+                c.src,
             );
         }
     }
@@ -531,13 +557,7 @@ fn smi_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
 fn nvml_library_version(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     let v = c.line.split("NVML library version:").nth(1)?.trim();
     let v = v.split_whitespace().next()?.parse::<DriverVersion>().ok()?;
-    user_library(
-        b,
-        "libnvidia-ml",
-        "NVML (reported by nvidia-smi)",
-        v,
-        &c.src,
-    );
+    user_library(b, "libnvidia-ml", "NVML (reported by nvidia-smi)", v, c.src);
     Some(K::NvmlDriverLibraryMismatch)
 }
 
@@ -564,14 +584,17 @@ fn user_library(b: &mut Builder, name: &str, path: &str, v: DriverVersion, src: 
 /// `NVRM: this kernel module has the version 550.127.05.  Please`
 fn nvrm_api_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let client = re(&R, r"client has the version (\d{3,4}\.\d+(?:\.\d+)?)");
+    let client = re(
+        &R,
+        r"client has the version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
+    );
     static K2: OnceLock<Regex> = OnceLock::new();
     let kmod = re(
         &K2,
-        r"kernel module has the version (\d{3,4}\.\d+(?:\.\d+)?)",
+        r"kernel module has the version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
     );
     if let Some(v) = client.captures(c.line).and_then(|m| m[1].parse().ok()) {
-        user_library(b, "libnvidia-ml", "NVRM API mismatch (client)", v, &c.src);
+        user_library(b, "libnvidia-ml", "NVRM API mismatch (client)", v, c.src);
     }
     for k in 0..3 {
         let t = c.ahead(k);
@@ -595,13 +618,13 @@ fn nvrm_api_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
 fn secure_boot_on(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     put(
         &mut b.inv.os.secure_boot,
-        Fact::new(true, &c.src).with_note("the kernel refused an unsigned module"),
+        Fact::new(true, c.src).with_note("the kernel refused an unsigned module"),
         &mut b.notes,
         "Secure Boot",
     );
     put(
         &mut b.inv.nvidia.module_loaded,
-        Fact::new(false, &c.src),
+        Fact::new(false, c.src),
         &mut b.notes,
         "nvidia module loaded",
     );
@@ -614,7 +637,7 @@ fn module_not_found(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind
         if !k.is_empty() {
             put(
                 &mut b.inv.os.kernel,
-                Fact::new(k.to_string(), &c.src),
+                Fact::new(k.to_string(), c.src),
                 &mut b.notes,
                 "kernel",
             );
@@ -622,7 +645,7 @@ fn module_not_found(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind
     }
     put(
         &mut b.inv.nvidia.module_loaded,
-        Fact::new(false, &c.src),
+        Fact::new(false, c.src),
         &mut b.notes,
         "nvidia module loaded",
     );
@@ -637,7 +660,7 @@ fn mark_container(c: &Ctx, b: &mut Builder) {
             "docker"
         };
         b.inv.container.runtime =
-            Some(Fact::new(rt.to_string(), &c.src).with_note("a container runtime printed this"));
+            Some(Fact::new(rt.to_string(), c.src).with_note("a container runtime printed this"));
     }
 }
 
@@ -650,7 +673,7 @@ fn in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
 /// CUDA the driver supports.
 fn driver_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"found version (\d{4,5})");
+    let r = re(&R, r"found version ([0-9]{4,5})");
     if let Some(v) = r
         .captures(c.line)
         .and_then(|m| m[1].parse::<u32>().ok())
@@ -658,7 +681,7 @@ fn driver_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> 
     {
         put(
             &mut b.inv.nvidia.cuda_max,
-            Fact::new(v, &c.src).with_note("the driver's CUDA version as torch reports it"),
+            Fact::new(v, c.src).with_note("the driver's CUDA version as torch reports it"),
             &mut b.notes,
             "driver's CUDA version",
         );
@@ -668,14 +691,17 @@ fn driver_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> 
 
 fn ngc_driver_release(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"but version (\d{3,4}\.\d+(?:\.\d+)?) was detected");
+    let r = re(
+        &R,
+        r"but version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?) was detected",
+    );
     if let Some(v) = r
         .captures(c.line)
         .and_then(|m| m[1].parse::<DriverVersion>().ok())
     {
         put(
             &mut b.inv.nvidia.driver_version,
-            Fact::new(v, &c.src),
+            Fact::new(v, c.src),
             &mut b.notes,
             "driver version",
         );
@@ -711,7 +737,7 @@ fn arch_not_compatible(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorK
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?:^|\W)(?:UserWarning:\s*)?(.+?) with CUDA capability (sm_\d+[af]?) is not compatible",
+        r"(.+?) with CUDA capability (sm_[0-9]+[af]?) is not compatible",
     );
     if let Some(m) = r.captures(c.line) {
         let name = m[1].trim().trim_start_matches("UserWarning:").trim();
@@ -723,14 +749,14 @@ fn arch_not_compatible(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorK
             if !name.is_empty() {
                 put(
                     &mut g.name,
-                    Fact::new(name.to_string(), &c.src),
+                    Fact::new(name.to_string(), c.src),
                     notes,
                     "GPU name",
                 );
             }
             put(
                 &mut g.compute_capability,
-                Fact::new(cc, &c.src),
+                Fact::new(cc, c.src),
                 notes,
                 "compute capability",
             );
@@ -758,7 +784,7 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"Found GPU(\d+) (.+?) which is of cuda capability (\d+)\.(\d+)",
+        r"Found GPU([0-9]+) (.+?) which is of cuda capability ([0-9]+)\.([0-9]+)",
     );
     let m = r.captures(c.line)?;
     let idx: u32 = m[1].parse().ok()?;
@@ -769,13 +795,13 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     let g = gpu_mut(&mut b.inv.gpus, idx);
     put(
         &mut g.name,
-        Fact::new(m[2].trim().to_string(), &c.src),
+        Fact::new(m[2].trim().to_string(), c.src),
         notes,
         "GPU name",
     );
     put(
         &mut g.compute_capability,
-        Fact::new(cc, &c.src),
+        Fact::new(cc, c.src),
         notes,
         "compute capability",
     );
@@ -786,21 +812,21 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
 /// ` work properly, but your PyTorch was compiled` / ` with CUDA_VERSION 10020.`
 fn gpu_requires_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"Found GPU(\d+) (.+?) which requires CUDA_VERSION");
+    let r = re(&R, r"Found GPU([0-9]+) (.+?) which requires CUDA_VERSION");
     if let Some(m) = r.captures(c.line) {
         if let Ok(idx) = m[1].parse::<u32>() {
             let notes = &mut b.notes;
             let g = gpu_mut(&mut b.inv.gpus, idx);
             put(
                 &mut g.name,
-                Fact::new(m[2].trim().to_string(), &c.src),
+                Fact::new(m[2].trim().to_string(), c.src),
                 notes,
                 "GPU name",
             );
         }
     }
     static V: OnceLock<Regex> = OnceLock::new();
-    let v = re(&V, r"with CUDA_VERSION (\d{4,5})");
+    let v = re(&V, r"with CUDA_VERSION ([0-9]{4,5})");
     for k in 0..4 {
         if let Some(cuda) = v
             .captures(c.ahead(k))
@@ -828,20 +854,20 @@ fn fabric_manager_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Er
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?i)interface version (\d{3,4}\.\d+(?:\.\d+)?) (?:don't|does not|doesn't) match with driver version (\d{3,4}\.\d+(?:\.\d+)?)",
+        r"(?i)interface version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?) (?:don't|does not|doesn't) match with driver version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
     );
     let m = r.captures(c.line)?;
     let notes = &mut b.notes;
     if let Ok(fm) = m[1].parse::<DriverVersion>() {
         put(
             &mut b.inv.fabric.fabric_manager_version,
-            Fact::new(fm, &c.src),
+            Fact::new(fm, c.src),
             notes,
             "fabric manager version",
         );
         put(
             &mut b.inv.fabric.fabric_manager_installed,
-            Fact::new(true, &c.src),
+            Fact::new(true, c.src),
             notes,
             "fabric manager installed",
         );
@@ -849,7 +875,7 @@ fn fabric_manager_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Er
     if let Ok(d) = m[2].parse::<DriverVersion>() {
         put(
             &mut b.inv.nvidia.kernel_module,
-            Fact::new(d, &c.src),
+            Fact::new(d, c.src),
             notes,
             "kernel module version",
         );
@@ -864,7 +890,7 @@ fn cuda_unavailable(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind
         .get_or_insert_with(Default::default);
     put(
         &mut r.cuda_available,
-        Fact::new(false, &c.src),
+        Fact::new(false, c.src),
         notes,
         "CUDA available",
     );
@@ -889,7 +915,7 @@ fn torch_cpu_build(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
         .get_or_insert_with(Default::default);
     put_opt(
         &mut t.cuda,
-        Fact::new(None, &c.src).with_note("torch raised: not compiled with CUDA"),
+        Fact::new(None, c.src).with_note("torch raised: not compiled with CUDA"),
         notes,
         "torch CUDA build",
     );
@@ -900,7 +926,7 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"detected CUDA version \((\d+\.\d+)\) mismatches the version that was used to compile\s+PyTorch \((\d+\.\d+)\)",
+        r"detected CUDA version \(([0-9]+\.[0-9]+)\) mismatches the version that was used to compile\s+PyTorch \(([0-9]+\.[0-9]+)\)",
     );
     // The message is often wrapped after "compile": read it with the next line.
     let joined = format!("{} {}", c.line, c.ahead(1));
@@ -910,7 +936,7 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
             if !b.inv.toolkits.iter().any(|t| t.path == path) {
                 b.inv.toolkits.push(Toolkit {
                     path,
-                    version: Fact::new(tk, &c.src),
+                    version: Fact::new(tk, c.src),
                     has_nvcc: true,
                     has_compat: false,
                 });
@@ -923,7 +949,7 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
                 .get_or_insert_with(Default::default);
             put_opt(
                 &mut t.cuda,
-                Fact::new(Some(tc), &c.src),
+                Fact::new(Some(tc), c.src),
                 notes,
                 "torch CUDA build",
             );
@@ -934,7 +960,7 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
 
 fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"PyTorch has CUDA Version=(\d+\.\d+)");
+    let r = re(&R, r"PyTorch has CUDA Version=([0-9]+\.[0-9]+)");
     if let Some(v) = r
         .captures(c.line)
         .and_then(|m| m[1].parse::<CudaVersion>().ok())
@@ -945,7 +971,7 @@ fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Error
             .get_or_insert_with(Default::default);
         put_opt(
             &mut t.cuda,
-            Fact::new(Some(v), &c.src),
+            Fact::new(Some(v), c.src),
             notes,
             "torch CUDA build",
         );
@@ -955,9 +981,9 @@ fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Error
 
 fn xformers_built_for(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"\(you have (\d[\w.+]*)\)");
+    let r = re(&R, r"\(you have ([0-9][A-Za-z0-9_.+]*)\)");
     let m = r.captures(c.line)?;
-    b.package("torch", &m[1], &c.src);
+    b.package("torch", &m[1], c.src);
     Some(K::Other)
 }
 
@@ -984,7 +1010,10 @@ fn cudnn_dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
 
 fn tf_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"Loaded runtime CuDNN library: (\d+(?:\.\d+\.\d+)?)");
+    let r = re(
+        &R,
+        r"Loaded runtime CuDNN library: ([0-9]+(?:\.[0-9]+\.[0-9]+)?)",
+    );
     if let Some(m) = r.captures(c.line) {
         let v = &m[1];
         // Old TensorFlow printed the integer form: 5005 is 5.0.5.
@@ -992,7 +1021,7 @@ fn tf_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
             Ok(n) => cudnn_int(n),
             Err(_) => v.to_string(),
         };
-        cudnn_loaded(b, &v, &c.src);
+        cudnn_loaded(b, &v, c.src);
     }
     Some(K::CudnnVersionMismatch)
 }
@@ -1019,9 +1048,9 @@ pub fn cudnn_int(n: u64) -> String {
 
 fn jax_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"Found cuDNN version (\d{4,6})");
+    let r = re(&R, r"Found cuDNN version ([0-9]{4,6})");
     if let Some(n) = r.captures(c.line).and_then(|m| m[1].parse::<u64>().ok()) {
-        cudnn_loaded(b, &cudnn_int(n), &c.src);
+        cudnn_loaded(b, &cudnn_int(n), c.src);
     }
     Some(K::CudnnVersionMismatch)
 }
@@ -1030,19 +1059,19 @@ fn torch_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Error
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"compiled\s+against \((\d+), (\d+), (\d+)\) but found runtime version \((\d+), (\d+), (\d+)\)",
+        r"compiled\s+against \(([0-9]+), ([0-9]+), ([0-9]+)\) but found runtime version \(([0-9]+), ([0-9]+), ([0-9]+)\)",
     );
     if let Some(m) = r.captures(c.line) {
         let compiled = format!("{}.{}.{}", &m[1], &m[2], &m[3]);
         let runtime = format!("{}.{}.{}", &m[4], &m[5], &m[6]);
-        cudnn_loaded(b, &runtime, &c.src);
+        cudnn_loaded(b, &runtime, c.src);
         let notes = &mut b.notes;
         let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
             .torch
             .get_or_insert_with(Default::default);
         put(
             &mut t.cudnn,
-            Fact::new(compiled, &c.src),
+            Fact::new(compiled, c.src),
             notes,
             "torch cuDNN",
         );
@@ -1145,10 +1174,10 @@ fn dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
 
 fn container_unsatisfied(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"unsatisfied condition: (cuda\s*>=\s*\d+\.\d+)");
+    let r = re(&R, r"unsatisfied condition: (cuda\s*>=\s*[0-9]+\.[0-9]+)");
     if let Some(m) = r.captures(c.line) {
         let cond = m[1].replace(' ', "");
-        b.env_var("NVIDIA_REQUIRE_CUDA", &cond, &c.src);
+        b.env_var("NVIDIA_REQUIRE_CUDA", &cond, c.src);
     }
     mark_container(c, b);
     Some(K::ContainerRequirementUnsatisfied)
@@ -1169,7 +1198,7 @@ fn container_cli_init(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
 fn wsl(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     put(
         &mut b.inv.wsl.is_wsl,
-        Fact::new(true, &c.src),
+        Fact::new(true, c.src),
         &mut b.notes,
         "WSL",
     );
@@ -1181,13 +1210,13 @@ fn wsl_libcuda_present(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorK
     let notes = &mut b.notes;
     put(
         &mut b.inv.wsl.lib_dir,
-        Fact::new(true, &c.src),
+        Fact::new(true, c.src),
         notes,
         "WSL lib dir",
     );
     put(
         &mut b.inv.wsl.libcuda_in_lib_dir,
-        Fact::new(true, &c.src),
+        Fact::new(true, c.src),
         notes,
         "libcuda in the WSL lib dir",
     );
@@ -1212,7 +1241,7 @@ fn rocblas_arch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
             .take_while(|ch| ch.is_ascii_alphanumeric())
             .collect();
         if tgt.len() > 3 && !b.inv.amd.gfx_targets.iter().any(|f| f.value == tgt) {
-            b.inv.amd.gfx_targets.push(Fact::new(tgt, &c.src));
+            b.inv.amd.gfx_targets.push(Fact::new(tgt, c.src));
         }
     }
     Some(K::HipError)
@@ -1221,7 +1250,7 @@ fn rocblas_arch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
 fn macos(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     put(
         &mut b.inv.os.kind,
-        Fact::new(OsKind::Macos, &c.src).with_note("an MPS message"),
+        Fact::new(OsKind::Macos, c.src).with_note("an MPS message"),
         &mut b.notes,
         "operating system",
     );
@@ -1232,7 +1261,10 @@ fn macos(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
 /// match this device (8.6) and found an engine built for 8.9.
 fn trt_incompatible_device(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"expecting compute (\d+\.\d+) got compute (\d+\.\d+)");
+    let r = re(
+        &R,
+        r"expecting compute ([0-9]+\.[0-9]+) got compute ([0-9]+\.[0-9]+)",
+    );
     if let Some(m) = r.captures(c.line) {
         if let Ok(cc) = m[1].parse::<ComputeCapability>() {
             let idx = b
@@ -1245,7 +1277,7 @@ fn trt_incompatible_device(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Er
             let g = gpu_mut(&mut b.inv.gpus, idx);
             put(
                 &mut g.compute_capability,
-                Fact::new(cc, &c.src).with_note("the device TensorRT ran on"),
+                Fact::new(cc, c.src).with_note("the device TensorRT ran on"),
                 notes,
                 "compute capability",
             );

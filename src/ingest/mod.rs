@@ -12,6 +12,7 @@ pub mod collect_env;
 pub mod dockerfile;
 pub mod env;
 pub mod errors;
+pub mod gate;
 pub mod nvcc;
 pub mod nvidia_smi;
 pub mod os;
@@ -63,6 +64,9 @@ pub fn parse_doc(doc: &Doc, b: &mut Builder) {
 /// one it does: a GPU's compute capability and architecture from its name.
 /// Each filled fact cites the table row and the line the name came from.
 pub fn enrich(inv: &mut Inventory, kb: &Kb) {
+    // Names repeat (eight of the same GPU); look each up once.
+    let mut cache: std::collections::HashMap<String, Option<&crate::kb::tables::GpuRow>> =
+        std::collections::HashMap::new();
     for g in &mut inv.gpus {
         let Some(name) = g.name.clone() else { continue };
         if g.compute_capability.is_some() && g.architecture.is_some() {
@@ -98,14 +102,19 @@ pub fn enrich(inv: &mut Inventory, kb: &Kb) {
                     src,
                 )
             }
-            None => match kb.gpu(&name.value) {
-                GpuLookup::Found(row) => (
+            None => match *cache.entry(name.value.clone()).or_insert_with(|| {
+                match kb.gpu(&name.value) {
+                    GpuLookup::Found(row) => Some(row),
+                    _ => None,
+                }
+            }) {
+                Some(row) => (
                     row.compute_capability,
                     Some(row.architecture.clone()),
                     Some(row.segment),
                     format!("kb gpus \"{}\" (name from {})", row.name, name.source),
                 ),
-                _ => continue,
+                None => continue,
             },
         };
         if g.compute_capability.is_none() {
@@ -131,7 +140,7 @@ pub fn enrich(inv: &mut Inventory, kb: &Kb) {
 #[derive(Debug, Default)]
 pub struct Builder {
     pub inv: Inventory,
-    pub notes: Vec<Note>,
+    pub notes: Notes,
     /// Index into `inv.python` of the environment report lines now belong to.
     pub current_env: Option<usize>,
 }
@@ -140,19 +149,16 @@ impl Builder {
     pub fn new(origin: impl Into<String>) -> Self {
         Builder {
             inv: Inventory::new(origin),
-            notes: Vec::new(),
+            notes: Notes::default(),
             current_env: None,
         }
     }
 
     pub fn note(&mut self, subject: impl Into<String>, message: impl Into<String>) {
-        let n = Note {
+        self.notes.push(Note {
             subject: subject.into(),
             message: message.into(),
-        };
-        if !self.notes.contains(&n) {
-            self.notes.push(n);
-        }
+        });
     }
 
     /// The GPU with this index, created if not yet seen.
@@ -258,9 +264,56 @@ impl Builder {
             derive_frameworks(env);
         }
         self.inv.gpus.sort_by_key(|g| g.index);
-        let mut notes = std::mem::take(&mut self.notes);
-        self.inv.notes.append(&mut notes);
+        let notes = std::mem::take(&mut self.notes);
+        self.inv.notes.extend(notes.into_vec());
         self.inv
+    }
+}
+
+/// Notes collected while parsing: each once, and at most [`Notes::MAX`]
+/// (a paste that repeats a report would otherwise note every repeat).
+#[derive(Debug, Default)]
+pub struct Notes {
+    list: Vec<Note>,
+    seen: std::collections::HashSet<(String, String)>,
+    dropped: usize,
+}
+
+impl Notes {
+    pub const MAX: usize = 100;
+
+    pub fn push(&mut self, n: Note) {
+        if self.seen.contains(&(n.subject.clone(), n.message.clone())) {
+            return;
+        }
+        if self.list.len() >= Self::MAX {
+            self.dropped += 1;
+            return;
+        }
+        self.seen.insert((n.subject.clone(), n.message.clone()));
+        self.list.push(n);
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Note> {
+        self.list.iter()
+    }
+
+    fn into_vec(mut self) -> Vec<Note> {
+        if self.dropped > 0 {
+            self.list.push(Note {
+                subject: "input".to_string(),
+                message: format!("{} more notes like these were left out", self.dropped),
+            });
+        }
+        self.list
     }
 }
 
@@ -269,7 +322,7 @@ impl Builder {
 pub fn put<T: PartialEq + Serialize>(
     slot: &mut Option<Fact<T>>,
     fact: Fact<T>,
-    notes: &mut Vec<Note>,
+    notes: &mut Notes,
     what: &str,
 ) {
     match slot {
@@ -303,9 +356,7 @@ pub fn put<T: PartialEq + Serialize>(
                 subject: "input".to_string(),
                 message,
             };
-            if !notes.contains(&n) {
-                notes.push(n);
-            }
+            notes.push(n);
         }
     }
 }
@@ -334,7 +385,7 @@ fn show<T: Serialize>(v: &T) -> String {
 pub fn put_opt<T: PartialEq + Serialize>(
     slot: &mut Option<Fact<Option<T>>>,
     fact: Fact<Option<T>>,
-    notes: &mut Vec<Note>,
+    notes: &mut Notes,
     what: &str,
 ) {
     let show = |v: &Option<T>| v.as_ref().map_or("none".to_string(), show);
@@ -352,9 +403,7 @@ pub fn put_opt<T: PartialEq + Serialize>(
                     fact.source
                 ),
             };
-            if !notes.contains(&n) {
-                notes.push(n);
-            }
+            notes.push(n);
         }
     }
 }

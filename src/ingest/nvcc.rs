@@ -1,7 +1,8 @@
 //! `nvcc --version` (and the old `/usr/local/cuda/version.txt`): which CUDA
 //! toolkit is on PATH. This is the compiler, not the runtime a wheel brings.
 
-use super::clean::prompt_command;
+use super::clean::has;
+use super::gate::Gate;
 use super::{Builder, Doc};
 use crate::inventory::{Fact, Toolkit};
 use crate::version::CudaVersion;
@@ -9,9 +10,12 @@ use crate::version::CudaVersion;
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut nvcc_path: Option<String> = None;
     for line in &doc.lines {
+        if line.command().is_none() && !line.gate(Gate::Nvcc) {
+            continue;
+        }
         let t = line.text.trim();
-        let src = doc.src(line.no);
-        let cmd = prompt_command(t).unwrap_or(t);
+        let src: &str = &line.src;
+        let cmd = line.command().unwrap_or(t);
         if let Some(p) = nvcc_path_in(cmd) {
             nvcc_path = Some(p);
         }
@@ -36,9 +40,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
             continue;
         }
-        if t.contains("nvcc: command not found")
-            || t.contains("'nvcc' is not recognized")
-            || t.contains("Command 'nvcc' not found")
+        if has(t, "nvcc: command not found")
+            || has(t, "'nvcc' is not recognized")
+            || has(t, "Command 'nvcc' not found")
         {
             b.note("nvcc", format!("no nvcc on PATH ({src})"));
         }

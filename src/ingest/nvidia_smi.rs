@@ -9,8 +9,10 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{gpu_mut, put, Builder, Doc};
-use crate::inventory::{DriverModel, Fact, Gpu, MigInfo, Note, OsKind};
+use super::clean::has;
+use super::gate::Gate;
+use super::{gpu_mut, put, Builder, Doc, Notes};
+use crate::inventory::{DriverModel, Fact, Gpu, MigInfo, OsKind};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -29,26 +31,26 @@ fn bus_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"^([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])\b",
+        r"^([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])(?-u:\b)",
     )
 }
 
 fn mem_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"(\d+)\s*MiB\s*/\s*(\d+)\s*MiB")
+    re(&R, r"([0-9]+)\s*MiB\s*/\s*([0-9]+)\s*MiB")
 }
 
 fn list_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"^GPU (\d{1,3}): (.+?)(?:\s+\(UUID: (GPU-[0-9A-Fa-f-]+)\))?\s*$",
+        r"^GPU ([0-9]{1,3}): (.+?)(?:\s+\(UUID: (GPU-[0-9A-Fa-f-]+)\))?\s*$",
     )
 }
 
 fn mig_list_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"^MIG \S+\s+Device\s+\d+:")
+    re(&R, r"^MIG \S+\s+Device\s+[0-9]+:")
 }
 
 fn q_re() -> &'static Regex {
@@ -58,7 +60,7 @@ fn q_re() -> &'static Regex {
 
 fn topo_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"^GPU\d+\s+(?:X|NV\d+|SYS|PIX|PXB|PHB|NODE)\s")
+    re(&R, r"^GPU[0-9]+\s+(?:X|NV[0-9]+|SYS|PIX|PXB|PHB|NODE)\s")
 }
 
 const PERSISTENCE: [&str; 6] = ["On", "Off", "WDDM", "TCC", "MCDM", "N/A"];
@@ -124,12 +126,18 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     for line in &doc.lines {
         let raw = line.text.as_str();
         let t = raw.trim();
-        let src = doc.src(line.no);
-        if t.is_empty() {
+        if t.is_empty()
+            || csv.is_none()
+                && !q.active
+                && !line.gate(Gate::Smi)
+                && !t.starts_with(['|', '+'])
+                && line.command().is_none()
+        {
             continue;
         }
+        let src: &str = &line.src;
 
-        if t.contains("NVIDIA-SMI") && !t.contains("NVIDIA-SMI has failed") {
+        if has(t, "NVIDIA-SMI") && !has(t, "NVIDIA-SMI has failed") {
             if let Some(c) = banner_re().captures(t) {
                 banner(b, c.get(1), c.get(2), c.get(3), &src);
                 bx = BoxState::default();
@@ -141,7 +149,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             box_line(b, &mut bx, t, &src);
             continue;
         }
-        if t.contains("MIG devices:") {
+        if has(t, "MIG devices:") {
             bx.in_mig_table = true;
             continue;
         }
@@ -161,7 +169,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             if let Some(u) = c.get(3) {
                 put(
                     &mut g.uuid,
-                    Fact::new(u.as_str().to_string(), src.clone()),
+                    Fact::new(u.as_str().to_string(), src),
                     &mut b.notes,
                     "GPU uuid",
                 );
@@ -171,7 +179,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         }
         if t.starts_with("MIG ") && mig_list_re().is_match(t) {
             if let Some(idx) = last_listed {
-                list_mig.entry(idx).or_insert((0, src.clone())).0 += 1;
+                list_mig.entry(idx).or_insert((0, src.to_string())).0 += 1;
                 let g = gpu_mut(&mut b.inv.gpus, idx);
                 if g.mig.is_none() {
                     g.mig = Some(Fact::new(
@@ -179,7 +187,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                             enabled: true,
                             instances: None,
                         },
-                        src.clone(),
+                        src,
                     ));
                 }
             }
@@ -190,7 +198,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             if t.split_whitespace().any(is_nvlink_cell) {
                 put(
                     &mut b.inv.fabric.nvlink_active,
-                    Fact::new(true, src.clone()),
+                    Fact::new(true, src),
                     &mut b.notes,
                     "NVLink",
                 );
@@ -198,10 +206,10 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
-        if t.contains("--query-gpu=") {
+        if has(t, "--query-gpu=") {
             if let Some(fields) = query_fields_from_command(t) {
                 csv = Some(CsvState {
-                    header_pending: !t.contains("noheader"),
+                    header_pending: !has(t, "noheader"),
                     fields,
                     row: 0,
                 });
@@ -245,14 +253,14 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
 
 fn tf_props_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"name: (.+?) computeCapability: (\d+\.\d+)")
+    re(&R, r"name: (.+?) computeCapability: ([0-9]+\.[0-9]+)")
 }
 
 fn tf_created_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"\(device: (\d+), name: (.+?), pci bus id: [^,]+, compute capability: (\d+\.\d+)\)",
+        r"\(device: ([0-9]+), name: (.+?), pci bus id: [^,]+, compute capability: ([0-9]+\.[0-9]+)\)",
     )
 }
 
@@ -279,7 +287,7 @@ fn device_log(b: &mut Builder, t: &str, src: &str, tf_device: &mut Option<u32>) 
             );
         }
     };
-    if !t.contains("apability") && !t.contains("Selected Device") {
+    if !has(t, "apability") && !has(t, "Selected Device") {
         return;
     }
     if let Some(c) = tf_props_re().captures(t) {
@@ -371,7 +379,7 @@ fn banner(
     }
 }
 
-fn put_name(g: &mut Gpu, name: &str, src: &str, notes: &mut Vec<Note>) {
+fn put_name(g: &mut Gpu, name: &str, src: &str, notes: &mut Notes) {
     let name = name.trim();
     if name.is_empty() {
         return;
@@ -408,7 +416,7 @@ fn box_line(b: &mut Builder, bx: &mut BoxState, t: &str, src: &str) {
     if t.starts_with('+') || t.starts_with("|=") || t.starts_with("|-") {
         return;
     }
-    if t.contains("TCC/WDDM") || t.contains("Driver-Model") {
+    if has(t, "TCC/WDDM") || has(t, "Driver-Model") {
         put(
             &mut b.inv.os.kind,
             Fact::new(OsKind::Windows, src)
@@ -417,18 +425,18 @@ fn box_line(b: &mut Builder, bx: &mut BoxState, t: &str, src: &str) {
             "operating system",
         );
     }
-    if t.contains("MIG M.") {
+    if has(t, "MIG M.") {
         bx.has_mig_col = true;
     }
-    if t.contains("Persistence-M") || t.contains("TCC/WDDM") || t.contains("Driver-Model") {
+    if has(t, "Persistence-M") || has(t, "TCC/WDDM") || has(t, "Driver-Model") {
         bx.in_mig_table = false;
         return;
     }
-    if t.contains("MIG devices:") {
+    if has(t, "MIG devices:") {
         bx.in_mig_table = true;
         return;
     }
-    if t.contains("Processes:") {
+    if has(t, "Processes:") {
         bx.in_mig_table = false;
         bx.gpu = None;
         return;
@@ -570,9 +578,7 @@ fn query_fields_from_command(t: &str) -> Option<Vec<String>> {
 
 /// `name, driver_version, compute_cap, memory.total [MiB]`
 fn csv_header(t: &str) -> Option<Vec<String>> {
-    if !t.contains(',')
-        || !(t.contains("name") || t.contains("driver_version") || t.contains("compute_cap"))
-    {
+    if !t.contains(',') || !(has(t, "name") || has(t, "driver_version") || has(t, "compute_cap")) {
         return None;
     }
     let fields: Vec<String> = t
@@ -724,12 +730,12 @@ fn driver_model(v: &str) -> Option<DriverModel> {
 /// line is not part of such output.
 fn q_line(b: &mut Builder, q: &mut QState, raw: &str, src: &str) -> bool {
     let t = raw.trim();
-    if t.contains("NVSMI LOG") {
+    if has(t, "NVSMI LOG") {
         q.active = true;
         return true;
     }
     let indent = raw.len() - raw.trim_start().len();
-    if let Some(c) = raw.contains(" :").then(|| q_re().captures(raw)).flatten() {
+    if let Some(c) = has(raw, " :").then(|| q_re().captures(raw)).flatten() {
         let key = c[2].trim();
         let val = c[3].trim();
         let top_anchor = indent == 0

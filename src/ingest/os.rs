@@ -7,8 +7,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::clean::prompt_command;
+use super::clean::has;
 use super::collect_env::distro_id;
+use super::gate::Gate;
 use super::{put, Builder, Doc};
 use crate::inventory::{Fact, GpuVendor, OsKind, PciDevice};
 
@@ -20,13 +21,13 @@ fn uname_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"^(Linux|Darwin)\s+(\S+)\s+(\d+\.\d+\S*)\s+.*?\b(x86_64|aarch64|arm64|ppc64le|s390x|armv7l)\b",
+        r"^(Linux|Darwin)\s+(\S+)\s+([0-9]+\.[0-9]+\S*)\s+.*?(?-u:\b)(x86_64|aarch64|arm64|ppc64le|s390x|armv7l)(?-u:\b)",
     )
 }
 
 fn proc_version_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"^Linux version (\d+\.\d+\S*)(?:\s|$)")
+    re(&R, r"^Linux version ([0-9]+\.[0-9]+\S*)(?:\s|$)")
 }
 
 fn lspci_re() -> &'static Regex {
@@ -62,7 +63,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     for line in &doc.lines {
         let raw = line.text.as_str();
         let t = raw.trim();
-        let src = doc.src(line.no);
+        let src: &str = &line.src;
 
         // lspci -k: indented detail lines belong to the device above.
         if let Some((dev, seen)) = pending_pci.as_mut() {
@@ -78,8 +79,17 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             flush_pci(b, pending_pci.take());
         }
 
-        if let Some(c) = prompt_command(t) {
-            cmd = Some(c.to_string());
+        if os_release.is_empty()
+            && lsb.is_empty()
+            && cmd.is_none()
+            && line.command().is_none()
+            && !line.gate(Gate::Os)
+        {
+            continue;
+        }
+        if let Some(c) = line.command() {
+            // Only `uname -r` prints a bare value that needs its command.
+            cmd = (c == "uname -r").then(|| c.to_string());
             flush_os_release(b, &mut os_release);
             flush_lsb(b, &mut lsb);
             continue;
@@ -87,7 +97,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
 
         if let Some((k, v)) = t.split_once('=') {
             if OS_RELEASE_KEYS.contains(&k) {
-                os_release.push((k.to_string(), unquote(v).to_string(), src.clone()));
+                os_release.push((k.to_string(), unquote(v).to_string(), src.to_string()));
                 continue;
             }
         }
@@ -96,7 +106,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if let Some((k, v)) = t.split_once(':') {
             let k = k.trim();
             if matches!(k, "Distributor ID" | "Description" | "Release" | "Codename") {
-                lsb.push((k.to_string(), v.trim().to_string(), src.clone()));
+                lsb.push((k.to_string(), v.trim().to_string(), src.to_string()));
                 continue;
             }
         }
@@ -117,7 +127,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             kernel(b, &c[1], &src);
             put(
                 &mut b.inv.os.kind,
-                Fact::new(OsKind::Linux, src.clone()),
+                Fact::new(OsKind::Linux, src),
                 &mut b.notes,
                 "operating system",
             );
@@ -158,7 +168,7 @@ fn kernel(b: &mut Builder, k: &str, src: &str) {
         "kernel",
     );
     let l = k.to_ascii_lowercase();
-    if l.contains("microsoft") || l.contains("wsl") {
+    if has(&l, "microsoft") || has(&l, "wsl") {
         put(&mut b.inv.wsl.is_wsl, Fact::new(true, src), notes, "WSL");
     }
 }
@@ -324,11 +334,11 @@ fn flush_pci(b: &mut Builder, pending: Option<(PciDevice, bool)>) {
 fn path_os(t: &str) -> Option<OsKind> {
     let l = t.trim_start();
     let is_path_line =
-        l.starts_with("File \"") || l.contains("site-packages") || l.contains("dist-packages");
+        l.starts_with("File \"") || has(l, "site-packages") || has(l, "dist-packages");
     if !is_path_line {
         return None;
     }
-    if l.contains("/Users/") || l.contains("/Applications/") || l.contains("/opt/homebrew/") {
+    if has(l, "/Users/") || has(l, "/Applications/") || has(l, "/opt/homebrew/") {
         return Some(OsKind::Macos);
     }
     let b = l.as_bytes();
@@ -338,11 +348,11 @@ fn path_os(t: &str) -> Option<OsKind> {
     if win {
         return Some(OsKind::Windows);
     }
-    if l.contains("/home/")
-        || l.contains("/usr/lib/python")
-        || l.contains("/usr/local/lib/python")
-        || l.contains("/opt/conda/")
-        || l.contains("dist-packages")
+    if has(l, "/home/")
+        || has(l, "/usr/lib/python")
+        || has(l, "/usr/local/lib/python")
+        || has(l, "/opt/conda/")
+        || has(l, "dist-packages")
     {
         return Some(OsKind::Linux);
     }

@@ -3,6 +3,8 @@
 //! install chatter (`Requirement already satisfied: ... (2.5.1)`,
 //! `Successfully installed torch-2.5.1+cu124 ...`).
 
+use super::clean::has;
+use super::gate::Gate;
 use super::{put_opt, Builder, Doc};
 use crate::inventory::Fact;
 use crate::version::CudaVersion;
@@ -44,6 +46,9 @@ fn is_version(s: &str) -> bool {
 /// `name==version` (pip freeze), the whole line; `name @ url` has no version.
 pub fn requirement(s: &str) -> Option<(String, String)> {
     let s = s.trim();
+    if s.find('=').is_none() || s.find(' ').is_some() {
+        return None;
+    }
     let (n, v) = s.split_once("===").or_else(|| s.split_once("=="))?;
     let (n, v) = (n.trim(), v.trim());
     // `name[extra]==1.0`
@@ -120,10 +125,17 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut i = 0;
     while i < doc.lines.len() {
         let t = doc.text(i);
-        let src = doc.src_at(i);
+        let src: &str = doc.src_at(i);
         i += 1;
         if t.is_empty() {
             table = Table::None;
+            continue;
+        }
+        if matches!(table, Table::None)
+            && show_name.is_none()
+            && !doc.lines[i - 1].gate(Gate::Pip)
+            && !has_double_eq(t)
+        {
             continue;
         }
         // pip list: `Package    Version` then a dashed rule.
@@ -173,7 +185,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                     .next()
                     .unwrap_or(name);
                 let ver = rest[open + 2..].trim_end_matches(')');
-                if is_name(name) && is_version(ver) && rest.contains(" in ") {
+                if is_name(name) && is_version(ver) && has(rest, " in ") {
                     b.package(name, ver, &src);
                 }
             }
@@ -200,6 +212,18 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
     }
+}
+
+/// `==` somewhere in the line (memchr for `=`, then a look at the next byte).
+fn has_double_eq(t: &str) -> bool {
+    let mut from = 0;
+    while let Some(p) = t.get(from..).and_then(|r| r.find('=')) {
+        if t.as_bytes().get(from + p + 1) == Some(&b'=') {
+            return true;
+        }
+        from += p + 1;
+    }
+    false
 }
 
 /// `torch-2.5.1+cu124` → (`torch`, `2.5.1+cu124`); `nvidia-cudnn-cu12-9.1.0.70`

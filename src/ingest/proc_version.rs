@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::clean::prompt_command;
+use super::clean::has;
+use super::gate::Gate;
 use super::{gpu_mut, put, Builder, Doc};
 use crate::inventory::{Fact, LibraryInstall, ModuleFlavor, UserLibrary};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
@@ -21,7 +22,7 @@ fn nvrm_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"NVRM(?: version)?:\s+(?:loading\s+)?NVIDIA UNIX\s+(Open\s+)?.*?Kernel Module(?:\s+for\s+\S+)?\s+(\d{3,4}\.\d+(?:\.\d+)?)",
+        r"NVRM(?: version)?:\s+(?:loading\s+)?NVIDIA UNIX\s+(Open\s+)?.*?Kernel Module(?:\s+for\s+\S+)?\s+([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
     )
 }
 
@@ -29,7 +30,7 @@ fn lib_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"((?:/[\w.+-]+)*/)?(libnvidia-ml|libcuda)\.so\.(\d{3,4}\.\d+(?:\.\d+)?)\b",
+        r"((?:/[A-Za-z0-9_.+-]+)*/)?(libnvidia-ml|libcuda)\.so\.([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)(?-u:\b)",
     )
 }
 
@@ -37,7 +38,7 @@ fn dpkg_re() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
     re(
         &R,
-        r"^[a-z][a-z]\s+(libnvidia-compute|nvidia-driver|nvidia-fabricmanager|libnvidia-gl|nvidia-utils|nvidia-kernel-common|nvidia-dkms)-(\d{3,4})(?:-server|-open)?(?::\S+)?\s+(\d{3,4}\.\d+(?:\.\d+)?)",
+        r"^[a-z][a-z]\s+(libnvidia-compute|nvidia-driver|nvidia-fabricmanager|libnvidia-gl|nvidia-utils|nvidia-kernel-common|nvidia-dkms)-([0-9]{3,4})(?:-server|-open)?(?::\S+)?\s+([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
     )
 }
 
@@ -58,17 +59,23 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut fm_pending = false;
 
     for line in &doc.lines {
+        if cmd.is_none() && line.command().is_none() && !line.gate(Gate::Proc) {
+            continue;
+        }
         let t = line.text.trim();
-        let src = doc.src(line.no);
-        if let Some(c) = prompt_command(t) {
-            cmd = Some(c.to_string());
+        let src: &str = &line.src;
+        if let Some(c) = line.command() {
+            // Only this command's output is read without a marker of its own.
+            cmd = c
+                .contains("/sys/module/nvidia/version")
+                .then(|| c.to_string());
             continue;
         }
         if t.is_empty() {
             continue;
         }
 
-        if t.contains("Kernel Module") {
+        if has(t, "Kernel Module") {
             if let Some(c) = nvrm_re().captures(t) {
                 kernel_module(b, &c[2], c.get(1).is_some(), &src);
                 continue;
@@ -88,9 +95,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
 
-        if t.starts_with("Module") && t.contains("Size") && t.contains("Used by") {
+        if t.starts_with("Module") && has(t, "Size") && has(t, "Used by") {
             lsmod_seen = true;
-            lsmod_src = src.clone();
+            lsmod_src = src.to_string();
             continue;
         }
         if let Some(name) = lsmod_row(t) {
@@ -98,7 +105,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 lsmod_nvidia = true;
                 put(
                     &mut b.inv.nvidia.module_loaded,
-                    Fact::new(true, src.clone()),
+                    Fact::new(true, src),
                     &mut b.notes,
                     "nvidia module loaded",
                 );
@@ -117,12 +124,12 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
-        if t.contains(" => ") && t.contains("(libc6") {
+        if has(t, " => ") && has(t, "(libc6") {
             ldconfig_row(b, t, &src);
             continue;
         }
 
-        if t.contains(".so.") {
+        if has(t, ".so.") {
             for c in lib_re().captures_iter(t) {
                 let Ok(v) = c[3].parse::<DriverVersion>() else {
                     continue;
@@ -136,7 +143,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 b.inv.nvidia.user_libraries.push(UserLibrary {
                     name,
                     path,
-                    version: Fact::new(v, src.clone()),
+                    version: Fact::new(v, src),
                 });
             }
         }
@@ -323,10 +330,10 @@ fn cli_info(b: &mut Builder, key: &str, val: &str, device: &mut Option<u32>, src
 }
 
 fn fabric_manager(b: &mut Builder, t: &str, src: &str, pending: &mut bool) {
-    let lower = t.to_ascii_lowercase();
-    if !lower.contains("fabric") && !lower.starts_with("active:") {
+    if !has(t, "abric") && !t.trim_start().starts_with("Active:") {
         return;
     }
+    let lower = t.to_ascii_lowercase();
     if lower.contains("unit nvidia-fabricmanager.service could not be found") {
         put(
             &mut b.inv.fabric.fabric_manager_installed,

@@ -5,7 +5,8 @@
 
 use std::collections::VecDeque;
 
-use super::clean::prompt_command;
+use super::clean::has;
+use super::gate::Gate;
 use super::{gpu_mut, put, put_opt, Builder, Doc};
 use crate::inventory::Fact;
 use crate::version::{parse_arch_list, ComputeCapability, CudaVersion};
@@ -67,8 +68,16 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut printed: VecDeque<Vec<Expr>> = VecDeque::new();
     for line in &doc.lines {
         let t = line.text.trim();
-        let src = doc.src(line.no);
+        let src: &str = &line.src;
         if t.is_empty() {
+            continue;
+        }
+        if pending.is_none()
+            && printed.is_empty()
+            && line.command().is_none()
+            && !line.gate(Gate::Repl)
+            && !t.starts_with('>')
+        {
             continue;
         }
         // IPython: `In [7]: expr` and `Out[7]: value`.
@@ -93,8 +102,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             value(b, e, t, &src);
             continue;
         }
-        let cmd = prompt_command(t)
-            .or_else(|| (t.starts_with("python") && t.contains(" -c ")).then_some(t));
+        let cmd = line
+            .command()
+            .or_else(|| (t.starts_with("python") && has(t, " -c ")).then_some(t));
         if let Some(cmd) = cmd {
             printed = print_calls(cmd);
             continue;
