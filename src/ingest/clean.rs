@@ -142,34 +142,69 @@ fn source(label: &str, no: usize) -> String {
     s
 }
 
-/// True when a line may need any of the cleaning steps.
-fn needs_work(line: &str) -> bool {
+/// Which cleaning steps a line needs.
+#[derive(Default)]
+struct Work {
+    controls: bool,
+    tabs: bool,
+    html: bool,
+    backtick: bool,
+}
+
+impl Work {
+    fn any(&self) -> bool {
+        self.controls || self.tabs || self.html || self.backtick
+    }
+}
+
+fn needs(line: &str) -> Work {
     let b = line.as_bytes();
-    b.iter().enumerate().any(|(i, &c)| match c {
-        b'\t' | 0x1b | b'`' | b'&' => true,
-        c if c >= 0x80 || c < 0x20 => true,
-        // A tag (`<details>`, `</pre>`), not `<00:41` or `a < b`.
-        b'<' => b
-            .get(i + 1)
-            .is_some_and(|n| n.is_ascii_alphabetic() || *n == b'/'),
-        _ => false,
-    }) || line.trim_start().starts_with('>')
+    let mut w = Work::default();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'\t' => w.tabs = true,
+            b'`' => w.backtick = true,
+            b'&' => w.html = true,
+            // A tag (`<details>`, `</pre>`), not `<00:41` or `a < b`.
+            b'<' if b
+                .get(i + 1)
+                .is_some_and(|n| n.is_ascii_alphabetic() || *n == b'/') =>
+            {
+                w.html = true;
+            }
+            0x00..=0x1f => w.controls = true,
+            // NBSP (C2 A0), figure/narrow spaces and ZWSP (E2 80 ..), BOM (EF BB BF).
+            0xc2 | 0xe2 | 0xef => w.controls = true,
+            _ => {}
+        }
+    }
+    w
 }
 
 /// Clean one line (no newline in it).
 pub fn clean_line(line: &str) -> String {
-    if !needs_work(line) {
+    let w = needs(line);
+    let quoted = line.trim_start().starts_with('>');
+    if !w.any() && !quoted {
         return line.to_string();
     }
-    let s = strip_controls(line);
-    let s = expand_tabs(&s);
+    let s = if w.controls {
+        strip_controls(line)
+    } else {
+        line.to_string()
+    };
+    let s = if w.tabs { expand_tabs(&s) } else { s };
     let s = strip_quote(&s).to_string();
-    let s = strip_html(&s);
+    let s = if w.html { strip_html(&s) } else { s };
     let t = s.trim_start();
     if t.starts_with("```") || t.starts_with("~~~") {
         return String::new();
     }
-    strip_backticks(&s).to_string()
+    if w.backtick {
+        strip_backticks(&s).to_string()
+    } else {
+        s
+    }
 }
 
 /// Remove ANSI escape sequences and control characters; turn no-break and

@@ -119,7 +119,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         }
         let src: &str = doc.src_at(i);
         if t.starts_with("Collecting environment information") {
-            b.begin_env(&src);
+            b.begin_env(src);
             in_report = true;
             window_end = Some(i + WINDOW);
             i += 1;
@@ -133,7 +133,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if let Some(rest) = t.strip_prefix('[') {
             if let Some((tag, row)) = rest.split_once(']') {
                 if matches!(tag, "pip" | "pip3" | "conda") {
-                    library_row(b, tag, row.trim(), &src);
+                    library_row(b, tag, row.trim(), src);
                     window_end = Some(i + WINDOW);
                     i += 1;
                     continue;
@@ -156,12 +156,12 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             || has(t, "`Accelerate` version");
         if begins {
             if !in_report || env_has_report(b) {
-                b.begin_env(&src);
+                b.begin_env(src);
             }
             in_report = true;
         }
         window_end = Some(i + WINDOW);
-        i = field(doc, b, i, &key, val, &src);
+        i = field(doc, b, i, &key, val, src);
     }
 }
 
@@ -284,7 +284,7 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
                 // parser); AMD names carry their gfx target.
                 let mut j = next;
                 while j < doc.lines.len() && !doc.text(j).is_empty() {
-                    gfx_target(b, doc.text(j), &doc.src_at(j));
+                    gfx_target(b, doc.text(j), doc.src_at(j));
                     j += 1;
                 }
                 return j;
@@ -309,7 +309,7 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
                     if t.is_empty() || key_value(t).is_some_and(|(_, v)| !v.is_empty()) {
                         break;
                     }
-                    cudnn_path(b, t, &doc.src_at(j));
+                    cudnn_path(b, t, doc.src_at(j));
                     j += 1;
                 }
                 return j;

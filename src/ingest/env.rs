@@ -45,13 +45,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if let Some(var) = echo.take() {
             // `echo $CUDA_VISIBLE_DEVICES` prints the value (or an empty line).
             if line.command().is_none() {
-                b.env_var(&var, t, &src);
+                b.env_var(&var, t, src);
                 continue;
             }
         }
         if has(t, "os.environ") {
             for (name, value) in python_assignments(t) {
-                b.env_var(&name, &value, &src);
+                b.env_var(&name, &value, src);
             }
             continue;
         }
@@ -67,7 +67,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
         for (name, value) in assignments(cmd) {
-            b.env_var(&name, &value, &src);
+            b.env_var(&name, &value, src);
         }
     }
 }

@@ -202,6 +202,20 @@ impl Hasher for IdHasher {
 
 type WordMap = HashMap<u64, Entry, BuildHasherDefault<IdHasher>>;
 
+/// The word table plus a bitmap of its hashes: most words of a log are not
+/// in the table, and one bit test turns them away before a map probe.
+struct Table {
+    map: WordMap,
+    bloom: Vec<u64>,
+}
+
+const BLOOM_BITS: u64 = 1 << 14;
+
+fn bloom_bit(h: u64) -> (usize, u64) {
+    let b = (h >> 7) % BLOOM_BITS;
+    ((b / 64) as usize, 1 << (b % 64))
+}
+
 #[derive(Default)]
 struct Entry {
     gates: u16,
@@ -300,8 +314,8 @@ pub fn catalog_word(needle: &str) -> Option<String> {
     best.map(|(_, s, e)| needle[s..e].to_ascii_lowercase())
 }
 
-fn table() -> &'static WordMap {
-    static T: OnceLock<WordMap> = OnceLock::new();
+fn table() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
     T.get_or_init(|| {
         let mut m = WordMap::default();
         for (gate, ws) in WORDS {
@@ -317,7 +331,12 @@ fn table() -> &'static WordMap {
                     .push(i as u16);
             }
         }
-        m
+        let mut bloom = vec![0u64; (BLOOM_BITS / 64) as usize];
+        for h in m.keys() {
+            let (w, bit) = bloom_bit(*h);
+            bloom[w] |= bit;
+        }
+        Table { map: m, bloom }
     })
 }
 
@@ -326,21 +345,29 @@ pub fn scan_line(text: &str, catalog: &mut Vec<u16>) -> u16 {
     const SEED: u64 = 0xcbf2_9ce4_8422_2325;
     let t = table();
     let mut gates = 0u16;
-    let mut h = SEED;
-    let mut in_word = false;
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let mut i = 0;
     // The word hash, computed inline: this loop sees every byte of the paste.
-    for &b in text.as_bytes().iter().chain(std::iter::once(&b' ')) {
-        if b.is_ascii_alphabetic() {
-            h ^= u64::from(b | 0x20);
+    while i < n {
+        while i < n && !bytes[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        if i == n {
+            break;
+        }
+        let mut h = SEED;
+        while i < n && bytes[i].is_ascii_alphabetic() {
+            h ^= u64::from(bytes[i] | 0x20);
             h = h.wrapping_mul(0x0100_0000_01b3);
-            in_word = true;
-        } else if in_word {
-            if let Some(e) = t.get(&h) {
+            i += 1;
+        }
+        let (w, bit) = bloom_bit(h);
+        if t.bloom.get(w).is_some_and(|x| x & bit != 0) {
+            if let Some(e) = t.map.get(&h) {
                 gates |= e.gates;
                 catalog.extend_from_slice(&e.catalog);
             }
-            h = SEED;
-            in_word = false;
         }
     }
     gates

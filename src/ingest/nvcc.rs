@@ -30,13 +30,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 let path = nvcc_path
                     .take()
                     .unwrap_or_else(|| "nvcc on PATH".to_string());
-                add(b, path, v, &src, true);
+                add(b, path, v, src, true);
             }
             continue;
         }
         if let Some(rest) = t.strip_prefix("CUDA Version ") {
             if let Ok(v) = rest.trim().parse::<CudaVersion>() {
-                add(b, "/usr/local/cuda".to_string(), v, &src, false);
+                add(b, "/usr/local/cuda".to_string(), v, src, false);
             }
             continue;
         }

@@ -139,14 +139,14 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
 
         if has(t, "NVIDIA-SMI") && !has(t, "NVIDIA-SMI has failed") {
             if let Some(c) = banner_re().captures(t) {
-                banner(b, c.get(1), c.get(2), c.get(3), &src);
+                banner(b, c.get(1), c.get(2), c.get(3), src);
                 bx = BoxState::default();
                 continue;
             }
         }
 
         if t.starts_with('|') || t.starts_with('+') {
-            box_line(b, &mut bx, t, &src);
+            box_line(b, &mut bx, t, src);
             continue;
         }
         if has(t, "MIG devices:") {
@@ -165,7 +165,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         {
             let idx: u32 = c[1].parse().unwrap_or(0);
             let g = gpu_mut(&mut b.inv.gpus, idx);
-            put_name(g, c[2].trim(), &src, &mut b.notes);
+            put_name(g, c[2].trim(), src, &mut b.notes);
             if let Some(u) = c.get(3) {
                 put(
                     &mut g.uuid,
@@ -217,7 +217,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
         if let Some(state) = csv.as_mut() {
-            if csv_line(b, state, t, &src) {
+            if csv_line(b, state, t, src) {
                 continue;
             }
             csv = None;
@@ -231,10 +231,10 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
-        if q_line(b, &mut q, raw, &src) {
+        if q_line(b, &mut q, raw, src) {
             continue;
         }
-        device_log(b, t, &src, &mut tf_device);
+        device_log(b, t, src, &mut tf_device);
     }
 
     for (idx, (n, first)) in bx.mig_counts.into_iter().chain(list_mig) {

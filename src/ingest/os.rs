@@ -116,7 +116,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .then(|| uname_re().captures(t))
             .flatten()
         {
-            uname(b, &c[1], &c[2], &c[3], &c[4], &src);
+            uname(b, &c[1], &c[2], &c[3], &c[4], src);
             continue;
         }
         if let Some(c) = t
@@ -124,7 +124,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .then(|| proc_version_re().captures(t))
             .flatten()
         {
-            kernel(b, &c[1], &src);
+            kernel(b, &c[1], src);
             put(
                 &mut b.inv.os.kind,
                 Fact::new(OsKind::Linux, src),
@@ -135,7 +135,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         }
         if cmd.as_deref() == Some("uname -r") {
             if t.starts_with(|c: char| c.is_ascii_digit()) && !t.contains(' ') {
-                kernel(b, t, &src);
+                kernel(b, t, src);
             }
             cmd = None;
             continue;
@@ -145,10 +145,10 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .then(|| lspci_re().captures(t))
             .flatten()
         {
-            pending_pci = Some((pci_device(&c[1], &c[3], &src), false));
+            pending_pci = Some((pci_device(&c[1], &c[3], src), false));
             continue;
         }
-        other(b, t, &src);
+        other(b, t, src);
     }
     flush_pci(b, pending_pci.take());
     flush_os_release(b, &mut os_release);

@@ -154,7 +154,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             Table::PipList => {
                 let cols: Vec<&str> = t.split_whitespace().collect();
                 if cols.len() >= 2 && is_name(cols[0]) && is_version(cols[1]) {
-                    b.package(cols[0], cols[1], &src);
+                    b.package(cols[0], cols[1], src);
                     continue;
                 }
                 table = Table::None;
@@ -165,7 +165,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 }
                 let cols: Vec<&str> = t.split_whitespace().collect();
                 if cols.len() >= 2 && is_name(cols[0]) && is_version(cols[1]) {
-                    conda_package(b, cols[0], cols[1], cols.get(2).copied(), &src);
+                    conda_package(b, cols[0], cols[1], cols.get(2).copied(), src);
                     continue;
                 }
                 table = Table::None;
@@ -174,7 +174,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         }
 
         if let Some((n, v)) = requirement(t) {
-            b.package(&n, &v, &src);
+            b.package(&n, &v, src);
             continue;
         }
         if let Some(rest) = t.strip_prefix("Requirement already satisfied: ") {
@@ -186,7 +186,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                     .unwrap_or(name);
                 let ver = rest[open + 2..].trim_end_matches(')');
                 if is_name(name) && is_version(ver) && has(rest, " in ") {
-                    b.package(name, ver, &src);
+                    b.package(name, ver, src);
                 }
             }
             continue;
@@ -194,7 +194,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if let Some(rest) = t.strip_prefix("Successfully installed ") {
             for tok in rest.split_whitespace() {
                 if let Some((n, v)) = split_dist(tok) {
-                    b.package(n, v, &src);
+                    b.package(n, v, src);
                 }
             }
             continue;
@@ -206,7 +206,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if let Some(v) = t.strip_prefix("Version: ") {
             if let Some(n) = show_name.take() {
                 if is_version(v.trim()) {
-                    b.package(&n, v.trim(), &src);
+                    b.package(&n, v.trim(), src);
                 }
             }
             continue;

@@ -77,7 +77,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
 
         if has(t, "Kernel Module") {
             if let Some(c) = nvrm_re().captures(t) {
-                kernel_module(b, &c[2], c.get(1).is_some(), &src);
+                kernel_module(b, &c[2], c.get(1).is_some(), src);
                 continue;
             }
         }
@@ -88,7 +88,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .is_some_and(|c| c.contains("/sys/module/nvidia/version"))
         {
             if let Ok(v) = t.parse::<DriverVersion>() {
-                kernel_module(b, &v.to_string(), false, &src);
+                kernel_module(b, &v.to_string(), false, src);
                 b.inv.nvidia.module_flavor = None;
                 cmd = None;
                 continue;
@@ -120,12 +120,12 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .then(|| dpkg_re().captures(t))
             .flatten()
         {
-            dpkg_row(b, &c[1], &c[3], &src);
+            dpkg_row(b, &c[1], &c[3], src);
             continue;
         }
 
         if has(t, " => ") && has(t, "(libc6") {
-            ldconfig_row(b, t, &src);
+            ldconfig_row(b, t, src);
             continue;
         }
 
@@ -153,11 +153,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .then(|| cli_info_re().captures(t))
             .flatten()
         {
-            cli_info(b, &c[1], c[2].trim(), &mut cli_device, &src);
+            cli_info(b, &c[1], c[2].trim(), &mut cli_device, src);
             continue;
         }
 
-        fabric_manager(b, t, &src, &mut fm_pending);
+        fabric_manager(b, t, src, &mut fm_pending);
     }
 
     if lsmod_seen && !lsmod_nvidia {

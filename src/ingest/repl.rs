@@ -99,7 +99,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
         if let Some(e) = pending.take() {
-            value(b, e, t, &src);
+            value(b, e, t, src);
             continue;
         }
         let cmd = line
@@ -114,7 +114,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             let vals = split_values(t, exprs.len());
             if vals.len() == exprs.len() {
                 for (e, v) in exprs.iter().zip(vals) {
-                    value(b, *e, &v, &src);
+                    value(b, *e, &v, src);
                 }
                 continue;
             }
@@ -123,7 +123,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         // `torch.version.cuda: 12.1`, `CUDA available: True`, `torch.cuda.is_available() = False`
         if let Some((k, v)) = t.split_once(": ").or_else(|| t.split_once(" = ")) {
             if let Some(e) = label(k) {
-                value(b, e, v.trim(), &src);
+                value(b, e, v.trim(), src);
             }
         }
     }
