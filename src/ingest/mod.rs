@@ -1,2 +1,586 @@
 //! Parsers that turn pasted reports (collect_env, nvidia-smi, pip lists,
 //! tracebacks) into an Inventory whose facts say which input line they came from.
+//!
+//! Every parser has the same shape, `parse(&Doc, &mut Builder)`: it scans the
+//! cleaned lines for its own anchors and records facts. Parsers never decide
+//! anything; the rules do. A value seen twice with different contents keeps
+//! the first and leaves a note, so a file with several reports never silently
+//! mixes them.
+
+pub mod clean;
+pub mod collect_env;
+pub mod dockerfile;
+pub mod env;
+pub mod errors;
+pub mod gate;
+pub mod nvcc;
+pub mod nvidia_smi;
+pub mod os;
+pub mod pip;
+pub mod proc_version;
+pub mod repl;
+
+use serde::Serialize;
+
+use crate::inventory::{
+    EnvKind, ErrorKind, Fact, FrameworkBuild, Gpu, Inventory, Note, ObservedError, PyPackage,
+    PythonEnv, PythonRuntime, TorchBuild,
+};
+use crate::kb::{GpuLookup, Kb};
+use crate::version::CudaVersion;
+
+pub use clean::{clean, Doc, Line};
+pub use errors::{missing_facts, ToBeSure};
+
+/// Parse pasted reports into one Inventory. Each input is `(name, text)`;
+/// with one input, facts cite `input line N`, with several `NAME line N`.
+pub fn ingest(inputs: &[(String, String)]) -> Inventory {
+    let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
+    let mut b = Builder::new(format!("explain {}", names.join(" ")));
+    for (name, text) in inputs {
+        let label = if inputs.len() == 1 { "input" } else { name };
+        let doc = clean(label, text);
+        parse_doc(&doc, &mut b);
+    }
+    b.finish()
+}
+
+/// Run every parser over one cleaned document. The order matters only for
+/// which of two conflicting values is kept: the most direct sources first.
+pub fn parse_doc(doc: &Doc, b: &mut Builder) {
+    proc_version::parse(doc, b);
+    nvidia_smi::parse(doc, b);
+    collect_env::parse(doc, b);
+    nvcc::parse(doc, b);
+    os::parse(doc, b);
+    pip::parse(doc, b);
+    repl::parse(doc, b);
+    dockerfile::parse(doc, b);
+    env::parse(doc, b);
+    errors::parse(doc, b);
+}
+
+/// Facts a pasted report does not state but the knowledge base knows from
+/// one it does: a GPU's compute capability and architecture from its name.
+/// Each filled fact cites the table row and the line the name came from.
+pub fn enrich(inv: &mut Inventory, kb: &Kb) {
+    // Names repeat (eight of the same GPU); look each up once.
+    let mut cache: std::collections::HashMap<String, Option<&crate::kb::tables::GpuRow>> =
+        std::collections::HashMap::new();
+    for g in &mut inv.gpus {
+        let Some(name) = g.name.clone() else { continue };
+        if g.compute_capability.is_some() && g.architecture.is_some() {
+            continue;
+        }
+        let (cc, arch, segment, src) = match name.value.strip_suffix("...") {
+            // nvidia-smi cut the name: use the table only when every GPU
+            // whose name starts that way agrees.
+            Some(prefix) => {
+                let p = prefix.trim().to_lowercase();
+                let rows: Vec<_> = kb
+                    .gpus
+                    .row
+                    .iter()
+                    .filter(|r| r.name.to_lowercase().starts_with(&p))
+                    .collect();
+                let Some(first) = rows.first() else { continue };
+                let same_cc = rows
+                    .iter()
+                    .all(|r| r.compute_capability == first.compute_capability);
+                let same_arch = rows.iter().all(|r| r.architecture == first.architecture);
+                let same_seg = rows.iter().all(|r| r.segment == first.segment);
+                let src = format!(
+                    "kb gpus: all {} rows named \"{}...\" (name from {})",
+                    rows.len(),
+                    prefix.trim(),
+                    name.source
+                );
+                (
+                    first.compute_capability.filter(|_| same_cc),
+                    same_arch.then(|| first.architecture.clone()),
+                    same_seg.then_some(first.segment),
+                    src,
+                )
+            }
+            None => match *cache.entry(name.value.clone()).or_insert_with(|| {
+                match kb.gpu(&name.value) {
+                    GpuLookup::Found(row) => Some(row),
+                    _ => None,
+                }
+            }) {
+                Some(row) => (
+                    row.compute_capability,
+                    Some(row.architecture.clone()),
+                    Some(row.segment),
+                    format!("kb gpus \"{}\" (name from {})", row.name, name.source),
+                ),
+                None => continue,
+            },
+        };
+        if g.compute_capability.is_none() {
+            if let Some(cc) = cc {
+                g.compute_capability = Some(Fact::new(cc, src.clone()));
+            }
+        }
+        if g.architecture.is_none() {
+            if let Some(a) = arch {
+                g.architecture = Some(Fact::new(a, src.clone()));
+            }
+        }
+        if g.segment.is_none() {
+            if let Some(sg) = segment {
+                g.segment = Some(Fact::new(sg, src));
+            }
+        }
+    }
+}
+
+/// Collects facts while parsers run. Fields are public so a parser can put
+/// into one part of the inventory while recording a conflict note in another.
+#[derive(Debug, Default)]
+pub struct Builder {
+    pub inv: Inventory,
+    pub notes: Notes,
+    /// Index into `inv.python` of the environment report lines now belong to.
+    pub current_env: Option<usize>,
+}
+
+impl Builder {
+    pub fn new(origin: impl Into<String>) -> Self {
+        Builder {
+            inv: Inventory::new(origin),
+            notes: Notes::default(),
+            current_env: None,
+        }
+    }
+
+    pub fn note(&mut self, subject: impl Into<String>, message: impl Into<String>) {
+        self.notes.push(Note {
+            subject: subject.into(),
+            message: message.into(),
+        });
+    }
+
+    /// The GPU with this index, created if not yet seen.
+    pub fn gpu(&mut self, index: u32) -> &mut Gpu {
+        gpu_mut(&mut self.inv.gpus, index)
+    }
+
+    /// The Python environment report lines belong to now, created on first use.
+    pub fn env(&mut self) -> &mut PythonEnv {
+        env_mut(&mut self.inv.python, &mut self.current_env)
+    }
+
+    /// A new report of a Python environment begins (a second collect_env in
+    /// the same paste). Reuses the current one while it is still empty.
+    pub fn begin_env(&mut self, src: &str) {
+        if let Some(i) = self.current_env {
+            if let Some(e) = self.inv.python.get(i) {
+                if e.torch.is_none() && e.packages.is_empty() && e.python_version.is_none() {
+                    return;
+                }
+            }
+        }
+        self.inv.python.push(reported_env(src));
+        self.current_env = Some(self.inv.python.len() - 1);
+    }
+
+    pub fn torch(&mut self) -> &mut TorchBuild {
+        self.env().torch.get_or_insert_with(TorchBuild::default)
+    }
+
+    pub fn runtime(&mut self) -> &mut PythonRuntime {
+        self.env()
+            .runtime
+            .get_or_insert_with(PythonRuntime::default)
+    }
+
+    /// Record an installed Python distribution in the current environment.
+    pub fn package(&mut self, name: &str, version: &str, src: &str) {
+        let name = pip::normalize_name(name);
+        let version = version.trim();
+        if name.is_empty() || version.is_empty() {
+            return;
+        }
+        let env = env_mut(&mut self.inv.python, &mut self.current_env);
+        match env.packages.iter().find(|p| p.name == name) {
+            Some(p) if p.version == version => {}
+            Some(p) => {
+                let msg = format!(
+                    "{name} is {} ({}) and {version} ({src}); kept the first",
+                    p.version, p.source
+                );
+                self.note("input", msg);
+            }
+            None => env.packages.push(PyPackage {
+                name,
+                version: version.to_string(),
+                source: src.to_string(),
+                editable: false,
+            }),
+        }
+    }
+
+    /// Record an environment variable (first value wins).
+    pub fn env_var(&mut self, name: &str, value: &str, src: &str) {
+        let fact = Fact::new(value.to_string(), src);
+        match self.inv.env.get(name) {
+            Some(f) if f.value == value => {}
+            Some(f) => {
+                let msg = format!(
+                    "{name} is {:?} ({}) and {value:?} ({src}); kept the first",
+                    f.value, f.source
+                );
+                self.note("input", msg);
+            }
+            None => {
+                self.inv.env.insert(name.to_string(), fact);
+            }
+        }
+    }
+
+    /// Record an error message seen in the input.
+    pub fn error(&mut self, kind: ErrorKind, text: &str, src: &str, code: Option<i64>) {
+        let text = one_line(text, 300);
+        if self
+            .inv
+            .errors
+            .iter()
+            .any(|e| e.kind == kind && e.text == text)
+        {
+            return;
+        }
+        self.inv.errors.push(ObservedError {
+            kind,
+            text,
+            source: src.to_string(),
+            code,
+        });
+    }
+
+    /// Derive framework builds from packages, order GPUs, attach notes.
+    pub fn finish(mut self) -> Inventory {
+        for env in &mut self.inv.python {
+            derive_frameworks(env);
+        }
+        self.inv.gpus.sort_by_key(|g| g.index);
+        let notes = std::mem::take(&mut self.notes);
+        self.inv.notes.extend(notes.into_vec());
+        self.inv
+    }
+}
+
+/// Notes collected while parsing: each once, and at most [`Notes::MAX`]
+/// (a paste that repeats a report would otherwise note every repeat).
+#[derive(Debug, Default)]
+pub struct Notes {
+    list: Vec<Note>,
+    seen: std::collections::HashSet<(String, String)>,
+    dropped: usize,
+}
+
+impl Notes {
+    pub const MAX: usize = 100;
+
+    pub fn push(&mut self, n: Note) {
+        if self.seen.contains(&(n.subject.clone(), n.message.clone())) {
+            return;
+        }
+        if self.list.len() >= Self::MAX {
+            self.dropped += 1;
+            return;
+        }
+        self.seen.insert((n.subject.clone(), n.message.clone()));
+        self.list.push(n);
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Note> {
+        self.list.iter()
+    }
+
+    fn into_vec(mut self) -> Vec<Note> {
+        if self.dropped > 0 {
+            self.list.push(Note {
+                subject: "input".to_string(),
+                message: format!("{} more notes like these were left out", self.dropped),
+            });
+        }
+        self.list
+    }
+}
+
+/// Put a fact into an empty slot; a different value for a filled slot leaves
+/// a note instead of overwriting.
+pub fn put<T: PartialEq + Serialize>(
+    slot: &mut Option<Fact<T>>,
+    fact: Fact<T>,
+    notes: &mut Notes,
+    what: &str,
+) {
+    match slot {
+        None => *slot = Some(fact),
+        Some(old) if old.value == fact.value => {
+            if earlier(&fact.source, &old.source) {
+                *old = fact;
+            }
+        }
+        Some(old) => {
+            // Keep what comes first in the paste, whichever parser read it.
+            let message = if earlier(&fact.source, &old.source) {
+                let dropped = std::mem::replace(old, fact);
+                format!(
+                    "{what} is {} ({}) and {} ({}); kept the first",
+                    show(&old.value),
+                    old.source,
+                    show(&dropped.value),
+                    dropped.source
+                )
+            } else {
+                format!(
+                    "{what} is {} ({}) and {} ({}); kept the first",
+                    show(&old.value),
+                    old.source,
+                    show(&fact.value),
+                    fact.source
+                )
+            };
+            let n = Note {
+                subject: "input".to_string(),
+                message,
+            };
+            notes.push(n);
+        }
+    }
+}
+
+/// True when `a` cites an earlier line of the same input than `b`
+/// (`input line 3` before `input line 9`).
+fn earlier(a: &str, b: &str) -> bool {
+    fn split(s: &str) -> Option<(&str, usize)> {
+        let (label, rest) = s.split_once(" line ")?;
+        let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        Some((label, n.parse().ok()?))
+    }
+    match (split(a), split(b)) {
+        (Some((la, na)), Some((lb, nb))) => la == lb && na < nb,
+        _ => false,
+    }
+}
+
+/// A value as it prints in a note: its JSON form without quotes.
+fn show<T: Serialize>(v: &T) -> String {
+    let s = serde_json::to_string(v).unwrap_or_default();
+    s.trim_matches('"').to_string()
+}
+
+/// Like [`put`] for `Option` values (torch's CUDA build, where None means CPU-only).
+pub fn put_opt<T: PartialEq + Serialize>(
+    slot: &mut Option<Fact<Option<T>>>,
+    fact: Fact<Option<T>>,
+    notes: &mut Notes,
+    what: &str,
+) {
+    let show = |v: &Option<T>| v.as_ref().map_or("none".to_string(), show);
+    match slot {
+        None => *slot = Some(fact),
+        Some(old) if old.value == fact.value => {}
+        Some(old) => {
+            let n = Note {
+                subject: "input".to_string(),
+                message: format!(
+                    "{what} is {} ({}) and {} ({}); kept the first",
+                    show(&old.value),
+                    old.source,
+                    show(&fact.value),
+                    fact.source
+                ),
+            };
+            notes.push(n);
+        }
+    }
+}
+
+pub fn gpu_mut(gpus: &mut Vec<Gpu>, index: u32) -> &mut Gpu {
+    let pos = match gpus.iter().position(|g| g.index == index) {
+        Some(p) => p,
+        None => {
+            gpus.push(Gpu {
+                index,
+                ..Default::default()
+            });
+            gpus.len() - 1
+        }
+    };
+    &mut gpus[pos]
+}
+
+pub fn env_mut<'a>(envs: &'a mut Vec<PythonEnv>, current: &mut Option<usize>) -> &'a mut PythonEnv {
+    let idx = match *current {
+        Some(i) if i < envs.len() => i,
+        _ => {
+            envs.push(reported_env("the pasted report"));
+            envs.len() - 1
+        }
+    };
+    *current = Some(idx);
+    &mut envs[idx]
+}
+
+fn reported_env(src: &str) -> PythonEnv {
+    PythonEnv {
+        path: format!("reported ({src})"),
+        kind: EnvKind::Reported,
+        active: true,
+        ..Default::default()
+    }
+}
+
+/// The first line of `text`, trimmed and cut to `max` characters.
+pub fn one_line(text: &str, max: usize) -> String {
+    let first = text.lines().next().unwrap_or("").trim();
+    if first.chars().count() <= max {
+        return first.to_string();
+    }
+    let mut s: String = first.chars().take(max).collect();
+    s.push('…');
+    s
+}
+
+/// What a torch version string's local tag says: `+cu124` → Some(Some(12.4)),
+/// `+cpu` → Some(None), anything else → None (unknown from the string alone).
+pub fn torch_cuda_from_version(version: &str) -> Option<Option<CudaVersion>> {
+    let (_, local) = version.trim().split_once('+')?;
+    if local == "cpu" || local.starts_with("cpu.") || local.starts_with("cpu_") {
+        return Some(None);
+    }
+    if local.starts_with("cu") {
+        return local.parse::<CudaVersion>().ok().map(Some);
+    }
+    None
+}
+
+/// Fill the torch / onnxruntime / tensorflow / jax / tensorrt builds of an
+/// environment from its packages where a report did not state them directly.
+fn derive_frameworks(env: &mut PythonEnv) {
+    if let Some(p) = env.package("torch").cloned() {
+        let t = env.torch.get_or_insert_with(TorchBuild::default);
+        if t.version.is_none() {
+            t.version = Some(Fact::new(p.version.clone(), p.source.clone()));
+        }
+        if t.cuda.is_none() {
+            if let Some(c) = torch_cuda_from_version(&p.version) {
+                t.cuda = Some(Fact::new(c, format!("{} (version tag)", p.source)));
+            }
+        }
+        if t.hip.is_none() {
+            if let Some((_, local)) = p.version.split_once('+') {
+                if let Some(rocm) = local.strip_prefix("rocm") {
+                    t.hip = Some(Fact::new(
+                        Some(rocm.to_string()),
+                        format!("{} (version tag)", p.source),
+                    ));
+                }
+            }
+        }
+    }
+    let first = |env: &PythonEnv, names: &[&str]| -> Option<PyPackage> {
+        names.iter().find_map(|n| env.package(n).cloned())
+    };
+    let fill = |slot: &mut Option<FrameworkBuild>, p: Option<PyPackage>| {
+        if let Some(p) = p {
+            let fb = slot.get_or_insert_with(FrameworkBuild::default);
+            if fb.version.is_none() {
+                fb.version = Some(Fact::new(p.version, p.source));
+            }
+        }
+    };
+    let ort = first(env, &["onnxruntime-gpu", "onnxruntime"]);
+    fill(&mut env.onnxruntime, ort);
+    let tf = first(
+        env,
+        &[
+            "tensorflow",
+            "tensorflow-gpu",
+            "tensorflow-cpu",
+            "tf-nightly",
+        ],
+    );
+    fill(&mut env.tensorflow, tf);
+    let jax = first(env, &["jax"]);
+    fill(&mut env.jax, jax);
+    let trt = first(env, &["tensorrt", "tensorrt-cu12", "tensorrt-cu11"]);
+    fill(&mut env.tensorrt, trt);
+    env.packages.sort_by(|a, b| a.name.cmp(&b.name));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_value_wins_and_conflict_is_noted() {
+        let mut b = Builder::new("t");
+        let d1 = "550.54.14".parse().unwrap();
+        let d2 = "535.104.05".parse().unwrap();
+        put(
+            &mut b.inv.nvidia.driver_version,
+            Fact::new(d1, "input line 1"),
+            &mut b.notes,
+            "driver version",
+        );
+        put(
+            &mut b.inv.nvidia.driver_version,
+            Fact::new(d2, "input line 9"),
+            &mut b.notes,
+            "driver version",
+        );
+        let inv = b.finish();
+        assert_eq!(
+            inv.nvidia.driver_version.unwrap().value.to_string(),
+            "550.54.14"
+        );
+        assert_eq!(inv.notes.len(), 1);
+        assert!(inv.notes[0].message.contains("input line 9"));
+    }
+
+    #[test]
+    fn torch_tag() {
+        assert_eq!(
+            torch_cuda_from_version("2.5.1+cu124"),
+            Some(Some(CudaVersion::new(12, 4)))
+        );
+        assert_eq!(torch_cuda_from_version("2.5.1+cpu"), Some(None));
+        assert_eq!(torch_cuda_from_version("2.5.1"), None);
+        assert_eq!(torch_cuda_from_version("2.5.1+rocm6.2"), None);
+    }
+
+    #[test]
+    fn packages_derive_frameworks() {
+        let mut b = Builder::new("t");
+        b.package("torch", "2.5.1+cpu", "input line 3");
+        b.package("onnxruntime_gpu", "1.18.0", "input line 4");
+        let inv = b.finish();
+        let env = &inv.python[0];
+        let t = env.torch.as_ref().unwrap();
+        assert_eq!(t.cuda.as_ref().unwrap().value, None);
+        assert_eq!(
+            env.onnxruntime
+                .as_ref()
+                .unwrap()
+                .version
+                .as_ref()
+                .unwrap()
+                .value,
+            "1.18.0"
+        );
+        assert_eq!(env.packages[0].name, "onnxruntime-gpu");
+    }
+}

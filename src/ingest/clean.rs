@@ -1,0 +1,508 @@
+//! Undo what pasting does to program output: CRLF and carriage-return
+//! progress bars, tabs, ANSI colours, Markdown fences and inline backticks,
+//! `<details>`/`<pre>` wrappers and HTML entities, `> ` e-mail/GitHub quoting.
+//! Line numbers stay those of the original text, so every fact can cite the
+//! line the user sees in their own file.
+
+/// One cleaned line, its 1-based number in the original text, and the
+/// source string facts read from it cite (`input line 14`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub no: usize,
+    pub text: String,
+    pub src: String,
+    /// Byte offset in `text` of the command when the line is a shell prompt.
+    pub cmd_at: Option<usize>,
+    /// Which parsers' words the line contains (see [`super::gate`]).
+    pub gates: u16,
+}
+
+impl Line {
+    /// True when the line carries a word of this parser's.
+    pub fn gate(&self, g: super::gate::Gate) -> bool {
+        self.gates & g as u16 != 0
+    }
+
+    /// The command of a shell-prompt line (`$ nvidia-smi` → `nvidia-smi`).
+    pub fn command(&self) -> Option<&str> {
+        self.cmd_at.and_then(|p| self.text.get(p..)).map(str::trim)
+    }
+}
+
+/// A cleaned input: its label (`input`, or a file name) and its lines.
+#[derive(Debug, Clone, Default)]
+pub struct Doc {
+    pub label: String,
+    pub lines: Vec<Line>,
+    /// Lines longer than [`MAX_LINE`] were cut there.
+    pub truncated_lines: usize,
+    /// Error catalog entries each line may match: (line index, entry index).
+    pub catalog: Vec<(u32, u16)>,
+}
+
+impl Doc {
+    /// The source string for a fact read at original line `no`.
+    pub fn src(&self, no: usize) -> String {
+        format!("{} line {}", self.label, no)
+    }
+
+    /// The source for the line at index `i` of `lines`.
+    pub fn src_at(&self, i: usize) -> &str {
+        self.lines.get(i).map_or("the input", |l| l.src.as_str())
+    }
+
+    /// Trimmed text of the line at index `i`, or "" past the end.
+    pub fn text(&self, i: usize) -> &str {
+        self.lines.get(i).map_or("", |l| l.text.trim())
+    }
+}
+
+/// Longest line kept; program output never comes close, and a cap keeps
+/// every parser linear on hostile input.
+pub const MAX_LINE: usize = 16 * 1024;
+
+/// Clean pasted text into lines with their original numbers.
+pub fn clean(label: &str, text: &str) -> Doc {
+    let mut doc = Doc {
+        label: label.to_string(),
+        lines: Vec::new(),
+        truncated_lines: 0,
+        catalog: Vec::new(),
+    };
+    let mut entries: Vec<u16> = Vec::new();
+    doc.lines
+        .reserve(text.bytes().filter(|&b| b == b'\n').count() + 1);
+    for (i, raw) in text.split('\n').enumerate() {
+        let mut line = raw.strip_suffix('\r').unwrap_or(raw);
+        // A carriage return inside a line is a progress bar redrawing itself:
+        // the terminal showed what came after the last one.
+        if let Some(p) = line.rfind('\r') {
+            line = &line[p + 1..];
+        }
+        if line.len() > MAX_LINE {
+            let mut cut = MAX_LINE;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            line = &line[..cut];
+            doc.truncated_lines += 1;
+        }
+        let mut text = clean_line(line);
+        if text.len() > MAX_LINE {
+            // Tab expansion can grow a line; keep the cap.
+            let mut cut = MAX_LINE;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+        }
+        let src = source(label, i + 1);
+        let cmd_at = prompt_command(&text).map(|c| c.as_ptr() as usize - text.as_ptr() as usize);
+        entries.clear();
+        let gates = super::gate::scan_line(&text, &mut entries);
+        entries.sort_unstable();
+        entries.dedup();
+        let idx = doc.lines.len() as u32;
+        doc.catalog.extend(entries.iter().map(|&e| (idx, e)));
+        doc.lines.push(Line {
+            no: i + 1,
+            text,
+            src,
+            cmd_at,
+            gates,
+        });
+    }
+    if text.ends_with('\n') {
+        if let Some(last) = doc.lines.pop() {
+            let idx = doc.lines.len() as u32;
+            doc.catalog.retain(|&(l, _)| l != idx);
+            let _ = last;
+        }
+    }
+    doc
+}
+
+/// `LABEL line N` without the formatting machinery (it runs once per line).
+fn source(label: &str, no: usize) -> String {
+    let mut digits = [0u8; 20];
+    let mut n = no;
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut s = String::with_capacity(label.len() + 6 + digits.len() - k);
+    s.push_str(label);
+    s.push_str(" line ");
+    s.extend(digits[k..].iter().map(|&d| d as char));
+    s
+}
+
+/// Which cleaning steps a line needs.
+#[derive(Default)]
+struct Work {
+    controls: bool,
+    tabs: bool,
+    html: bool,
+    backtick: bool,
+}
+
+impl Work {
+    fn any(&self) -> bool {
+        self.controls || self.tabs || self.html || self.backtick
+    }
+}
+
+fn needs(line: &str) -> Work {
+    let b = line.as_bytes();
+    let mut w = Work::default();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'\t' => w.tabs = true,
+            b'`' => w.backtick = true,
+            b'&' => w.html = true,
+            // A tag (`<details>`, `</pre>`), not `<00:41` or `a < b`.
+            b'<' if b
+                .get(i + 1)
+                .is_some_and(|n| n.is_ascii_alphabetic() || *n == b'/') =>
+            {
+                w.html = true;
+            }
+            0x00..=0x1f => w.controls = true,
+            // NBSP (C2 A0), figure/narrow spaces and ZWSP (E2 80 ..), BOM (EF BB BF).
+            0xc2 | 0xe2 | 0xef => w.controls = true,
+            _ => {}
+        }
+    }
+    w
+}
+
+/// Clean one line (no newline in it).
+pub fn clean_line(line: &str) -> String {
+    let w = needs(line);
+    let quoted = line.trim_start().starts_with('>');
+    if !w.any() && !quoted {
+        return line.to_string();
+    }
+    let s = if w.controls {
+        strip_controls(line)
+    } else {
+        line.to_string()
+    };
+    let s = if w.tabs { expand_tabs(&s) } else { s };
+    let s = strip_quote(&s).to_string();
+    let s = if w.html { strip_html(&s) } else { s };
+    let t = s.trim_start();
+    if t.starts_with("```") || t.starts_with("~~~") {
+        return String::new();
+    }
+    if w.backtick {
+        strip_backticks(&s).to_string()
+    } else {
+        s
+    }
+}
+
+/// Remove ANSI escape sequences and control characters; turn no-break and
+/// zero-width spaces into what they look like.
+fn strip_controls(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => {
+                // CSI: ESC [ params final-byte; other escapes: drop ESC and one char.
+                if chars.peek() == Some(&'[') {
+                    chars.next();
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                } else {
+                    chars.next();
+                }
+            }
+            '\t' => out.push('\t'),
+            '\u{a0}' | '\u{2007}' | '\u{202f}' => out.push(' '),
+            '\u{200b}' | '\u{feff}' => {}
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn expand_tabs(s: &str) -> String {
+    if !s.contains('\t') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut col = 0usize;
+    for c in s.chars() {
+        if c == '\t' {
+            let n = 8 - col % 8;
+            out.extend(std::iter::repeat(' ').take(n));
+            col += n;
+        } else {
+            out.push(c);
+            col += 1;
+        }
+    }
+    out
+}
+
+/// Strip `> ` quoting, nested or not, but never a Python prompt `>>> `.
+fn strip_quote(s: &str) -> &str {
+    let mut t = s;
+    loop {
+        let lead = t.trim_start();
+        if lead.starts_with(">>>") || !lead.starts_with('>') {
+            return t;
+        }
+        let rest = &lead[1..];
+        t = rest.strip_prefix(' ').unwrap_or(rest);
+    }
+}
+
+const TAGS: [&str; 16] = [
+    "<details>",
+    "</details>",
+    "<summary>",
+    "</summary>",
+    "<pre>",
+    "</pre>",
+    "<code>",
+    "</code>",
+    "<br>",
+    "<br/>",
+    "<br />",
+    "<p>",
+    "</p>",
+    "<b>",
+    "</b>",
+    "<details open>",
+];
+
+const ENTITIES: [(&str, &str); 7] = [
+    ("&lt;", "<"),
+    ("&gt;", ">"),
+    ("&quot;", "\""),
+    ("&#39;", "'"),
+    ("&#x27;", "'"),
+    ("&nbsp;", " "),
+    ("&amp;", "&"),
+];
+
+/// Remove the HTML wrappers issue templates use and decode the entities
+/// `<pre>` blocks need; any other `<...>` (`<module>`, `<stdin>`) stays.
+fn strip_html(s: &str) -> String {
+    let mut out = s.to_string();
+    if out.contains('<') {
+        // Only look where a tag can start: at each '<'.
+        let mut from = 0;
+        while let Some(p) = out[from..].find('<').map(|p| p + from) {
+            let rest = &out.as_bytes()[p..];
+            match TAGS.iter().find(|t| {
+                rest.len() >= t.len() && rest[..t.len()].eq_ignore_ascii_case(t.as_bytes())
+            }) {
+                Some(t) => out.replace_range(p..p + t.len(), ""),
+                None => from = p + 1,
+            }
+        }
+    }
+    if out.contains('&') {
+        for (e, r) in ENTITIES {
+            if out.contains(e) {
+                out = out.replace(e, r);
+            }
+        }
+    }
+    out
+}
+
+/// A whole line wrapped in single backticks (`` `RuntimeError: ...` ``).
+fn strip_backticks(s: &str) -> &str {
+    let t = s.trim();
+    if t.len() >= 2 && t.starts_with('`') && t.ends_with('`') {
+        let inner = &t[1..t.len() - 1];
+        if !inner.contains('`') {
+            return inner;
+        }
+    }
+    s
+}
+
+/// Substring test (the parsers' gates keep it off most lines).
+pub fn has(hay: &str, needle: &str) -> bool {
+    hay.contains(needle)
+}
+
+/// If `line` is a shell prompt with a command, the command: `$ nvidia-smi`,
+/// `user@host:~$ nvcc -V`, `(venv) PS C:\> nvidia-smi`, `# cat /proc/...`,
+/// `C:\Users\me> nvidia-smi`.
+pub fn prompt_command(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let b = t.as_bytes();
+    // `$ cmd`, `# cmd` at the start of the line.
+    if b.len() > 2 && (b[0] == b'$' || b[0] == b'#') && b[1] == b' ' {
+        return Some(t[2..].trim()).filter(|r| !r.is_empty());
+    }
+    // Otherwise the marker ends the prompt's first word (`user@host:~$`),
+    // its second after `(env) ` or `PS `, or follows `[user@host dir]`.
+    let word_end = |from: usize| -> Option<usize> {
+        let rest = t.get(from..)?;
+        Some(from + rest.find(' ').unwrap_or(rest.len()))
+    };
+    let mut ends: [Option<usize>; 3] = [None; 3];
+    ends[0] = word_end(0);
+    if t.starts_with('(') || t.starts_with("PS ") {
+        ends[1] = ends[0].and_then(|e| word_end(e + 1));
+    }
+    if t.starts_with('[') {
+        ends[2] = t.find(']').map(|p| p + 2);
+    }
+    for e in ends.into_iter().flatten() {
+        let Some(&m) = e.checked_sub(1).and_then(|i| b.get(i)) else {
+            continue;
+        };
+        if !matches!(m, b'$' | b'#' | b'>') || b.get(e) != Some(&b' ') {
+            continue;
+        }
+        if is_prompt_head(&t[..e - 1]) {
+            let cmd = t[e + 1..].trim();
+            if !cmd.is_empty() {
+                return Some(cmd);
+            }
+        }
+    }
+    None
+}
+
+fn is_prompt_head(head: &str) -> bool {
+    let mut h = head.trim();
+    // A conda/venv marker: `(base) `.
+    if h.starts_with('(') {
+        if let Some(p) = h.find(") ") {
+            h = h[p + 2..].trim_start();
+        }
+    }
+    if h.starts_with("PS ") {
+        return true;
+    }
+    if h.starts_with('[') && h.ends_with(']') && h.contains('@') {
+        return true;
+    }
+    !h.is_empty() && !h.contains(' ') && (h.contains('@') || h.contains(":\\") || h.ends_with('~'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(d: &Doc) -> Vec<&str> {
+        d.lines.iter().map(|l| l.text.as_str()).collect()
+    }
+
+    #[test]
+    fn crlf_fences_quotes_and_details() {
+        let raw = "<details><summary>env</summary>\r\n\r\n> ```\r\n> PyTorch version: 2.5.1+cu124\r\n> > Is CUDA available: True\r\n> ```\r\n</details>\r\n";
+        let d = clean("input", raw);
+        assert_eq!(
+            texts(&d),
+            [
+                "env",
+                "",
+                "",
+                "PyTorch version: 2.5.1+cu124",
+                "Is CUDA available: True",
+                "",
+                ""
+            ]
+        );
+        assert_eq!(d.lines[3].no, 4);
+        assert_eq!(d.src(4), "input line 4");
+    }
+
+    #[test]
+    fn python_prompt_is_not_a_quote() {
+        let d = clean("input", "> >>> torch.cuda.is_available()\n>>> x\n");
+        assert_eq!(texts(&d), [">>> torch.cuda.is_available()", ">>> x"]);
+    }
+
+    #[test]
+    fn tabs_ansi_entities_progress() {
+        let d = clean(
+            "f",
+            "Description:\tUbuntu 22.04\n\u{1b}[31mERROR\u{1b}[0m &lt;x&gt;\n10%\r50%\r100% done\n`RuntimeError: boom`",
+        );
+        assert_eq!(
+            texts(&d),
+            [
+                "Description:    Ubuntu 22.04",
+                "ERROR <x>",
+                "100% done",
+                "RuntimeError: boom"
+            ]
+        );
+    }
+
+    #[test]
+    fn angle_brackets_in_tracebacks_stay() {
+        let d = clean("input", "  File \"<stdin>\", line 1, in <module>");
+        assert_eq!(texts(&d), ["  File \"<stdin>\", line 1, in <module>"]);
+    }
+
+    #[test]
+    fn long_lines_are_cut() {
+        let long = "é".repeat(MAX_LINE);
+        let d = clean("input", &long);
+        assert_eq!(d.truncated_lines, 1);
+        assert!(d.lines[0].text.len() <= MAX_LINE);
+        let tabs = "\t".repeat(MAX_LINE);
+        assert!(clean("input", &tabs).lines[0].text.len() <= MAX_LINE);
+    }
+
+    #[test]
+    fn has_finds_substrings() {
+        assert!(has("the NVIDIA-SMI banner", "NVIDIA-SMI"));
+        assert!(has("NNNVIDIA", "NVIDIA"));
+        assert!(!has("NVIDIA-SM", "NVIDIA-SMI"));
+        assert!(has("x", ""));
+        assert!(!has("", "x"));
+        assert!(has("é — NVIDIA", "NVIDIA"));
+    }
+
+    #[test]
+    fn source_strings() {
+        assert_eq!(source("input", 1), "input line 1");
+        assert_eq!(source("f.txt", 1234567), "f.txt line 1234567");
+    }
+
+    #[test]
+    fn prompts() {
+        assert_eq!(prompt_command("$ nvidia-smi"), Some("nvidia-smi"));
+        assert_eq!(
+            prompt_command("user@box:~/x$ nvcc --version"),
+            Some("nvcc --version")
+        );
+        assert_eq!(
+            prompt_command("(base) me@gpu:~$ uname -a"),
+            Some("uname -a")
+        );
+        assert_eq!(
+            prompt_command("[root@node1 ~]# cat /proc/driver/nvidia/version"),
+            Some("cat /proc/driver/nvidia/version")
+        );
+        assert_eq!(
+            prompt_command("PS C:\\Users\\me> nvidia-smi"),
+            Some("nvidia-smi")
+        );
+        assert_eq!(prompt_command("Is CUDA available: True"), None);
+        assert_eq!(prompt_command("GPU 0: NVIDIA A100 # note"), None);
+    }
+}

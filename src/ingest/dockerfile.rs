@@ -1,0 +1,264 @@
+//! Dockerfiles: the `FROM` image of the final stage (with `ARG` defaults
+//! substituted and stage names followed) and the GPU-related `ENV` lines.
+//! An `nvidia/cuda:12.4.1-...` base sets `CUDA_VERSION=12.4.1` in the image,
+//! which is what the container runtime's requirement check compares with the
+//! host driver.
+
+use std::collections::BTreeMap;
+
+use super::env::is_gpu_var;
+use super::{put, put_opt, Builder, Doc};
+use crate::inventory::Fact;
+use crate::version::CudaVersion;
+
+struct From {
+    image: String,
+    alias: Option<String>,
+    src: String,
+}
+
+pub fn parse(doc: &Doc, b: &mut Builder) {
+    let mut args: BTreeMap<String, String> = BTreeMap::new();
+    let mut froms: Vec<From> = Vec::new();
+    let mut envs: Vec<(String, String, String)> = Vec::new();
+    for line in &doc.lines {
+        let t = line.text.trim();
+        let src: &str = &line.src;
+        if !matches!(
+            t.as_bytes().first(),
+            Some(b'A' | b'F' | b'E' | b'a' | b'f' | b'e')
+        ) {
+            continue;
+        }
+        let Some((instr, rest)) = t.split_once(char::is_whitespace) else {
+            continue;
+        };
+        let rest = rest.trim();
+        match instr.to_ascii_uppercase().as_str() {
+            "ARG" => {
+                if let Some((k, v)) = rest.split_once('=') {
+                    args.insert(k.trim().to_string(), v.trim().trim_matches('"').to_string());
+                }
+            }
+            "FROM" if instr == "FROM" || instr == "from" => {
+                let mut toks = rest
+                    .split_whitespace()
+                    .filter(|t| !t.starts_with("--platform="));
+                let Some(image) = toks.next() else { continue };
+                let alias = match (toks.next(), toks.next()) {
+                    (Some(a), Some(name)) if a.eq_ignore_ascii_case("as") => Some(name.to_string()),
+                    _ => None,
+                };
+                froms.push(From {
+                    image: substitute(image, &args),
+                    alias,
+                    src: src.to_string(),
+                });
+            }
+            "ENV" if !froms.is_empty() && instr == "ENV" => {
+                for (k, v) in env_pairs(rest) {
+                    if is_gpu_var(&k) {
+                        envs.push((k, v, src.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(last) = froms.last() else { return };
+    // Follow `FROM base` to the stage called `base`.
+    let mut image = last.image.clone();
+    let mut src = last.src.clone();
+    for _ in 0..froms.len() {
+        match froms
+            .iter()
+            .find(|f| f.alias.as_deref() == Some(image.as_str()))
+        {
+            Some(f) => {
+                image = f.image.clone();
+                src = f.src.clone();
+            }
+            None => break,
+        }
+    }
+    put(
+        &mut b.inv.container.runtime,
+        Fact::new("docker".to_string(), &src).with_note("the input is a Dockerfile"),
+        &mut b.notes,
+        "container runtime",
+    );
+    image_facts(b, &image, &format!("{src} (FROM {image})"));
+    for (k, v, s) in envs {
+        b.env_var(&k, &v, &s);
+    }
+}
+
+fn substitute(s: &str, args: &BTreeMap<String, String>) -> String {
+    let mut out = s.to_string();
+    for (k, v) in args {
+        out = out
+            .replace(&format!("${{{k}}}"), v)
+            .replace(&format!("${k}"), v);
+    }
+    out
+}
+
+/// `A=1 B="x y"` or the legacy `A value with spaces`.
+fn env_pairs(rest: &str) -> Vec<(String, String)> {
+    let first = rest.split_whitespace().next().unwrap_or("");
+    if !first.contains('=') {
+        let (k, v) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        return vec![(k.to_string(), v.trim().trim_matches('"').to_string())];
+    }
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in rest.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if let Some((k, v)) = cur.split_once('=') {
+                    out.push((k.to_string(), v.to_string()));
+                }
+                cur.clear();
+            }
+            c => cur.push(c),
+        }
+    }
+    if let Some((k, v)) = cur.split_once('=') {
+        out.push((k.to_string(), v.to_string()));
+    }
+    out
+}
+
+fn image_facts(b: &mut Builder, image: &str, src: &str) {
+    let (repo, tag) = match image.rsplit_once(':') {
+        Some((r, t)) if !t.contains('/') => (r, t),
+        _ => (image, "latest"),
+    };
+    let repo = repo
+        .trim_start_matches("docker.io/")
+        .trim_start_matches("library/");
+    let lead_version = |t: &str| -> String {
+        t.chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect::<String>()
+            .trim_end_matches('.')
+            .to_string()
+    };
+    match repo {
+        "nvidia/cuda" | "nvcr.io/nvidia/cuda" => {
+            let v = lead_version(tag);
+            if v.parse::<CudaVersion>().is_ok() {
+                b.env_var("CUDA_VERSION", &v, src);
+            }
+        }
+        "pytorch/pytorch" => {
+            // `2.1.0-cuda12.1-cudnn8-runtime`
+            let v = lead_version(tag);
+            if !v.is_empty() {
+                b.package("torch", &v, src);
+            }
+            if let Some(p) = tag.find("-cuda") {
+                let c: String = tag[p + 5..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                if let Ok(c) = c.parse::<CudaVersion>() {
+                    let notes = &mut b.notes;
+                    let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
+                        .torch
+                        .get_or_insert_with(Default::default);
+                    put_opt(
+                        &mut t.cuda,
+                        Fact::new(Some(c), src),
+                        notes,
+                        "torch CUDA build",
+                    );
+                }
+            }
+        }
+        "tensorflow/tensorflow" => {
+            let v = lead_version(tag);
+            if !v.is_empty() {
+                b.package("tensorflow", &v, src);
+            }
+        }
+        r if r.starts_with("rocm/") => {
+            if let Some(p) = tag.find("rocm") {
+                let v: String = tag[p + 4..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == '.')
+                    .collect();
+                if !v.is_empty() {
+                    put(
+                        &mut b.inv.amd.rocm_version,
+                        Fact::new(v, src),
+                        &mut b.notes,
+                        "ROCm version",
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::clean;
+
+    fn run(text: &str) -> crate::inventory::Inventory {
+        let doc = clean("input", text);
+        let mut b = Builder::new("t");
+        parse(&doc, &mut b);
+        b.finish()
+    }
+
+    #[test]
+    fn multi_stage_with_args() {
+        let inv = run("ARG CUDA=12.4.1
+FROM nvidia/cuda:${CUDA}-devel-ubuntu22.04 AS build
+RUN make
+FROM nvidia/cuda:${CUDA}-cudnn-runtime-ubuntu22.04 AS runtime
+ENV NVIDIA_VISIBLE_DEVICES=all NVIDIA_DRIVER_CAPABILITIES=compute,utility
+ENV LD_LIBRARY_PATH /usr/local/cuda/lib64
+ENV HOME=/root
+");
+        let e = &inv.env["CUDA_VERSION"];
+        assert_eq!(e.value, "12.4.1");
+        assert!(e.source.starts_with("input line 4"));
+        assert_eq!(
+            inv.env["NVIDIA_DRIVER_CAPABILITIES"].value,
+            "compute,utility"
+        );
+        assert_eq!(inv.env["LD_LIBRARY_PATH"].value, "/usr/local/cuda/lib64");
+        assert!(!inv.env.contains_key("HOME"));
+        assert_eq!(inv.container.runtime.as_ref().unwrap().value, "docker");
+    }
+
+    #[test]
+    fn stage_alias_is_followed() {
+        let inv = run("FROM nvidia/cuda:11.8.0-base-ubuntu22.04 AS base\nFROM base\n");
+        assert_eq!(inv.env["CUDA_VERSION"].value, "11.8.0");
+    }
+
+    #[test]
+    fn pytorch_image() {
+        let inv = run("FROM pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime");
+        let t = inv.python[0].torch.as_ref().unwrap();
+        assert_eq!(
+            t.cuda.as_ref().unwrap().value,
+            Some(CudaVersion::new(12, 1))
+        );
+        assert_eq!(t.version.as_ref().unwrap().value, "2.1.0");
+    }
+
+    #[test]
+    fn prose_from_is_not_a_dockerfile() {
+        let inv = run("From the logs I can see the error\nENV CUDA_HOME=/x");
+        assert!(inv.container.runtime.is_none());
+        assert!(inv.env.is_empty());
+    }
+}

@@ -1,0 +1,264 @@
+//! Environment variables that matter to the GPU stack, as they show up in
+//! pastes: `export X=...`, `X=... python train.py`, `set X=...` (cmd),
+//! `$env:X="..."` (PowerShell), `docker run -e X=...`, `env` / vLLM's
+//! environment section (`X=...`), and `echo $X` followed by its output.
+
+use super::clean::has;
+use super::gate::Gate;
+use super::{Builder, Doc};
+
+/// Names read exactly.
+const NAMES: [&str; 10] = [
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+    "PATH",
+    "HSA_OVERRIDE_GFX_VERSION",
+    "ROCR_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",
+    "GPU_DEVICE_ORDINAL",
+    "CONDA_OVERRIDE_CUDA",
+    "UV_TORCH_BACKEND",
+    "DOCKER_HOST",
+];
+
+/// Prefixes of names read (vLLM's collect_env reports the same families).
+const PREFIXES: [&str; 9] = [
+    "CUDA_", "NVIDIA_", "CUDNN_", "CUBLAS_", "NCCL_", "PYTORCH_", "TORCH_", "XLA_", "TF_",
+];
+
+pub fn is_gpu_var(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+        && (NAMES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p)))
+}
+
+pub fn parse(doc: &Doc, b: &mut Builder) {
+    let mut echo: Option<String> = None;
+    for line in &doc.lines {
+        let t = line.text.trim();
+        let src: &str = &line.src;
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(var) = echo.take() {
+            // `echo $CUDA_VISIBLE_DEVICES` prints the value (or an empty line).
+            if line.command().is_none() {
+                b.env_var(&var, t, src);
+                continue;
+            }
+        }
+        if has(t, "os.environ") {
+            for (name, value) in python_assignments(t) {
+                b.env_var(&name, &value, src);
+            }
+            continue;
+        }
+        if line.command().is_none() && !line.gate(Gate::Env) && !first_token_assigns(t) {
+            continue;
+        }
+        let cmd = line.command().unwrap_or(t);
+        if let Some(var) = echo_target(cmd) {
+            echo = Some(var);
+            continue;
+        }
+        if !cmd.contains('=') || !may_assign(cmd) {
+            continue;
+        }
+        for (name, value) in assignments(cmd) {
+            b.env_var(&name, &value, src);
+        }
+    }
+}
+
+/// `os.environ["CUDA_VISIBLE_DEVICES"] = "1"` in pasted code.
+fn python_assignments(t: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(p) = rest.find("os.environ[") {
+        rest = &rest[p + "os.environ[".len()..];
+        let inner = rest.trim_start();
+        let Some(q) = inner.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(end) = inner[1..].find(q) else { break };
+        let name = &inner[1..1 + end];
+        let after = inner[1 + end + 1..].trim_start();
+        let Some(after) = after.strip_prefix(']') else {
+            continue;
+        };
+        let Some(after) = after.trim_start().strip_prefix('=') else {
+            continue;
+        };
+        let after = after.trim_start();
+        let Some(vq) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+            continue;
+        };
+        let Some(vend) = after[1..].find(vq) else {
+            continue;
+        };
+        if is_gpu_var(name) {
+            out.push((name.to_string(), after[1..1 + vend].to_string()));
+        }
+    }
+    out
+}
+
+fn echo_target(cmd: &str) -> Option<String> {
+    let rest = cmd.strip_prefix("echo ")?.trim();
+    let rest = rest.trim_matches('"');
+    let var = rest
+        .strip_prefix("${")
+        .and_then(|r| r.strip_suffix('}'))
+        .or_else(|| rest.strip_prefix('$'))?;
+    is_gpu_var(var).then(|| var.to_string())
+}
+
+/// `CUDA_VISIBLE_DEVICES=0 python ...`: an uppercase first word with `=`.
+fn first_token_assigns(t: &str) -> bool {
+    t.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+        && t.split(' ').next().is_some_and(|w| w.contains('='))
+}
+
+/// Cheap test before tokenizing: the line starts with an assignment or a
+/// command that sets variables, or passes `-e`/`--env`.
+fn may_assign(cmd: &str) -> bool {
+    let first = cmd.split_whitespace().next().unwrap_or("");
+    matches!(first, "export" | "set" | "ENV" | "env")
+        || first.starts_with("$env:")
+        || first.contains('=') && first.starts_with(|c: char| c.is_ascii_uppercase())
+        || has(cmd, " -e ")
+        || has(cmd, "--env")
+}
+
+/// Assignments at the start of a command or after `export`, `set`, `ENV`,
+/// `$env:`, `-e`/`--env`.
+fn assignments(cmd: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let toks = split_shell(cmd);
+    let mut i = 0;
+    let mut leading = true;
+    while i < toks.len() {
+        let tok = toks[i].as_str();
+        let take = |s: &str, out: &mut Vec<(String, String)>| {
+            if let Some((n, v)) = s.split_once('=') {
+                let n = n.strip_prefix("$env:").unwrap_or(n);
+                if is_gpu_var(n) {
+                    out.push((n.to_string(), v.to_string()));
+                    return true;
+                }
+            }
+            false
+        };
+        match tok {
+            "export" | "set" | "ENV" | "env" if leading => {}
+            "-e" | "--env" => {
+                if let Some(next) = toks.get(i + 1) {
+                    take(next, &mut out);
+                    i += 1;
+                }
+            }
+            _ if tok.starts_with("--env=") => {
+                take(&tok[6..], &mut out);
+            }
+            _ if leading => leading = take(tok, &mut out),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Split on whitespace, keeping quoted parts together and dropping the quotes.
+fn split_shell(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                any = true;
+            }
+            None if c.is_whitespace() => {
+                if !cur.is_empty() || any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            None => cur.push(c),
+        }
+    }
+    if !cur.is_empty() || any {
+        out.push(cur);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::clean;
+
+    fn run(text: &str) -> crate::inventory::Inventory {
+        let doc = clean("input", text);
+        let mut b = Builder::new("t");
+        parse(&doc, &mut b);
+        b.finish()
+    }
+
+    #[test]
+    fn forms() {
+        let inv = run("export CUDA_VISIBLE_DEVICES=\"\"
+$ CUDA_HOME=/usr/local/cuda-11.8 NCCL_P2P_DISABLE=1 python train.py
+docker run --rm -e NVIDIA_VISIBLE_DEVICES=void --env=NVIDIA_DRIVER_CAPABILITIES=compute img
+set HIP_VISIBLE_DEVICES=0
+$env:XLA_FLAGS=\"--xla_gpu_cuda_data_dir=/usr/local/cuda\"
+LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:/usr/lib
+HOME=/root
+");
+        let get = |k: &str| inv.env.get(k).map(|f| f.value.as_str());
+        assert_eq!(get("CUDA_VISIBLE_DEVICES"), Some(""));
+        assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].source, "input line 1");
+        assert_eq!(get("CUDA_HOME"), Some("/usr/local/cuda-11.8"));
+        assert_eq!(get("NCCL_P2P_DISABLE"), Some("1"));
+        assert_eq!(get("NVIDIA_VISIBLE_DEVICES"), Some("void"));
+        assert_eq!(get("NVIDIA_DRIVER_CAPABILITIES"), Some("compute"));
+        assert_eq!(get("HIP_VISIBLE_DEVICES"), Some("0"));
+        assert_eq!(
+            get("XLA_FLAGS"),
+            Some("--xla_gpu_cuda_data_dir=/usr/local/cuda")
+        );
+        assert_eq!(
+            get("LD_LIBRARY_PATH"),
+            Some("/usr/local/cuda-11.8/lib64:/usr/lib")
+        );
+        assert_eq!(get("HOME"), None);
+    }
+
+    #[test]
+    fn python_os_environ() {
+        let inv = run("    os.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\nos.environ['HOME'] = '/x'\n");
+        assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].value, "1");
+        assert!(!inv.env.contains_key("HOME"));
+    }
+
+    #[test]
+    fn echo_output() {
+        let inv = run("$ echo $CUDA_VISIBLE_DEVICES\n2,3\n");
+        assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].value, "2,3");
+        assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].source, "input line 2");
+    }
+
+    #[test]
+    fn prose_is_not_an_assignment() {
+        let inv = run(
+            "you could set CUDA_VISIBLE_DEVICES=0 to try\npython train.py CUDA_VISIBLE_DEVICES=1",
+        );
+        assert!(inv.env.is_empty());
+    }
+}

@@ -1,0 +1,1749 @@
+//! The error catalog: messages users paste from tracebacks, driver tools,
+//! container runtimes and kernel logs, each mapped to an [`ErrorKind`] and to
+//! the facts the message itself carries (a version, a compute capability, an
+//! arch list). The catalog records; the rules decide what it means next to
+//! the other facts.
+//!
+//! Also [`missing_facts`]: what else to run when facts that would change the
+//! verdict are missing from what was pasted.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+use super::{gpu_mut, put, put_opt, Builder, Doc};
+use crate::inventory::{ErrorKind, Fact, Inventory, LibraryInstall, OsKind, Toolkit, UserLibrary};
+use crate::version::{parse_arch_list, ComputeCapability, CudaVersion, DriverVersion};
+
+/// What a matched line is looking at.
+pub struct Ctx<'a> {
+    pub doc: &'a Doc,
+    /// Index of the line in `doc.lines`.
+    pub i: usize,
+    pub line: &'a str,
+    pub src: &'a str,
+}
+
+impl Ctx<'_> {
+    /// The trimmed text `k` lines further on ("" past the end).
+    fn ahead(&self, k: usize) -> &str {
+        self.doc.text(self.i + k)
+    }
+}
+
+/// Reads the facts a message carries; returns the kind to record, or None
+/// when the line turns out not to be this message.
+pub type Extract = fn(&Ctx, &mut Builder, ErrorKind) -> Option<ErrorKind>;
+
+/// One known message.
+pub struct Entry {
+    /// A stable name for the message.
+    pub id: &'static str,
+    /// A literal the line must contain (case-insensitive).
+    pub needle: &'static str,
+    /// At least one of these must also appear (case-insensitive); empty: no condition.
+    pub any: &'static [&'static str],
+    pub kind: ErrorKind,
+    /// The CUDA / NVML / HIP error code the message stands for, when it has one.
+    pub code: Option<i64>,
+    /// A real instance of the message (tests check each entry matches its own).
+    pub example: &'static str,
+    pub extract: Option<Extract>,
+}
+
+const fn e(
+    id: &'static str,
+    needle: &'static str,
+    kind: ErrorKind,
+    code: Option<i64>,
+    example: &'static str,
+) -> Entry {
+    Entry {
+        id,
+        needle,
+        any: &[],
+        kind,
+        code,
+        example,
+        extract: None,
+    }
+}
+
+const fn ea(
+    id: &'static str,
+    needle: &'static str,
+    any: &'static [&'static str],
+    kind: ErrorKind,
+    code: Option<i64>,
+    example: &'static str,
+) -> Entry {
+    Entry {
+        id,
+        needle,
+        any,
+        kind,
+        code,
+        example,
+        extract: None,
+    }
+}
+
+const fn ex(
+    id: &'static str,
+    needle: &'static str,
+    any: &'static [&'static str],
+    kind: ErrorKind,
+    code: Option<i64>,
+    example: &'static str,
+    extract: Extract,
+) -> Entry {
+    Entry {
+        id,
+        needle,
+        any,
+        kind,
+        code,
+        example,
+        extract: Some(extract),
+    }
+}
+
+const LOAD_FAIL: &[&str] = &[
+    "cannot open shared object file",
+    "could not load",
+    "unable to load",
+    "could not locate",
+    "not found",
+    "no such file",
+    "cannot be loaded",
+    "error loading",
+    "failed to load",
+];
+
+use ErrorKind as K;
+
+/// Every message the catalog knows.
+pub static CATALOG: &[Entry] = &[
+    // --- driver: kernel module vs user-space library -----------------------------------------
+    ex("nvml-driver-library-mismatch", "Driver/library version mismatch", &[], K::NvmlDriverLibraryMismatch, Some(18),
+        "Failed to initialize NVML: Driver/library version mismatch", smi_failed),
+    ex("nvml-library-version", "NVML library version:", &[], K::NvmlDriverLibraryMismatch, Some(18),
+        "NVML library version: 550.144", nvml_library_version),
+    ex("nvrm-api-mismatch", "API mismatch", &["NVRM"], K::NvmlDriverLibraryMismatch, None,
+        "NVRM: API mismatch: the client has the version 550.144.03, but", nvrm_api_mismatch),
+    ex("nvml-unknown-error", "Failed to initialize NVML: Unknown Error", &[], K::InitFailed, Some(999),
+        "Failed to initialize NVML: Unknown Error", smi_failed),
+    // --- no driver -----------------------------------------------------------------------------
+    ex("smi-no-driver", "couldn't communicate with the NVIDIA driver", &[], K::SmiNoDriver, None,
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.", smi_failed),
+    ex("smi-not-found", "nvidia-smi", &["command not found", "is not recognized as", ": not found", "executable file not found"], K::NoNvidiaDriver, None,
+        "bash: nvidia-smi: command not found", smi_missing),
+    e("smi-no-devices", "No devices were found", K::NoDevice, None, "No devices were found"),
+    ex("smi-no-devices-short", "No devices found", &[], K::NoDevice, None, "No devices found", whole_line),
+    e("smi-device-handle", "Unable to determine the device handle for GPU", K::InitFailed, None,
+        "Unable to determine the device handle for GPU0: 0000:C1:00.0: Unknown Error"),
+    ex("nvml-driver-not-loaded", "NVML: Driver Not Loaded", &[], K::SmiNoDriver, Some(9),
+        "Failed to properly shut down NVML: Driver Not Loaded", smi_failed),
+    e("torch-no-nvidia-driver", "Found no NVIDIA driver on your system", K::NoNvidiaDriver, None,
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"),
+    ex("modprobe-key-rejected", "Key was rejected by service", &[], K::NoNvidiaDriver, None,
+        "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", secure_boot_on),
+    ex("modprobe-required-key", "Required key not available", &[], K::NoNvidiaDriver, None,
+        "modprobe: ERROR: could not insert 'nvidia': Required key not available", secure_boot_on),
+    ex("modprobe-module-not-found", "Module nvidia not found in directory", &[], K::NoNvidiaDriver, None,
+        "modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic", module_not_found),
+    e("nvrm-probe-not-called", "The NVIDIA probe routine was not called", K::NoNvidiaDriver, None,
+        "NVRM: The NVIDIA probe routine was not called for 1 device(s)."),
+    ex("nvrm-legacy-gpu", "supported through the NVIDIA", &[], K::NoNvidiaDriver, None,
+        "NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please", nvrm_legacy_gpu),
+    ex("nvrm-open-module-unsupported", "not supported by open", &[], K::InitFailed, None,
+        "NVRM: installed in this system is not supported by open", open_module_unsupported),
+    e("nvrm-rm-init-adapter", "RmInitAdapter failed", K::InitFailed, None,
+        "NVRM: GPU 0000:03:00.0: RmInitAdapter failed! (0x24:0x72:1603)"),
+    ex("xla-kernel-dso-mismatch", "does not match DSO version", &[], K::NvmlDriverLibraryMismatch, None,
+        "E external/xla/xla/stream_executor/cuda/cuda_diagnostics.cc:312] kernel version 470.182.3 does not match DSO version 520.61.5 -- cannot find working devices in this configuration", kernel_dso_mismatch),
+    e("installer-nouveau-in-use", "Nouveau kernel driver is currently in use", K::NoNvidiaDriver, None,
+        "ERROR: The Nouveau kernel driver is currently in use by your system.  This driver is incompatible with the NVIDIA driver"),
+    e("installer-cannot-load", "Unable to load the kernel module 'nvidia.ko'", K::NoNvidiaDriver, None,
+        "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most frequently when this kernel module was built against the wrong or improperly configured kernel sources"),
+    ex("ngc-no-driver", "The NVIDIA Driver was not detected", &[], K::NoNvidiaDriver, None,
+        "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.", in_container),
+    // --- driver too old for the CUDA runtime ----------------------------------------------------
+    e("cuda-insufficient-driver", "CUDA driver version is insufficient for CUDA runtime version", K::InsufficientDriver, Some(35),
+        "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version"),
+    e("cuda-insufficient-driver-enum", "cudaErrorInsufficientDriver", K::InsufficientDriver, Some(35),
+        "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version"),
+    ex("torch-driver-too-old", "driver on your system is too old", &[], K::DriverTooOld, None,
+        "RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", driver_too_old),
+    ex("ngc-driver-release", "was built for NVIDIA Driver Release", &[], K::DriverTooOld, None,
+        "ERROR: This container was built for NVIDIA Driver Release 545.23 or later, but version 535.129.03 was detected and compatibility mode is UNAVAILABLE.", ngc_driver_release),
+    e("cuda-call-requires-newer-driver", "API call is not supported in the installed CUDA driver", K::CallRequiresNewerDriver, Some(36),
+        "CUDA error: API call is not supported in the installed CUDA driver"),
+    e("cuda-unsupported-ptx", "the provided PTX was compiled with an unsupported toolchain", K::UnsupportedPtx, Some(222),
+        "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain."),
+    e("cuda-unsupported-ptx-enum", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", K::UnsupportedPtx, Some(222),
+        "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX was compiled with an unsupported toolchain"),
+    // --- GPU architecture ------------------------------------------------------------------------
+    e("cuda-no-kernel-image", "no kernel image is available for execution on the device", K::NoKernelImage, Some(209),
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device"),
+    e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
+        "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"),
+    ex("torch-arch-not-compatible", "is not compatible with the current PyTorch installation", &["capability sm_"], K::ArchNotCompiled, None,
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.", arch_not_compatible),
+    ex("torch-gpu-too-old", "which is of cuda capability", &[], K::ArchNotCompiled, None,
+        "Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.", gpu_too_old),
+    ex("torch-gpu-requires-cuda", "which requires CUDA_VERSION >=", &[], K::ArchNotCompiled, None,
+        "Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to", gpu_requires_cuda),
+    e("nvrtc-bad-arch", "invalid value for --gpu-architecture", K::ArchNotCompiled, None,
+        "nvrtc: error: invalid value for --gpu-architecture (-arch)"),
+    // --- NVSwitch / fabric manager, forward compatibility ----------------------------------------
+    e("cuda-system-not-ready", "system not yet initialized", K::SystemNotReady, Some(802),
+        "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized"),
+    e("cuda-system-not-ready-enum", "CUDA_ERROR_SYSTEM_NOT_READY", K::SystemNotReady, Some(802),
+        "failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system not yet initialized"),
+    ex("fabric-manager-version-mismatch", "fabric manager", &["don't match", "does not match", "mismatch"], K::SystemNotReady, None,
+        "fabric manager NVIDIA GPU driver interface version 535.104.05 don't match with driver version 535.129.03. Please update with matching NVIDIA driver package.", fabric_manager_mismatch),
+    e("cuda-compat-not-supported", "forward compatibility was attempted on non supported HW", K::CompatNotSupported, Some(804),
+        "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW"),
+    e("cuda-compat-not-supported-enum", "COMPAT_NOT_SUPPORTED_ON_DEVICE", K::CompatNotSupported, Some(804),
+        "[[Forward compatibility was attempted on non supported HW (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE) cuInit()=804]]"),
+    e("cuda-system-driver-mismatch", "system has unsupported display driver / cuda driver combination", K::SystemDriverMismatch, Some(803),
+        "RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 803: system has unsupported display driver / cuda driver combination"),
+    e("cuda-system-driver-mismatch-enum", "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", K::SystemDriverMismatch, Some(803),
+        "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: system has unsupported display driver / cuda driver combination"),
+    // --- devices and initialisation ------------------------------------------------------------
+    e("cuda-no-device", "no CUDA-capable device is detected", K::NoDevice, Some(100),
+        "RuntimeError: CUDA error: no CUDA-capable device is detected"),
+    e("cuda-no-device-enum", "CUDA_ERROR_NO_DEVICE", K::NoDevice, Some(100),
+        "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected"),
+    e("torch-no-cuda-gpus", "No CUDA GPUs are available", K::NoDevice, None,
+        "RuntimeError: No CUDA GPUs are available"),
+    ex("torch-deserialize-without-cuda", "torch.cuda.is_available() is False", &["deserialize"], K::NoDevice, None,
+        "RuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. If you are running on a CPU-only machine, please use torch.load with map_location=torch.device('cpu') to map your storages to the CPU.", cuda_unavailable),
+    e("cuda-stub-library", "CUDA driver is a stub library", K::StubLibrary, Some(34),
+        "CUDA error: CUDA driver is a stub library"),
+    e("cuda-stub-library-enum", "CUDA_ERROR_STUB_LIBRARY", K::StubLibrary, Some(34),
+        "CUDA_ERROR_STUB_LIBRARY: CUDA driver is a stub library"),
+    e("torch-cuda-unknown-error", "CUDA unknown error", K::InitFailed, Some(999),
+        "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero."),
+    e("cuda-unknown-error-enum", "CUDA_ERROR_UNKNOWN", K::InitFailed, Some(999),
+        "failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error"),
+    e("cuda-driver-init-failed", "CUDA driver initialization failed", K::InitFailed, Some(3),
+        "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu."),
+    e("cuda-not-found-enum", "CUDA_ERROR_NOT_FOUND", K::InitFailed, Some(500),
+        "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found"),
+    e("cuda-invalid-device-ordinal", "invalid device ordinal", K::NoVisibleDevices, Some(101),
+        "RuntimeError: CUDA error: invalid device ordinal"),
+    e("cuda-devices-unavailable", "busy or unavailable", K::NoDevice, Some(46),
+        "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable"),
+    e("cuda-launch-timeout", "the launch timed out and was terminated", K::Timeout, Some(702),
+        "RuntimeError: CUDA error: the launch timed out and was terminated"),
+    ex("out-of-memory", "out of memory", &["cuda", "mps", "hip", "gpu"], K::OutOfMemory, Some(2),
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB", out_of_memory),
+    // --- the wheel ------------------------------------------------------------------------------
+    ex("torch-not-compiled-with-cuda", "Torch not compiled with CUDA enabled", &[], K::TorchNotCompiledWithCuda, None,
+        "AssertionError: Torch not compiled with CUDA enabled", torch_cpu_build),
+    ex("torch-toolkit-mismatch", "mismatches the version that was used to compile", &[], K::ToolkitTorchMismatch, None,
+        "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.", toolkit_torch_mismatch),
+    ex("torchvision-cuda-major-mismatch", "were compiled with different CUDA major versions", &[], K::Other, None,
+        "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.", torchvision_mismatch),
+    ex("xformers-built-for", "xFormers was built for", &[], K::Other, None,
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.2+cu118)", xformers_built_for),
+    e("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", K::Other, None,
+        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
+    // --- cuDNN ------------------------------------------------------------------------------------
+    ex("cudnn-library-missing", "libcudnn", LOAD_FAIL, K::CudnnMissing, None,
+        "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory", cudnn_missing),
+    ex("cudnn-dll-missing", "cudnn", &[".dll"], K::CudnnMissing, None,
+        "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!", cudnn_dll_missing),
+    e("dnn-library-not-found", "DNN library is not found", K::CudnnMissing, None,
+        "FAILED_PRECONDITION: DNN library is not found."),
+    ex("tf-cudnn-runtime-mismatch", "Loaded runtime CuDNN library", &[], K::CudnnVersionMismatch, None,
+        "Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and equal or higher minor version.", tf_cudnn_mismatch),
+    ex("jax-cudnn-version", "but JAX was built against version", &["cudnn"], K::CudnnVersionMismatch, None,
+        "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cudnnGetVersion() failed: Found cuDNN version 8600, but JAX was built against version 8904, which is newer.", jax_cudnn_mismatch),
+    ex("torch-cudnn-incompatibility", "cuDNN version incompatibility", &[], K::CudnnVersionMismatch, None,
+        "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.", torch_cudnn_mismatch),
+    // --- other CUDA libraries --------------------------------------------------------------------
+    ex("cuda-library-missing", "cannot open shared object file", &[], K::CudaLibraryMissing, None,
+        "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory", shared_object_missing),
+    ex("tf-dlopen-failed", "Could not load dynamic library", &[], K::CudaLibraryMissing, None,
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory", shared_object_missing),
+    e("tf-cannot-dlopen", "Cannot dlopen some GPU libraries", K::CudaLibraryMissing, None,
+        "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1934] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed properly if you would like to use GPU."),
+    ex("windows-dll-missing", ".dll", &["is not found or cannot be loaded", "could not find module", "could not load", "error loading", "cannot be loaded"], K::CudaLibraryMissing, None,
+        "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded", dll_missing),
+    e("tf-no-cuda-drivers", "Could not find cuda drivers on your machine", K::LibcudaMissing, None,
+        "I external/local_tsl/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used."),
+    // --- onnxruntime ------------------------------------------------------------------------------
+    e("ort-providers-cuda-load", "onnxruntime_providers_cuda", K::OrtCudaProviderFailed, None,
+        "[E:onnxruntime:Default, provider_bridge_ort.cc:1548 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory"),
+    ea("ort-cuda-provider-unavailable", "CUDAExecutionProvider", &["not in available provider", "is not available", "failed to create cudaexecutionprovider", "falling back"], K::OrtCudaProviderFailed, None,
+        "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'"),
+    e("ort-cuda-path-set", "CUDA_PATH is set but CUDA wasn", K::OrtCudaProviderFailed, None,
+        "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 onnxruntime::python::CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page"),
+    // --- TensorRT -----------------------------------------------------------------------------------
+    ex("trt-incompatible-device", "engine plan file is generated on an incompatible device", &[], K::TrtEngineIncompatible, None,
+        "[TRT] [E] 6: The engine plan file is generated on an incompatible device, expecting compute 8.6 got compute 8.9, please rebuild.", trt_incompatible_device),
+    e("trt-incompatible-version", "engine plan file is not compatible with this version of TensorRT", K::TrtEngineIncompatible, None,
+        "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.6.1.6 got 8.5.3.1, please rebuild."),
+    e("trt-serialization-version", "kSERIALIZATION_VERSION", K::TrtEngineIncompatible, None,
+        "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::32] Error Code 1: Serialization (Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match) stdVersionRead == kSERIALIZATION_VERSION failed"),
+    // --- containers -----------------------------------------------------------------------------
+    ex("container-unsatisfied-cuda", "unsatisfied condition: cuda", &[], K::ContainerRequirementUnsatisfied, None,
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown", container_unsatisfied),
+    ex("container-no-gpu-driver", "could not select device driver", &["gpu"], K::ContainerNoGpuRuntime, None,
+        "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].", in_container),
+    ex("container-unknown-runtime", "unknown or invalid runtime name: nvidia", &[], K::ContainerNoGpuRuntime, None,
+        "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
+    ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::NoNvidiaDriver, None,
+        "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", container_cli_init),
+    // --- WSL ----------------------------------------------------------------------------------------
+    ex("wsl-libcuda-not-symlink", "/usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", &[], K::WslLibcuda, None,
+        "/sbin/ldconfig.real: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", wsl_libcuda_present),
+    ex("wsl-libcuda-load", "/usr/lib/wsl/lib", &["could not load", "cannot open", "failed", "error"], K::WslLibcuda, None,
+        "Could not load library /usr/lib/wsl/lib/libcuda.so.1: cannot open shared object file", wsl),
+    ex("libcuda-missing", "libcuda.so", LOAD_FAIL, K::LibcudaMissing, None,
+        "OSError: libcuda.so.1: cannot open shared object file: No such file or directory", libcuda_missing),
+    // --- ROCm -----------------------------------------------------------------------------------------
+    e("hip-invalid-device-function", "HIP error: invalid device function", K::HipError, Some(98),
+        "RuntimeError: HIP error: invalid device function"),
+    e("hip-no-binary-for-gpu", "hipErrorNoBinaryForGpu", K::HipError, Some(209),
+        "\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\""),
+    ex("rocblas-tensile-arch", "TensileLibrary", &["cannot read", "gpu arch"], K::HipError, None,
+        "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1031", rocblas_arch),
+    e("torch-no-hip-gpus", "No HIP GPUs are available", K::HipError, None,
+        "RuntimeError: No HIP GPUs are available"),
+    e("hip-no-device", "hipErrorNoDevice", K::HipError, Some(100),
+        "hipErrorNoDevice: no ROCm-capable device is detected"),
+    // --- Apple MPS ----------------------------------------------------------------------------------
+    ex("mps-not-built", "MPS not available because the current PyTorch install was not built with MPS enabled", &[], K::MpsUnavailable, None,
+        "MPS not available because the current PyTorch install was not built with MPS enabled.", macos),
+    ex("mps-macos-version", "MacOS version is not 12.3+", &[], K::MpsUnavailable, None,
+        "MPS not available because the current MacOS version is not 12.3+ and/or you do not have an MPS-enabled device on this machine.", macos),
+    ex("mps-macos-required", "The MPS backend is supported on MacOS 12.3+", &[], K::MpsUnavailable, None,
+        "RuntimeError: The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers`", macos),
+];
+
+/// The catalog's needles, lowercased once.
+fn needles_lower() -> &'static [String] {
+    static N: OnceLock<Vec<String>> = OnceLock::new();
+    N.get_or_init(|| {
+        CATALOG
+            .iter()
+            .map(|e| e.needle.to_ascii_lowercase())
+            .collect()
+    })
+}
+
+pub fn parse(doc: &Doc, b: &mut Builder) {
+    // The cleaning pass listed, per line, the entries whose word it contains;
+    // here each candidate is checked against the whole needle.
+    let needles = needles_lower();
+    let mut k = 0;
+    let found = &doc.catalog;
+    while k < found.len() {
+        let i = found[k].0 as usize;
+        let mut end = k;
+        while end < found.len() && found[end].0 as usize == i {
+            end += 1;
+        }
+        let candidates = &found[k..end];
+        k = end;
+        let Some(line) = doc.lines.get(i) else {
+            continue;
+        };
+        let t = line.text.trim();
+        // Source lines a traceback echoes (`raise AssertionError("...")`) are code, not messages.
+        if t.len() < 8 || t.starts_with("raise ") || t.starts_with("warnings.warn(") {
+            continue;
+        }
+        let lower_line = t.to_ascii_lowercase();
+        let hits: Vec<usize> = candidates
+            .iter()
+            .map(|&(_, e)| e as usize)
+            .filter(|&e| {
+                needles
+                    .get(e)
+                    .is_some_and(|n| lower_line.contains(n.as_str()))
+            })
+            .collect();
+        let mut lower: Option<String> = Some(lower_line);
+        let src: &str = &line.src;
+        for &idx in &hits {
+            let Some(entry) = CATALOG.get(idx) else {
+                continue;
+            };
+            if !entry.any.is_empty() {
+                let lower = lower.get_or_insert_with(|| t.to_ascii_lowercase());
+                if !entry
+                    .any
+                    .iter()
+                    .any(|a| lower.contains(&a.to_ascii_lowercase()))
+                {
+                    continue;
+                }
+            }
+            let ctx = Ctx {
+                doc,
+                i,
+                line: t,
+                src,
+            };
+            let kind = match entry.extract {
+                Some(f) => match f(&ctx, b, entry.kind) {
+                    Some(k) => k,
+                    None => continue,
+                },
+                None => entry.kind,
+            };
+            let code = code_in(t).or(entry.code);
+            b.error(kind, t, src, code);
+        }
+    }
+}
+
+fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pat).expect("static regex"))
+}
+
+/// `Error 804:`, `cuda runtime error (100)`, `cuInit()=804`, `error code 35`.
+fn code_in(t: &str) -> Option<i64> {
+    if !(t.contains("rror") || t.contains("returned") || t.contains("code=") || t.contains("()=")) {
+        return None;
+    }
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)(?:(?-u:\b)Error ([0-9]{1,4}):|runtime error \(([0-9]{1,4})\)|cuInit\(\)=([0-9]{1,4})|error code:? ([0-9]{1,4})(?-u:\b)|(?-u:\b)returned ([0-9]{1,4})(?-u:\b)|(?-u:\b)code=([0-9]{1,4})(?-u:\b))",
+    );
+    let c = r.captures(t)?;
+    (1..=4)
+        .find_map(|g| c.get(g))
+        .and_then(|m| m.as_str().parse().ok())
+}
+
+// ---------------------------------------------------------------------------
+// Extractors
+// ---------------------------------------------------------------------------
+
+fn smi_failed(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let kind = if c.line.contains("Unknown Error") {
+        K::InitFailed
+    } else if c.line.contains("mismatch") {
+        K::NvmlDriverLibraryMismatch
+    } else {
+        K::SmiNoDriver
+    };
+    put(
+        &mut b.inv.nvidia.smi_ok,
+        Fact::new(false, c.src),
+        &mut b.notes,
+        "nvidia-smi answered",
+    );
+    if c.line.contains("nvidia-container-cli") {
+        mark_container(c, b);
+    }
+    Some(kind)
+}
+
+/// Only when the message is the whole line (`No devices found`), not prose.
+fn whole_line(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let t = c.line.trim_end_matches('.');
+    CATALOG
+        .iter()
+        .any(|e| e.kind == k && e.needle.eq_ignore_ascii_case(t))
+        .then_some(k)
+}
+
+/// `NVRM: The NVIDIA GeForce GT 710 GPU installed in this system is` /
+/// `NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please` / ... /
+/// `NVRM:  information.  The 535.129.03 NVIDIA driver will ignore`.
+fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static G: OnceLock<Regex> = OnceLock::new();
+    let gpu = re(&G, r"The NVIDIA (.+?) GPU installed in this system");
+    static D: OnceLock<Regex> = OnceLock::new();
+    let drv = re(
+        &D,
+        r"The ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?) NVIDIA driver will ignore",
+    );
+    let start = c.i.saturating_sub(2);
+    for j in start..c.i + 4 {
+        let t = c.doc.text(j);
+        let src = c.doc.src_at(j);
+        if let Some(m) = gpu.captures(t) {
+            let name = m[1].trim().to_string();
+            let idx = gpu_named(b, &name, None);
+            let notes = &mut b.notes;
+            let g = gpu_mut(&mut b.inv.gpus, idx);
+            put(&mut g.name, Fact::new(name, src), notes, "GPU name");
+        }
+        if let Some(v) = drv
+            .captures(t)
+            .and_then(|m| m[1].parse::<DriverVersion>().ok())
+        {
+            put(
+                &mut b.inv.nvidia.kernel_module,
+                Fact::new(v, src),
+                &mut b.notes,
+                "kernel module version",
+            );
+        }
+    }
+    Some(k)
+}
+
+fn open_module_unsupported(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    if c.line.contains("nvidia.ko") || c.ahead(1).contains("nvidia.ko") {
+        b.inv.nvidia.module_flavor = Some(
+            Fact::new(crate::inventory::ModuleFlavor::Open, c.src)
+                .with_note("the open kernel module said so"),
+        );
+    }
+    Some(k)
+}
+
+/// XLA/TensorFlow: `kernel version 470.182.3 does not match DSO version 520.61.5`:
+/// the loaded kernel module against the libcuda the process loaded.
+fn kernel_dso_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"kernel version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?) does not match DSO version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
+    );
+    if let Some(m) = r.captures(c.line) {
+        if let Ok(kv) = m[1].parse::<DriverVersion>() {
+            put(
+                &mut b.inv.nvidia.kernel_module,
+                Fact::new(kv, c.src),
+                &mut b.notes,
+                "kernel module version",
+            );
+        }
+        if let Ok(dv) = m[2].parse::<DriverVersion>() {
+            user_library(
+                b,
+                "libcuda",
+                "libcuda (DSO loaded by the process)",
+                dv,
+                c.src,
+            );
+        }
+    }
+    Some(k)
+}
+
+fn smi_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    // `nvidia-smi: command not found`, not a sentence that mentions nvidia-smi.
+    let l = c.line.to_ascii_lowercase();
+    let p = l.find("nvidia-smi")?;
+    let after = &l[p + "nvidia-smi".len()..];
+    let direct = after.starts_with(": command not found")
+        || after.starts_with(": not found")
+        || after.starts_with("' is not recognized")
+        || after.starts_with("\" is not recognized")
+        || after.starts_with("\": executable file not found")
+        || after.starts_with(" is not recognized");
+    if !direct {
+        return None;
+    }
+    if after.contains("executable file not found") {
+        mark_container(c, b);
+    }
+    Some(K::NoNvidiaDriver)
+}
+
+fn nvml_library_version(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let v = c.line.split("NVML library version:").nth(1)?.trim();
+    let v = v.split_whitespace().next()?.parse::<DriverVersion>().ok()?;
+    user_library(b, "libnvidia-ml", "NVML (reported by nvidia-smi)", v, c.src);
+    Some(K::NvmlDriverLibraryMismatch)
+}
+
+fn user_library(b: &mut Builder, name: &str, path: &str, v: DriverVersion, src: &str) {
+    if b.inv
+        .nvidia
+        .user_libraries
+        .iter()
+        .any(|l| l.path == path && l.version.value == v)
+    {
+        return;
+    }
+    b.inv.nvidia.user_libraries.insert(
+        0,
+        UserLibrary {
+            name: name.to_string(),
+            path: path.to_string(),
+            version: Fact::new(v, src),
+        },
+    );
+}
+
+/// `NVRM: API mismatch: the client has the version 550.144.03, but`
+/// `NVRM: this kernel module has the version 550.127.05.  Please`
+fn nvrm_api_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let client = re(
+        &R,
+        r"client has the version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
+    );
+    static K2: OnceLock<Regex> = OnceLock::new();
+    let kmod = re(
+        &K2,
+        r"kernel module has the version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
+    );
+    if let Some(v) = client.captures(c.line).and_then(|m| m[1].parse().ok()) {
+        user_library(b, "libnvidia-ml", "NVRM API mismatch (client)", v, c.src);
+    }
+    for k in 0..3 {
+        let t = c.ahead(k);
+        if let Some(v) = kmod
+            .captures(t)
+            .and_then(|m| m[1].parse::<DriverVersion>().ok())
+        {
+            let src = c.doc.src_at(c.i + k);
+            put(
+                &mut b.inv.nvidia.kernel_module,
+                Fact::new(v, src),
+                &mut b.notes,
+                "kernel module version",
+            );
+            break;
+        }
+    }
+    Some(K::NvmlDriverLibraryMismatch)
+}
+
+fn secure_boot_on(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    put(
+        &mut b.inv.os.secure_boot,
+        Fact::new(true, c.src).with_note("the kernel refused an unsigned module"),
+        &mut b.notes,
+        "Secure Boot",
+    );
+    put(
+        &mut b.inv.nvidia.module_loaded,
+        Fact::new(false, c.src),
+        &mut b.notes,
+        "nvidia module loaded",
+    );
+    Some(K::NoNvidiaDriver)
+}
+
+fn module_not_found(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    if let Some(k) = c.line.split("/lib/modules/").nth(1) {
+        let k = k.split(['/', ' ']).next().unwrap_or("").trim();
+        if !k.is_empty() {
+            put(
+                &mut b.inv.os.kernel,
+                Fact::new(k.to_string(), c.src),
+                &mut b.notes,
+                "kernel",
+            );
+        }
+    }
+    put(
+        &mut b.inv.nvidia.module_loaded,
+        Fact::new(false, c.src),
+        &mut b.notes,
+        "nvidia module loaded",
+    );
+    Some(K::NoNvidiaDriver)
+}
+
+fn mark_container(c: &Ctx, b: &mut Builder) {
+    if b.inv.container.runtime.is_none() {
+        let rt = if c.line.contains("podman") {
+            "podman"
+        } else {
+            "docker"
+        };
+        b.inv.container.runtime =
+            Some(Fact::new(rt.to_string(), c.src).with_note("a container runtime printed this"));
+    }
+}
+
+fn in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    mark_container(c, b);
+    Some(k)
+}
+
+/// `(found version 11040)`: torch prints cudaDriverGetVersion, the newest
+/// CUDA the driver supports.
+fn driver_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"found version ([0-9]{4,5})");
+    if let Some(v) = r
+        .captures(c.line)
+        .and_then(|m| m[1].parse::<u32>().ok())
+        .and_then(|n| CudaVersion::from_int(n).ok())
+    {
+        put(
+            &mut b.inv.nvidia.cuda_max,
+            Fact::new(v, c.src).with_note("the driver's CUDA version as torch reports it"),
+            &mut b.notes,
+            "driver's CUDA version",
+        );
+    }
+    Some(K::DriverTooOld)
+}
+
+fn ngc_driver_release(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"but version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?) was detected",
+    );
+    if let Some(v) = r
+        .captures(c.line)
+        .and_then(|m| m[1].parse::<DriverVersion>().ok())
+    {
+        put(
+            &mut b.inv.nvidia.driver_version,
+            Fact::new(v, c.src),
+            &mut b.notes,
+            "driver version",
+        );
+    }
+    mark_container(c, b);
+    Some(K::DriverTooOld)
+}
+
+/// A GPU named in a message: the one already known by that name, else the
+/// message's index, else the first GPU without a name, else a new one.
+fn gpu_named(b: &mut Builder, name: &str, index: Option<u32>) -> u32 {
+    if let Some(g) = b
+        .inv
+        .gpus
+        .iter()
+        .find(|g| g.name.as_ref().is_some_and(|n| n.value == name))
+    {
+        return g.index;
+    }
+    if let Some(i) = index {
+        return i;
+    }
+    if let Some(g) = b.inv.gpus.iter().find(|g| g.name.is_none()) {
+        return g.index;
+    }
+    b.inv.gpus.iter().map(|g| g.index + 1).max().unwrap_or(0)
+}
+
+/// `NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with
+/// the current PyTorch installation.` then `The current PyTorch install
+/// supports CUDA capabilities sm_50 sm_60 ... sm_90.`
+fn arch_not_compatible(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(.+?) with CUDA capability (sm_[0-9]+[af]?) is not compatible",
+    );
+    if let Some(m) = r.captures(c.line) {
+        let name = m[1].trim().trim_start_matches("UserWarning:").trim();
+        let name = name.rsplit(": ").next().unwrap_or(name).trim();
+        if let Ok(cc) = m[2].parse::<ComputeCapability>() {
+            let idx = gpu_named(b, name, None);
+            let notes = &mut b.notes;
+            let g = gpu_mut(&mut b.inv.gpus, idx);
+            if !name.is_empty() {
+                put(
+                    &mut g.name,
+                    Fact::new(name.to_string(), c.src),
+                    notes,
+                    "GPU name",
+                );
+            }
+            put(
+                &mut g.compute_capability,
+                Fact::new(cc, c.src),
+                notes,
+                "compute capability",
+            );
+        }
+    }
+    for k in 0..3 {
+        let t = c.ahead(k);
+        if let Some(list) = t.split("supports CUDA capabilities").nth(1) {
+            let list = list.trim().trim_end_matches('.');
+            if let Ok(al) = parse_arch_list(list) {
+                let src = c.doc.src_at(c.i + k);
+                let tb = b.torch();
+                if tb.arch_list.is_none() {
+                    tb.arch_list = Some(Fact::new(al, src));
+                }
+            }
+            break;
+        }
+    }
+    Some(K::ArchNotCompiled)
+}
+
+/// `Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.`
+fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"Found GPU([0-9]+) (.+?) which is of cuda capability ([0-9]+)\.([0-9]+)",
+    );
+    let m = r.captures(c.line)?;
+    let idx: u32 = m[1].parse().ok()?;
+    let cc = format!("{}.{}", &m[3], &m[4])
+        .parse::<ComputeCapability>()
+        .ok()?;
+    let notes = &mut b.notes;
+    let g = gpu_mut(&mut b.inv.gpus, idx);
+    put(
+        &mut g.name,
+        Fact::new(m[2].trim().to_string(), c.src),
+        notes,
+        "GPU name",
+    );
+    put(
+        &mut g.compute_capability,
+        Fact::new(cc, c.src),
+        notes,
+        "compute capability",
+    );
+    Some(K::ArchNotCompiled)
+}
+
+/// `Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to`
+/// ` work properly, but your PyTorch was compiled` / ` with CUDA_VERSION 10020.`
+fn gpu_requires_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"Found GPU([0-9]+) (.+?) which requires CUDA_VERSION");
+    if let Some(m) = r.captures(c.line) {
+        if let Ok(idx) = m[1].parse::<u32>() {
+            let notes = &mut b.notes;
+            let g = gpu_mut(&mut b.inv.gpus, idx);
+            put(
+                &mut g.name,
+                Fact::new(m[2].trim().to_string(), c.src),
+                notes,
+                "GPU name",
+            );
+        }
+    }
+    static V: OnceLock<Regex> = OnceLock::new();
+    let v = re(&V, r"with CUDA_VERSION ([0-9]{4,5})");
+    for k in 0..4 {
+        if let Some(cuda) = v
+            .captures(c.ahead(k))
+            .and_then(|m| m[1].parse::<u32>().ok())
+            .and_then(|n| CudaVersion::from_int(n).ok())
+        {
+            let src = c.doc.src_at(c.i + k);
+            let notes = &mut b.notes;
+            let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
+                .torch
+                .get_or_insert_with(Default::default);
+            put_opt(
+                &mut t.cuda,
+                Fact::new(Some(cuda), src),
+                notes,
+                "torch CUDA build",
+            );
+            break;
+        }
+    }
+    Some(K::ArchNotCompiled)
+}
+
+fn fabric_manager_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)interface version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?) (?:don't|does not|doesn't) match with driver version ([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
+    );
+    let m = r.captures(c.line)?;
+    let notes = &mut b.notes;
+    if let Ok(fm) = m[1].parse::<DriverVersion>() {
+        put(
+            &mut b.inv.fabric.fabric_manager_version,
+            Fact::new(fm, c.src),
+            notes,
+            "fabric manager version",
+        );
+        put(
+            &mut b.inv.fabric.fabric_manager_installed,
+            Fact::new(true, c.src),
+            notes,
+            "fabric manager installed",
+        );
+    }
+    if let Ok(d) = m[2].parse::<DriverVersion>() {
+        put(
+            &mut b.inv.nvidia.kernel_module,
+            Fact::new(d, c.src),
+            notes,
+            "kernel module version",
+        );
+    }
+    Some(K::SystemNotReady)
+}
+
+fn cuda_unavailable(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let notes = &mut b.notes;
+    let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
+        .runtime
+        .get_or_insert_with(Default::default);
+    put(
+        &mut r.cuda_available,
+        Fact::new(false, c.src),
+        notes,
+        "CUDA available",
+    );
+    Some(K::NoDevice)
+}
+
+fn out_of_memory(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    (l.contains("cuda out of memory")
+        || l.contains("outofmemoryerror")
+        || l.contains("mps backend out of memory")
+        || l.contains("hip out of memory")
+        || l.contains("cuda error: out of memory")
+        || l.contains("cuda_error_out_of_memory"))
+    .then_some(K::OutOfMemory)
+}
+
+fn torch_cpu_build(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let notes = &mut b.notes;
+    let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
+        .torch
+        .get_or_insert_with(Default::default);
+    put_opt(
+        &mut t.cuda,
+        Fact::new(None, c.src).with_note("torch raised: not compiled with CUDA"),
+        notes,
+        "torch CUDA build",
+    );
+    Some(K::TorchNotCompiledWithCuda)
+}
+
+fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"detected CUDA version \(([0-9]+\.[0-9]+)\) mismatches the version that was used to compile\s+PyTorch \(([0-9]+\.[0-9]+)\)",
+    );
+    // The message is often wrapped after "compile": read it with the next line.
+    let joined = format!("{} {}", c.line, c.ahead(1));
+    if let Some(m) = r.captures(&joined) {
+        if let Ok(tk) = m[1].parse::<CudaVersion>() {
+            let path = "CUDA_HOME (torch.utils.cpp_extension)".to_string();
+            if !b.inv.toolkits.iter().any(|t| t.path == path) {
+                b.inv.toolkits.push(Toolkit {
+                    path,
+                    version: Fact::new(tk, c.src),
+                    has_nvcc: true,
+                    has_compat: false,
+                });
+            }
+        }
+        if let Ok(tc) = m[2].parse::<CudaVersion>() {
+            let notes = &mut b.notes;
+            let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
+                .torch
+                .get_or_insert_with(Default::default);
+            put_opt(
+                &mut t.cuda,
+                Fact::new(Some(tc), c.src),
+                notes,
+                "torch CUDA build",
+            );
+        }
+    }
+    Some(K::ToolkitTorchMismatch)
+}
+
+fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"PyTorch has CUDA Version=([0-9]+\.[0-9]+)");
+    if let Some(v) = r
+        .captures(c.line)
+        .and_then(|m| m[1].parse::<CudaVersion>().ok())
+    {
+        let notes = &mut b.notes;
+        let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
+            .torch
+            .get_or_insert_with(Default::default);
+        put_opt(
+            &mut t.cuda,
+            Fact::new(Some(v), c.src),
+            notes,
+            "torch CUDA build",
+        );
+    }
+    Some(K::Other)
+}
+
+fn xformers_built_for(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"\(you have ([0-9][A-Za-z0-9_.+]*)\)");
+    let m = r.captures(c.line)?;
+    b.package("torch", &m[1], c.src);
+    Some(K::Other)
+}
+
+fn cudnn_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    // `Successfully installed nvidia-cudnn-cu12` etc. never reach here: a load verb is required.
+    (l.contains("libcudnn")).then_some(K::CudnnMissing)
+}
+
+fn cudnn_dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    let fail = [
+        "could not locate",
+        "could not load",
+        "is not found",
+        "cannot be loaded",
+        "error loading",
+        "could not find module",
+    ];
+    fail.iter()
+        .any(|f| l.contains(f))
+        .then_some(K::CudnnMissing)
+}
+
+fn tf_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"Loaded runtime CuDNN library: ([0-9]+(?:\.[0-9]+\.[0-9]+)?)",
+    );
+    if let Some(m) = r.captures(c.line) {
+        let v = &m[1];
+        // Old TensorFlow printed the integer form: 5005 is 5.0.5.
+        let v = match v.parse::<u64>() {
+            Ok(n) => cudnn_int(n),
+            Err(_) => v.to_string(),
+        };
+        cudnn_loaded(b, &v, c.src);
+    }
+    Some(K::CudnnVersionMismatch)
+}
+
+fn cudnn_loaded(b: &mut Builder, v: &str, src: &str) {
+    let path = "loaded at run time (from the error message)".to_string();
+    if b.inv.libraries.cudnn.iter().any(|l| l.path == path) {
+        return;
+    }
+    b.inv.libraries.cudnn.push(LibraryInstall {
+        path,
+        version: Fact::new(v.to_string(), src),
+    });
+}
+
+/// cuDNN's integer version: 8902 is 8.9.2, 90100 is 9.1.0.
+pub fn cudnn_int(n: u64) -> String {
+    if n >= 10000 {
+        format!("{}.{}.{}", n / 10000, (n % 10000) / 100, n % 100)
+    } else {
+        format!("{}.{}.{}", n / 1000, (n % 1000) / 100, n % 100)
+    }
+}
+
+fn jax_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"Found cuDNN version ([0-9]{4,6})");
+    if let Some(n) = r.captures(c.line).and_then(|m| m[1].parse::<u64>().ok()) {
+        cudnn_loaded(b, &cudnn_int(n), c.src);
+    }
+    Some(K::CudnnVersionMismatch)
+}
+
+fn torch_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"compiled\s+against \(([0-9]+), ([0-9]+), ([0-9]+)\) but found runtime version \(([0-9]+), ([0-9]+), ([0-9]+)\)",
+    );
+    if let Some(m) = r.captures(c.line) {
+        let compiled = format!("{}.{}.{}", &m[1], &m[2], &m[3]);
+        let runtime = format!("{}.{}.{}", &m[4], &m[5], &m[6]);
+        cudnn_loaded(b, &runtime, c.src);
+        let notes = &mut b.notes;
+        let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
+            .torch
+            .get_or_insert_with(Default::default);
+        put(
+            &mut t.cudnn,
+            Fact::new(compiled, c.src),
+            notes,
+            "torch cuDNN",
+        );
+    }
+    Some(K::CudnnVersionMismatch)
+}
+
+/// The library a load failure names: `libcublas.so.11`, `libcudart.so.12`.
+fn missing_library(line: &str) -> Option<String> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"(lib[A-Za-z0-9_+-]+\.so(?:\.[0-9]+)*)");
+    r.captures(line).map(|m| m[1].to_string())
+}
+
+fn classify_library(lib: &str) -> Option<ErrorKind> {
+    let l = lib.to_ascii_lowercase();
+    if l.starts_with("libcudnn") {
+        return Some(K::CudnnMissing);
+    }
+    if l.starts_with("libcuda.so") {
+        return Some(K::LibcudaMissing);
+    }
+    if l.starts_with("libnvidia-ml") {
+        return Some(K::NoNvidiaDriver);
+    }
+    if l.starts_with("libonnxruntime_providers_cuda") {
+        return Some(K::OrtCudaProviderFailed);
+    }
+    const CUDA_LIBS: [&str; 14] = [
+        "libcublas",
+        "libcudart",
+        "libcufft",
+        "libcurand",
+        "libcusparse",
+        "libcusolver",
+        "libnvrtc",
+        "libnvjitlink",
+        "libnccl",
+        "libcupti",
+        "libnvinfer",
+        "libnvtoolsext",
+        "libnpp",
+        "libcudla",
+    ];
+    CUDA_LIBS
+        .iter()
+        .any(|p| l.starts_with(p))
+        .then_some(K::CudaLibraryMissing)
+}
+
+fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    // The library whose load failed is the one just before "cannot open" or in the dlopen call.
+    let l = c.line;
+    let focus = match l.find(": cannot open shared object file") {
+        Some(p) => &l[..p],
+        None => l,
+    };
+    let lib = missing_library(focus.rsplit(' ').next().unwrap_or(focus))
+        .or_else(|| missing_library(focus))?;
+    let kind = classify_library(&lib)?;
+    if kind == K::LibcudaMissing && l.contains("/usr/lib/wsl/lib") {
+        return wsl(c, b, K::WslLibcuda);
+    }
+    // cuDNN and libcuda failures have their own entries; don't record them twice.
+    if matches!(kind, K::CudnnMissing | K::LibcudaMissing) {
+        return None;
+    }
+    if kind == K::NoNvidiaDriver && l.contains("nvidia-container-cli") {
+        mark_container(c, b);
+    }
+    Some(kind)
+}
+
+fn dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    if l.contains("cudnn") {
+        return None; // cudnn-dll-missing
+    }
+    if l.contains("nvcuda.dll") {
+        return Some(K::LibcudaMissing);
+    }
+    if l.contains("onnxruntime_providers_cuda") {
+        return Some(K::OrtCudaProviderFailed);
+    }
+    [
+        "cublas",
+        "cudart",
+        "cufft",
+        "curand",
+        "cusparse",
+        "cusolver",
+        "nvrtc",
+        "nvinfer",
+        "nvjitlink",
+    ]
+    .iter()
+    .any(|p| l.contains(p))
+    .then_some(K::CudaLibraryMissing)
+}
+
+fn container_unsatisfied(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"unsatisfied condition: (cuda\s*>=\s*[0-9]+\.[0-9]+)");
+    if let Some(m) = r.captures(c.line) {
+        let cond = m[1].replace(' ', "");
+        b.env_var("NVIDIA_REQUIRE_CUDA", &cond, c.src);
+    }
+    mark_container(c, b);
+    Some(K::ContainerRequirementUnsatisfied)
+}
+
+fn container_cli_init(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    mark_container(c, b);
+    let l = c.line.to_ascii_lowercase();
+    if l.contains("driver/library version mismatch") {
+        return None; // nvml-driver-library-mismatch records it
+    }
+    if l.contains("load library failed") || l.contains("libnvidia-ml") {
+        return Some(K::NoNvidiaDriver);
+    }
+    Some(K::InitFailed)
+}
+
+fn wsl(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    put(
+        &mut b.inv.wsl.is_wsl,
+        Fact::new(true, c.src),
+        &mut b.notes,
+        "WSL",
+    );
+    Some(K::WslLibcuda)
+}
+
+fn wsl_libcuda_present(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    wsl(c, b, K::WslLibcuda);
+    let notes = &mut b.notes;
+    put(
+        &mut b.inv.wsl.lib_dir,
+        Fact::new(true, c.src),
+        notes,
+        "WSL lib dir",
+    );
+    put(
+        &mut b.inv.wsl.libcuda_in_lib_dir,
+        Fact::new(true, c.src),
+        notes,
+        "libcuda in the WSL lib dir",
+    );
+    Some(K::WslLibcuda)
+}
+
+fn libcuda_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let lib = missing_library(c.line)?;
+    if !lib.starts_with("libcuda.so") {
+        return None;
+    }
+    if c.line.contains("/usr/lib/wsl/lib") {
+        return None; // wsl-libcuda-load
+    }
+    Some(K::LibcudaMissing)
+}
+
+fn rocblas_arch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    if let Some(p) = c.line.find("gfx") {
+        let tgt: String = c.line[p..]
+            .chars()
+            .take_while(|ch| ch.is_ascii_alphanumeric())
+            .collect();
+        if tgt.len() > 3 && !b.inv.amd.gfx_targets.iter().any(|f| f.value == tgt) {
+            b.inv.amd.gfx_targets.push(Fact::new(tgt, c.src));
+        }
+    }
+    Some(K::HipError)
+}
+
+fn macos(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    put(
+        &mut b.inv.os.kind,
+        Fact::new(OsKind::Macos, c.src).with_note("an MPS message"),
+        &mut b.notes,
+        "operating system",
+    );
+    Some(K::MpsUnavailable)
+}
+
+/// `expecting compute 8.6 got compute 8.9`: TensorRT expects the engine to
+/// match this device (8.6) and found an engine built for 8.9.
+fn trt_incompatible_device(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"expecting compute ([0-9]+\.[0-9]+) got compute ([0-9]+\.[0-9]+)",
+    );
+    if let Some(m) = r.captures(c.line) {
+        if let Ok(cc) = m[1].parse::<ComputeCapability>() {
+            let idx = b
+                .inv
+                .gpus
+                .iter()
+                .find(|g| g.compute_capability.is_none() || g.index == 0)
+                .map_or(0, |g| g.index);
+            let notes = &mut b.notes;
+            let g = gpu_mut(&mut b.inv.gpus, idx);
+            put(
+                &mut g.compute_capability,
+                Fact::new(cc, c.src).with_note("the device TensorRT ran on"),
+                notes,
+                "compute capability",
+            );
+        }
+    }
+    Some(K::TrtEngineIncompatible)
+}
+
+// ---------------------------------------------------------------------------
+// What else to run
+// ---------------------------------------------------------------------------
+
+/// A command that would supply a missing fact, and why it matters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToBeSure {
+    pub command: String,
+    pub reason: String,
+}
+
+/// What else to run when facts that would change the verdict are missing.
+/// Read the inventory after [`super::enrich`] so GPUs known by name count as known.
+pub fn missing_facts(inv: &Inventory) -> Vec<ToBeSure> {
+    let mut out: Vec<ToBeSure> = Vec::new();
+    let mut add = |cmd: &str, why: &str| {
+        if !out.iter().any(|t| t.command == cmd) {
+            out.push(ToBeSure {
+                command: cmd.to_string(),
+                reason: why.to_string(),
+            });
+        }
+    };
+    let has = |k: ErrorKind| inv.errors.iter().any(|e| e.kind == k);
+    let os = inv.os.kind.as_ref().map(|f| f.value);
+    let macos = os == Some(OsKind::Macos);
+    let amd = !inv.amd.gfx_targets.is_empty()
+        || inv.amd.rocm_version.is_some()
+        || has(K::HipError)
+        || inv.python.iter().any(|e| {
+            e.torch
+                .as_ref()
+                .is_some_and(|t| matches!(&t.hip, Some(f) if f.value.is_some()))
+        });
+    let torch_known = inv
+        .python
+        .iter()
+        .any(|e| e.torch.is_some() || e.package("torch").is_some());
+    let torch_cuda_known = inv
+        .python
+        .iter()
+        .any(|e| e.torch.as_ref().is_some_and(|t| t.cuda.is_some()));
+    let driver_known = inv.driver_version().is_some();
+    let smi_failed = inv.nvidia.smi_ok.as_ref().is_some_and(|f| !f.value);
+    let nvidia_errors = inv.errors.iter().any(|e| {
+        !matches!(
+            e.kind,
+            K::HipError | K::MpsUnavailable | K::OutOfMemory | K::Other
+        )
+    });
+    let cares_about_nvidia = !macos
+        && !amd
+        && (inv.has_nvidia_hardware() || driver_known || torch_known || nvidia_errors);
+
+    if cares_about_nvidia && !driver_known && !smi_failed {
+        add(
+            "nvidia-smi",
+            "the driver version and the newest CUDA it supports decide whether a CUDA build can run",
+        );
+    }
+    if cares_about_nvidia && !smi_failed {
+        let gpu_unknown = inv.gpus.is_empty() && inv.nvidia_pci().next().is_none();
+        let cc_unknown = inv.gpus.iter().any(|g| g.compute_capability.is_none());
+        if gpu_unknown || cc_unknown {
+            add(
+                "nvidia-smi --query-gpu=index,name,compute_cap,driver_version --format=csv",
+                "each GPU's compute capability decides whether the installed wheels have kernels for it",
+            );
+        }
+    }
+    if (torch_known && !torch_cuda_known)
+        || (!torch_known
+            && (has(K::NoKernelImage)
+                || has(K::InsufficientDriver)
+                || has(K::DriverTooOld)
+                || has(K::NoDevice)))
+    {
+        add(
+            "python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"",
+            "which CUDA the torch wheel was built with is what the driver has to support",
+        );
+    }
+    let arch_known = inv
+        .python
+        .iter()
+        .any(|e| e.torch.as_ref().is_some_and(|t| t.arch_list.is_some()));
+    if (has(K::NoKernelImage) || has(K::ArchNotCompiled)) && !arch_known {
+        add(
+            "python -c \"import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())\"",
+            "the wheel's arch list against the GPU's compute capability says whether a kernel exists for it",
+        );
+    }
+    if has(K::NvmlDriverLibraryMismatch) || smi_failed || has(K::SmiNoDriver) {
+        if inv.nvidia.kernel_module.is_none() {
+            add(
+                "cat /proc/driver/nvidia/version",
+                "the loaded kernel module's version, to compare with the user-space libraries",
+            );
+        }
+        if inv.nvidia.user_libraries.is_empty() && has(K::NvmlDriverLibraryMismatch) {
+            add(
+                "ls /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.* /usr/lib64/libnvidia-ml.so.*",
+                "the user-space driver library's version, to compare with the kernel module",
+            );
+        }
+    }
+    if has(K::SmiNoDriver) || has(K::NoNvidiaDriver) || has(K::LibcudaMissing) {
+        if inv.nvidia_pci().next().is_none() && inv.container.runtime.is_none() {
+            add(
+                "lspci -nnk -d 10de:",
+                "whether the GPU is bound to nvidia, to nouveau, or to nothing",
+            );
+        }
+        if inv.os.secure_boot.is_none() && inv.container.runtime.is_none() {
+            add(
+                "mokutil --sb-state",
+                "Secure Boot refuses unsigned kernel modules, a common reason the driver does not load",
+            );
+        }
+        if inv.os.kernel.is_none() {
+            add(
+                "uname -a",
+                "the running kernel, to compare with the kernels the driver was built for",
+            );
+        }
+    }
+    if os.is_none() && (cares_about_nvidia || amd) && inv.os.kernel.is_none() {
+        add(
+            "uname -a; cat /etc/os-release",
+            "the operating system and kernel decide which drivers and packages apply",
+        );
+    }
+    if (has(K::CudnnMissing) || has(K::CudnnVersionMismatch))
+        && inv.libraries.cudnn.is_empty()
+        && !inv.python.iter().any(|e| {
+            e.packages
+                .iter()
+                .any(|p| p.name.starts_with("nvidia-cudnn"))
+        })
+    {
+        add(
+            "pip list 2>/dev/null | grep -i -E \"cudnn|torch|tensorflow|onnxruntime|jax\"; ldconfig -p | grep libcudnn",
+            "which cuDNN is installed, and which one the framework expects",
+        );
+    }
+    let ort_known = inv.python.iter().any(|e| e.onnxruntime.is_some());
+    if has(K::OrtCudaProviderFailed) && !ort_known {
+        add(
+            "pip list 2>/dev/null | grep -i -E \"onnxruntime|nvidia-\"",
+            "onnxruntime and onnxruntime-gpu installed together, or a CUDA/cuDNN major the wheel was not built for",
+        );
+    }
+    let trt_known =
+        inv.python.iter().any(|e| e.tensorrt.is_some()) || !inv.libraries.tensorrt.is_empty();
+    if has(K::TrtEngineIncompatible) && !trt_known {
+        add(
+            "pip list 2>/dev/null | grep -i tensorrt",
+            "engines are tied to the TensorRT version and the GPU they were built on",
+        );
+    }
+    if has(K::ContainerRequirementUnsatisfied) || has(K::ContainerNoGpuRuntime) {
+        if !driver_known {
+            add(
+                "nvidia-smi   # on the host",
+                "the host driver decides which CUDA images can run",
+            );
+        }
+        if has(K::ContainerNoGpuRuntime) {
+            add(
+                "nvidia-ctk --version; docker info | grep -i runtime",
+                "whether the NVIDIA Container Toolkit is installed and registered with Docker",
+            );
+        }
+    }
+    if has(K::SystemNotReady) && inv.fabric.fabric_manager_running.is_none() {
+        add(
+            "systemctl status nvidia-fabricmanager; nvidia-smi -q | grep -i -A 2 fabric",
+            "NVSwitch systems need the fabric manager running, at the driver's exact version",
+        );
+    }
+    let wsl = inv.wsl.is_wsl.as_ref().is_some_and(|f| f.value);
+    if (wsl || has(K::WslLibcuda))
+        && (has(K::WslLibcuda) || has(K::LibcudaMissing) || has(K::NoDevice))
+        && inv.wsl.libcuda_in_lib_dir.is_none()
+    {
+        add(
+            "ls -l /usr/lib/wsl/lib/; ldconfig -p | grep libcuda",
+            "under WSL, libcuda must come from /usr/lib/wsl/lib, not from a Linux driver",
+        );
+    }
+    if amd && inv.amd.gfx_targets.is_empty() {
+        add(
+            "rocminfo | grep -i gfx",
+            "the GPU's gfx target decides whether the ROCm build has kernels for it",
+        );
+    }
+    if has(K::MpsUnavailable) {
+        add(
+            "python -c \"import platform, torch; print(platform.mac_ver()[0], platform.machine(), torch.backends.mps.is_built())\"",
+            "MPS needs macOS 12.3+ on Apple silicon and a torch built with MPS",
+        );
+    }
+    if (has(K::NoVisibleDevices) || has(K::NoDevice))
+        && !inv.env.contains_key("CUDA_VISIBLE_DEVICES")
+    {
+        add(
+            "echo \"CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES\"",
+            "an empty or wrong CUDA_VISIBLE_DEVICES hides every GPU",
+        );
+    }
+    if has(K::ToolkitTorchMismatch) && !inv.env.contains_key("CUDA_HOME") {
+        add(
+            "which -a nvcc; echo \"CUDA_HOME=$CUDA_HOME\"",
+            "extensions build with the toolkit CUDA_HOME points at, which must match torch's CUDA major",
+        );
+    }
+    if inv.gpus.iter().any(|g| {
+        g.mig
+            .as_ref()
+            .is_some_and(|m| m.value.enabled && m.value.instances.is_none())
+    }) {
+        add(
+            "nvidia-smi -L",
+            "with MIG on, CUDA sees only the MIG instances; none means no device",
+        );
+    }
+    if !out.is_empty() {
+        out.push(ToBeSure {
+            command: "gpucompat check --json   # on the machine itself".to_string(),
+            reason: "reads all of this directly, with each fact's source".to_string(),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{clean, parse_doc};
+
+    fn run(text: &str) -> Inventory {
+        let doc = clean("input", text);
+        let mut b = Builder::new("t");
+        parse_doc(&doc, &mut b);
+        b.finish()
+    }
+
+    fn kinds(inv: &Inventory) -> Vec<ErrorKind> {
+        inv.errors.iter().map(|e| e.kind).collect()
+    }
+
+    #[test]
+    fn catalog_is_large_and_unique() {
+        assert!(CATALOG.len() >= 40, "{} entries", CATALOG.len());
+        let mut ids: Vec<&str> = CATALOG.iter().map(|e| e.id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), CATALOG.len(), "duplicate ids");
+    }
+
+    /// Every entry recognises its own real example, with its own kind.
+    #[test]
+    fn every_entry_matches_its_example() {
+        for e in CATALOG {
+            let inv = run(e.example);
+            assert!(
+                inv.errors.iter().any(|o| o.kind == e.kind),
+                "{}: {:?} gave {:?}",
+                e.id,
+                e.example,
+                kinds(&inv)
+            );
+            if let Some(code) = e.code {
+                let o = inv.errors.iter().find(|o| o.kind == e.kind).unwrap();
+                let in_text = code_in(e.example);
+                assert_eq!(o.code, in_text.or(Some(code)), "{}", e.id);
+            }
+        }
+    }
+
+    #[test]
+    fn ordinary_lines_match_nothing() {
+        let inv = run("Epoch 1/10: loss=0.25\nUsing device cuda:0\nnvidia-smi shows my GPU fine\nI read about libcudnn in the docs\nSuccessfully installed nvidia-cudnn-cu12-9.1.0.70");
+        assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    }
+
+    #[test]
+    fn nvml_mismatch_with_library_version() {
+        let inv = run("$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.144\n");
+        assert!(!inv.nvidia.smi_ok.as_ref().unwrap().value);
+        let lib = &inv.nvidia.user_libraries[0];
+        assert_eq!(lib.version.value.to_string(), "550.144");
+        assert_eq!(lib.version.source, "input line 3");
+        assert_eq!(inv.errors[0].code, Some(18));
+        assert_eq!(inv.errors[0].source, "input line 2");
+    }
+
+    #[test]
+    fn nvrm_api_mismatch_two_lines() {
+        let inv = run("[ 1234.5] NVRM: API mismatch: the client has the version 550.144.03, but\n[ 1234.5] NVRM: this kernel module has the version 550.127.05.  Please\n");
+        assert_eq!(
+            inv.nvidia.kernel_module.as_ref().unwrap().value.to_string(),
+            "550.127.05"
+        );
+        assert_eq!(
+            inv.nvidia.kernel_module.as_ref().unwrap().source,
+            "input line 2"
+        );
+        assert_eq!(
+            inv.nvidia.user_libraries[0].version.value.to_string(),
+            "550.144.03"
+        );
+    }
+
+    #[test]
+    fn found_version_is_the_drivers_cuda() {
+        let inv = run("UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11020). Please update your GPU driver");
+        assert_eq!(
+            inv.nvidia.cuda_max.as_ref().unwrap().value,
+            CudaVersion::new(11, 2)
+        );
+        assert_eq!(kinds(&inv), [K::DriverTooOld]);
+    }
+
+    #[test]
+    fn sm_120_message_gives_cc_name_and_arch_list() {
+        let inv = run("/venv/lib/python3.12/site-packages/torch/cuda/__init__.py:235: UserWarning: 
+NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.
+The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.
+If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check the instructions at https://pytorch.org/get-started/locally/
+");
+        let g = &inv.gpus[0];
+        assert_eq!(g.name.as_ref().unwrap().value, "NVIDIA GeForce RTX 5090");
+        assert_eq!(
+            g.compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(12, 0)
+        );
+        let al = &inv.python[0]
+            .torch
+            .as_ref()
+            .unwrap()
+            .arch_list
+            .as_ref()
+            .unwrap();
+        assert_eq!(al.value.len(), 7);
+        assert_eq!(al.source, "input line 3");
+        assert_eq!(kinds(&inv), [K::ArchNotCompiled]);
+    }
+
+    #[test]
+    fn gpu_too_old_message() {
+        let inv = run("    Found GPU0 GeForce GTX 770 which is of cuda capability 3.0.\n    PyTorch no longer supports this GPU because it is too old.\n    The minimum cuda capability supported by this library is 3.7.");
+        let g = &inv.gpus[0];
+        assert_eq!(g.name.as_ref().unwrap().value, "GeForce GTX 770");
+        assert_eq!(
+            g.compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(3, 0)
+        );
+    }
+
+    #[test]
+    fn toolkit_mismatch_facts() {
+        let inv = run("RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.");
+        assert_eq!(inv.toolkits[0].version.value, CudaVersion::new(11, 8));
+        assert_eq!(
+            inv.python[0]
+                .torch
+                .as_ref()
+                .unwrap()
+                .cuda
+                .as_ref()
+                .unwrap()
+                .value,
+            Some(CudaVersion::new(12, 1))
+        );
+    }
+
+    #[test]
+    fn ort_failure_also_names_the_missing_cuda_library() {
+        let e = CATALOG
+            .iter()
+            .find(|e| e.id == "ort-providers-cuda-load")
+            .unwrap();
+        let inv = run(e.example);
+        let k = kinds(&inv);
+        assert!(k.contains(&K::OrtCudaProviderFailed));
+        assert!(k.contains(&K::CudaLibraryMissing), "{k:?}");
+    }
+
+    #[test]
+    fn container_requirement() {
+        let e = CATALOG
+            .iter()
+            .find(|e| e.id == "container-unsatisfied-cuda")
+            .unwrap();
+        let inv = run(e.example);
+        assert_eq!(inv.env["NVIDIA_REQUIRE_CUDA"].value, "cuda>=12.4");
+        assert_eq!(inv.container.runtime.as_ref().unwrap().value, "docker");
+    }
+
+    #[test]
+    fn trt_device_cc() {
+        let e = CATALOG
+            .iter()
+            .find(|e| e.id == "trt-incompatible-device")
+            .unwrap();
+        let inv = run(e.example);
+        assert_eq!(
+            inv.gpus[0].compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(8, 6)
+        );
+    }
+
+    #[test]
+    fn codes_from_text() {
+        assert_eq!(code_in("... Error 804: forward compatibility"), Some(804));
+        assert_eq!(
+            code_in("cuda runtime error (100) : no CUDA-capable"),
+            Some(100)
+        );
+        assert_eq!(code_in("cuInit()=804]]"), Some(804));
+        assert_eq!(code_in("nothing here"), None);
+    }
+
+    #[test]
+    fn missing_facts_after_a_bare_traceback() {
+        let inv = run(
+            "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+        );
+        let cmds: Vec<String> = missing_facts(&inv).into_iter().map(|t| t.command).collect();
+        assert!(cmds.iter().any(|c| c == "nvidia-smi"), "{cmds:?}");
+        assert!(cmds.iter().any(|c| c.contains("get_arch_list")), "{cmds:?}");
+        assert!(cmds.last().unwrap().starts_with("gpucompat check"));
+    }
+
+    #[test]
+    fn missing_facts_when_everything_is_there() {
+        let inv = run(
+            "| NVIDIA-SMI 550.54.14    Driver Version: 550.54.14    CUDA Version: 12.4 |
+name, compute_cap
+NVIDIA GeForce RTX 4090, 8.9
+torch==2.5.1+cu124
+Linux box 6.8.0-45-generic #45-Ubuntu SMP x86_64 GNU/Linux",
+        );
+        assert!(missing_facts(&inv).is_empty(), "{:?}", missing_facts(&inv));
+    }
+
+    #[test]
+    fn missing_facts_mismatch_asks_for_the_kernel_module() {
+        let inv = run("Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.144");
+        let cmds: Vec<String> = missing_facts(&inv).into_iter().map(|t| t.command).collect();
+        assert!(
+            cmds.contains(&"cat /proc/driver/nvidia/version".to_string()),
+            "{cmds:?}"
+        );
+        assert!(
+            !cmds.iter().any(|c| c.contains("libnvidia-ml.so")),
+            "{cmds:?}"
+        );
+    }
+}

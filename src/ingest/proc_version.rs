@@ -1,0 +1,505 @@
+//! The kernel side of the driver as users paste it: `/proc/driver/nvidia/version`
+//! (proprietary and open modules), `/sys/module/nvidia/version`, the dmesg
+//! `NVRM: loading` line, `lsmod`, `dpkg -l` / `rpm -qa` driver packages,
+//! `libnvidia-ml.so.<version>` file names, `nvidia-container-cli info`, and
+//! the fabric manager's `systemctl status` / `--version`.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::clean::has;
+use super::gate::Gate;
+use super::{gpu_mut, put, Builder, Doc};
+use crate::inventory::{Fact, LibraryInstall, ModuleFlavor, UserLibrary};
+use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
+
+fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(pat).expect("static regex"))
+}
+
+fn nvrm_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"NVRM(?: version)?:\s+(?:loading\s+)?NVIDIA UNIX\s+(Open\s+)?.*?Kernel Module(?:\s+for\s+\S+)?\s+([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
+    )
+}
+
+fn lib_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"((?:/[A-Za-z0-9_.+-]+)*/)?(libnvidia-ml|libcuda)\.so\.([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)(?-u:\b)",
+    )
+}
+
+fn dpkg_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"^[a-z][a-z]\s+(libnvidia-compute|nvidia-driver|nvidia-fabricmanager|libnvidia-gl|nvidia-utils|nvidia-kernel-common|nvidia-dkms)-([0-9]{3,4})(?:-server|-open)?(?::\S+)?\s+([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
+    )
+}
+
+fn cli_info_re() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"^(NVRM version|CUDA version|Device Index|Model|Architecture):\s+(\S.*)$",
+    )
+}
+
+pub fn parse(doc: &Doc, b: &mut Builder) {
+    let mut cmd: Option<String> = None;
+    let mut lsmod_seen = false;
+    let mut lsmod_nvidia = false;
+    let mut lsmod_src = String::new();
+    let mut cli_device: Option<u32> = None;
+    let mut fm_pending = false;
+
+    for line in &doc.lines {
+        if cmd.is_none() && line.command().is_none() && !line.gate(Gate::Proc) {
+            continue;
+        }
+        let t = line.text.trim();
+        let src: &str = &line.src;
+        if let Some(c) = line.command() {
+            // Only this command's output is read without a marker of its own.
+            cmd = c
+                .contains("/sys/module/nvidia/version")
+                .then(|| c.to_string());
+            continue;
+        }
+        if t.is_empty() {
+            continue;
+        }
+
+        if has(t, "Kernel Module") {
+            if let Some(c) = nvrm_re().captures(t) {
+                kernel_module(b, &c[2], c.get(1).is_some(), src);
+                continue;
+            }
+        }
+
+        // `cat /sys/module/nvidia/version` prints the bare version.
+        if cmd
+            .as_deref()
+            .is_some_and(|c| c.contains("/sys/module/nvidia/version"))
+        {
+            if let Ok(v) = t.parse::<DriverVersion>() {
+                kernel_module(b, &v.to_string(), false, src);
+                b.inv.nvidia.module_flavor = None;
+                cmd = None;
+                continue;
+            }
+        }
+
+        if t.starts_with("Module") && has(t, "Size") && has(t, "Used by") {
+            lsmod_seen = true;
+            lsmod_src = src.to_string();
+            continue;
+        }
+        if let Some(name) = lsmod_row(t) {
+            if name == "nvidia" {
+                lsmod_nvidia = true;
+                put(
+                    &mut b.inv.nvidia.module_loaded,
+                    Fact::new(true, src),
+                    &mut b.notes,
+                    "nvidia module loaded",
+                );
+            } else if name == "nouveau" {
+                b.note("lsmod", format!("the nouveau module is loaded ({src})"));
+            }
+            continue;
+        }
+
+        if let Some(c) = t
+            .contains("nvidia")
+            .then(|| dpkg_re().captures(t))
+            .flatten()
+        {
+            dpkg_row(b, &c[1], &c[3], src);
+            continue;
+        }
+
+        if has(t, " => ") && has(t, "(libc6") {
+            ldconfig_row(b, t, src);
+            continue;
+        }
+
+        if has(t, ".so.") {
+            for c in lib_re().captures_iter(t) {
+                let Ok(v) = c[3].parse::<DriverVersion>() else {
+                    continue;
+                };
+                let dir = c.get(1).map_or("", |m| m.as_str());
+                let name = c[2].to_string();
+                let path = format!("{dir}{name}.so.{}", &c[3]);
+                if b.inv.nvidia.user_libraries.iter().any(|l| l.path == path) {
+                    continue;
+                }
+                b.inv.nvidia.user_libraries.push(UserLibrary {
+                    name,
+                    path,
+                    version: Fact::new(v, src),
+                });
+            }
+        }
+
+        if let Some(c) = t
+            .contains(":  ")
+            .then(|| cli_info_re().captures(t))
+            .flatten()
+        {
+            cli_info(b, &c[1], c[2].trim(), &mut cli_device, src);
+            continue;
+        }
+
+        fabric_manager(b, t, src, &mut fm_pending);
+    }
+
+    if lsmod_seen && !lsmod_nvidia {
+        put(
+            &mut b.inv.nvidia.module_loaded,
+            Fact::new(false, lsmod_src).with_note("lsmod lists no nvidia module"),
+            &mut b.notes,
+            "nvidia module loaded",
+        );
+    }
+}
+
+/// `ldconfig -p`: `libcudnn_ops.so.9 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcudnn_ops.so.9`.
+fn ldconfig_row(b: &mut Builder, t: &str, src: &str) {
+    let Some((_, path)) = t.split_once(" => ") else {
+        return;
+    };
+    let path = path.trim();
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let Some((stem, ver)) = file.split_once(".so.") else {
+        return;
+    };
+    if ver.is_empty() || !ver.bytes().all(|c| c.is_ascii_digit() || c == b'.') {
+        return;
+    }
+    let install = LibraryInstall {
+        path: path.to_string(),
+        version: Fact::new(ver.to_string(), src),
+    };
+    let list = if stem.starts_with("libcudnn") {
+        &mut b.inv.libraries.cudnn
+    } else if stem == "libnccl" {
+        &mut b.inv.libraries.nccl
+    } else if stem.starts_with("libnvinfer") {
+        &mut b.inv.libraries.tensorrt
+    } else {
+        return;
+    };
+    if !list.iter().any(|l| l.path == install.path) {
+        list.push(install);
+    }
+}
+
+fn kernel_module(b: &mut Builder, v: &str, open: bool, src: &str) {
+    let Ok(d) = v.parse::<DriverVersion>() else {
+        return;
+    };
+    put(
+        &mut b.inv.nvidia.kernel_module,
+        Fact::new(d, src),
+        &mut b.notes,
+        "kernel module version",
+    );
+    let flavor = if open {
+        ModuleFlavor::Open
+    } else {
+        ModuleFlavor::Proprietary
+    };
+    if b.inv.nvidia.module_flavor.is_none() {
+        b.inv.nvidia.module_flavor = Some(Fact::new(flavor, src));
+    }
+    put(
+        &mut b.inv.nvidia.module_loaded,
+        Fact::new(true, src),
+        &mut b.notes,
+        "nvidia module loaded",
+    );
+}
+
+/// `nvidia_uvm  1536000  0` → `nvidia_uvm`.
+fn lsmod_row(t: &str) -> Option<&str> {
+    let mut it = t.split_whitespace();
+    let name = it.next()?;
+    let size = it.next()?;
+    let used = it.next()?;
+    let plausible = matches!(
+        name,
+        "nvidia" | "nvidia_uvm" | "nvidia_drm" | "nvidia_modeset" | "nouveau" | "amdgpu"
+    );
+    (plausible
+        && size.len() >= 4
+        && size.bytes().all(|c| c.is_ascii_digit())
+        && used.bytes().all(|c| c.is_ascii_digit()))
+    .then_some(name)
+}
+
+fn dpkg_row(b: &mut Builder, pkg: &str, ver: &str, src: &str) {
+    let Ok(v) = ver.parse::<DriverVersion>() else {
+        return;
+    };
+    match pkg {
+        "libnvidia-compute" => {
+            let path = format!("dpkg {pkg}");
+            if !b.inv.nvidia.user_libraries.iter().any(|l| l.path == path) {
+                b.inv.nvidia.user_libraries.push(UserLibrary {
+                    name: "libnvidia-ml".to_string(),
+                    path,
+                    version: Fact::new(v, src).with_note(
+                        "installed package; the loaded library may differ until a reboot",
+                    ),
+                });
+            }
+        }
+        "nvidia-fabricmanager" => {
+            put(
+                &mut b.inv.fabric.fabric_manager_installed,
+                Fact::new(true, src),
+                &mut b.notes,
+                "fabric manager installed",
+            );
+            put(
+                &mut b.inv.fabric.fabric_manager_version,
+                Fact::new(v, src),
+                &mut b.notes,
+                "fabric manager version",
+            );
+        }
+        _ => {}
+    }
+}
+
+fn cli_info(b: &mut Builder, key: &str, val: &str, device: &mut Option<u32>, src: &str) {
+    let notes = &mut b.notes;
+    match key {
+        "NVRM version" => {
+            if let Ok(d) = val.parse::<DriverVersion>() {
+                put(
+                    &mut b.inv.nvidia.driver_version,
+                    Fact::new(d, src),
+                    notes,
+                    "driver version",
+                );
+            }
+        }
+        "CUDA version" => {
+            if let Ok(c) = val.parse::<CudaVersion>() {
+                put(
+                    &mut b.inv.nvidia.cuda_max,
+                    Fact::new(c, src),
+                    notes,
+                    "driver's CUDA version",
+                );
+            }
+        }
+        "Device Index" => *device = val.parse().ok(),
+        "Model" => {
+            if let Some(i) = *device {
+                let g = gpu_mut(&mut b.inv.gpus, i);
+                put(
+                    &mut g.name,
+                    Fact::new(val.to_string(), src),
+                    notes,
+                    "GPU name",
+                );
+            }
+        }
+        "Architecture" => {
+            if let (Some(i), Ok(cc)) = (*device, val.parse::<ComputeCapability>()) {
+                let g = gpu_mut(&mut b.inv.gpus, i);
+                put(
+                    &mut g.compute_capability,
+                    Fact::new(cc, src),
+                    notes,
+                    "compute capability",
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+fn fabric_manager(b: &mut Builder, t: &str, src: &str, pending: &mut bool) {
+    if !has(t, "abric") && !t.trim_start().starts_with("Active:") {
+        return;
+    }
+    let lower = t.to_ascii_lowercase();
+    if lower.contains("unit nvidia-fabricmanager.service could not be found") {
+        put(
+            &mut b.inv.fabric.fabric_manager_installed,
+            Fact::new(false, src),
+            &mut b.notes,
+            "fabric manager installed",
+        );
+        return;
+    }
+    if let Some(v) = t
+        .strip_prefix("Fabric Manager version is :")
+        .or_else(|| t.strip_prefix("Fabric Manager version is:"))
+    {
+        if let Ok(d) = v.trim().parse::<DriverVersion>() {
+            put(
+                &mut b.inv.fabric.fabric_manager_version,
+                Fact::new(d, src),
+                &mut b.notes,
+                "fabric manager version",
+            );
+            put(
+                &mut b.inv.fabric.fabric_manager_installed,
+                Fact::new(true, src),
+                &mut b.notes,
+                "fabric manager installed",
+            );
+        }
+        return;
+    }
+    if lower.starts_with("active:") && *pending {
+        *pending = false;
+        let running = lower.contains("active (running)");
+        put(
+            &mut b.inv.fabric.fabric_manager_running,
+            Fact::new(running, src),
+            &mut b.notes,
+            "fabric manager running",
+        );
+        put(
+            &mut b.inv.fabric.fabric_manager_installed,
+            Fact::new(true, src),
+            &mut b.notes,
+            "fabric manager installed",
+        );
+        return;
+    }
+    if lower.contains("nvidia-fabricmanager.service") && lower.contains("fabric manager") {
+        *pending = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::clean;
+
+    fn run(text: &str) -> crate::inventory::Inventory {
+        let doc = clean("input", text);
+        let mut b = Builder::new("t");
+        parse(&doc, &mut b);
+        b.finish()
+    }
+
+    #[test]
+    fn proprietary_module() {
+        let inv = run("$ cat /proc/driver/nvidia/version\nNVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\nGCC version:  gcc version 12.3.0 (Ubuntu 12.3.0-1ubuntu1~22.04)");
+        let k = inv.nvidia.kernel_module.as_ref().unwrap();
+        assert_eq!(k.value.to_string(), "550.54.14");
+        assert_eq!(k.source, "input line 2");
+        assert_eq!(
+            inv.nvidia.module_flavor.as_ref().unwrap().value,
+            ModuleFlavor::Proprietary
+        );
+        assert!(inv.nvidia.module_loaded.as_ref().unwrap().value);
+    }
+
+    #[test]
+    fn open_module_aarch64() {
+        let inv = run("NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  570.124.06  Release Build  (dvs-builder@U16-I3-B03-4-3)  Wed Feb 26 01:33:55 UTC 2025");
+        assert_eq!(
+            inv.nvidia.kernel_module.as_ref().unwrap().value.to_string(),
+            "570.124.06"
+        );
+        assert_eq!(
+            inv.nvidia.module_flavor.as_ref().unwrap().value,
+            ModuleFlavor::Open
+        );
+    }
+
+    #[test]
+    fn dmesg_loading_line() {
+        let inv = run("[    5.123456] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023");
+        assert_eq!(
+            inv.nvidia.kernel_module.as_ref().unwrap().value.to_string(),
+            "535.104.05"
+        );
+    }
+
+    #[test]
+    fn sys_module_version_needs_the_command() {
+        let inv = run("$ cat /sys/module/nvidia/version\n550.144.03\n");
+        assert_eq!(
+            inv.nvidia.kernel_module.as_ref().unwrap().value.to_string(),
+            "550.144.03"
+        );
+        let inv = run("550.144.03\n");
+        assert!(inv.nvidia.kernel_module.is_none());
+    }
+
+    #[test]
+    fn lsmod_with_and_without_nvidia() {
+        let inv = run("Module                  Size  Used by\nnouveau              2306048  1\nvideo                  65536  1 nouveau\n");
+        assert!(!inv.nvidia.module_loaded.as_ref().unwrap().value);
+        assert!(inv.notes.iter().any(|n| n.message.contains("nouveau")));
+        let inv =
+            run("nvidia_uvm           1536000  0\nnvidia              56713216  2 nvidia_uvm\n");
+        assert!(inv.nvidia.module_loaded.as_ref().unwrap().value);
+    }
+
+    #[test]
+    fn library_file_names_and_dpkg() {
+        let inv = run("lrwxrwxrwx 1 root root 26 Jan 1 00:00 /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 -> libnvidia-ml.so.550.144.03\nii  libnvidia-compute-550:amd64  550.144.03-0ubuntu0.22.04.1  amd64  NVIDIA libcompute package");
+        assert_eq!(inv.nvidia.user_libraries.len(), 2);
+        assert_eq!(
+            inv.nvidia.user_libraries[0].version.value.to_string(),
+            "550.144.03"
+        );
+    }
+
+    #[test]
+    fn ldconfig_libraries() {
+        let inv = run("        libcudnn_ops.so.9 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcudnn_ops.so.9\n        libcudnn_ops.so (libc6,x86-64) => /lib/x86_64-linux-gnu/libcudnn_ops.so\n        libnccl.so.2 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libnccl.so.2\n");
+        assert_eq!(inv.libraries.cudnn.len(), 1);
+        assert_eq!(inv.libraries.cudnn[0].version.value, "9");
+        assert_eq!(inv.libraries.nccl[0].version.value, "2");
+    }
+
+    #[test]
+    fn container_cli_info() {
+        let inv = run("NVRM version:   440.44\nCUDA version:   10.2\n\nDevice Index:   0\nDevice Minor:   0\nModel:          TITAN Xp\nBrand:          GeForce\nArchitecture:   6.1\n");
+        assert_eq!(
+            inv.nvidia
+                .driver_version
+                .as_ref()
+                .unwrap()
+                .value
+                .to_string(),
+            "440.44"
+        );
+        assert_eq!(
+            inv.nvidia.cuda_max.as_ref().unwrap().value.to_string(),
+            "10.2"
+        );
+        assert_eq!(
+            inv.gpus[0].compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(6, 1)
+        );
+    }
+
+    #[test]
+    fn fabric_manager_status() {
+        let inv = run("● nvidia-fabricmanager.service - NVIDIA fabric manager service\n     Loaded: loaded (/lib/systemd/system/nvidia-fabricmanager.service; enabled)\n     Active: failed (Result: exit-code) since Mon 2024-01-01 00:00:00 UTC\n");
+        assert!(!inv.fabric.fabric_manager_running.as_ref().unwrap().value);
+        let inv = run("Unit nvidia-fabricmanager.service could not be found.");
+        assert!(!inv.fabric.fabric_manager_installed.as_ref().unwrap().value);
+        let inv = run("Active: active (running) since Mon");
+        assert!(inv.fabric.fabric_manager_running.is_none());
+    }
+}

@@ -1,0 +1,153 @@
+//! `gpucompat explain` from the outside: files and stdin, text and JSON, exit codes.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/explain")
+        .join(name)
+}
+
+fn gpucompat() -> Command {
+    Command::cargo_bin("gpucompat").unwrap()
+}
+
+#[test]
+fn text_report_cites_lines_and_says_what_to_run() {
+    let out = gpucompat()
+        .args(["explain"])
+        .arg(fixture("07-driver-too-old-11040-bare.txt"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("driver's CUDA: 11.4 (input line 7)"),
+        "{text}"
+    );
+    assert!(text.contains("To be sure, also run:"), "{text}");
+    assert!(text.contains("  nvidia-smi\n"), "{text}");
+}
+
+#[test]
+fn json_has_the_contract_fields() {
+    let out = gpucompat()
+        .args(["explain", "--json"])
+        .arg(fixture("13-mismatch-nvml-570.txt"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["tool"]["name"], "gpucompat");
+    assert!(v["findings"].is_array());
+    let lib = &v["inventory"]["nvidia"]["user_libraries"][0]["version"];
+    assert_eq!(lib["value"], "570.124");
+    assert_eq!(lib["source"], "input line 13");
+    let tbs = v["to_be_sure"].as_array().unwrap();
+    assert!(tbs
+        .iter()
+        .any(|t| t["command"] == "cat /proc/driver/nvidia/version" && t["reason"].is_string()));
+    let errs = v["inventory"]["errors"].as_array().unwrap();
+    assert_eq!(errs[0]["kind"], "nvml_driver_library_mismatch");
+    assert_eq!(errs[0]["code"], 18);
+}
+
+#[test]
+fn stdin_and_dash() {
+    for args in [vec!["explain"], vec!["explain", "-"]] {
+        gpucompat()
+            .args(&args)
+            .write_stdin(
+                "| NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4 |\n",
+            )
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("driver: 550.54.14 (input line 1)"));
+    }
+}
+
+#[test]
+fn several_files_cite_their_names() {
+    let a = fixture("04-driver-too-old-470-rtx3050.txt");
+    let b = fixture("08-arch-rtx5090-sm120.txt");
+    let out = gpucompat()
+        .args(["explain", "--json"])
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let src = v["inventory"]["nvidia"]["driver_version"]["source"]
+        .as_str()
+        .unwrap();
+    assert_eq!(src, format!("{} line 12", a.display()));
+    let gpu_src = v["inventory"]["gpus"][0]["name"]["source"]
+        .as_str()
+        .unwrap();
+    assert!(gpu_src.starts_with(&b.display().to_string()), "{gpu_src}");
+}
+
+#[test]
+fn missing_file_is_a_usage_error_with_its_path() {
+    gpucompat()
+        .args(["explain", "/nonexistent/report.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent/report.txt"));
+}
+
+#[test]
+fn odd_bytes_and_empty_input_do_not_fail() {
+    gpucompat()
+        .args(["explain"])
+        .write_stdin(vec![0xff, 0xfe, b'\n', 0x00, b'N', b'V', 0x80])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Nothing gpucompat knows how to read",
+        ));
+    gpucompat()
+        .args(["explain", "--json"])
+        .write_stdin("")
+        .assert()
+        .success();
+}
+
+#[test]
+fn text_snapshot() {
+    let out = gpucompat()
+        .current_dir(fixture(""))
+        .args(["explain", "24-container-nvml-unknown-daemon-reload.txt"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    insta::assert_snapshot!(String::from_utf8(out).unwrap());
+}
+
+#[test]
+fn json_snapshot() {
+    // Relative to the fixture directory, so the snapshot names no machine path.
+    let out = gpucompat()
+        .current_dir(fixture(""))
+        .args(["explain", "--json", "20-wsl-smi-cuda-err.txt"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    insta::assert_json_snapshot!(v);
+}
