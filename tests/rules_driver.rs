@@ -116,6 +116,24 @@ fn an_lts_branch_on_a_datacenter_gpu_is_fine_and_end_of_life_is_not() {
 }
 
 #[test]
+fn a_branch_older_than_an_ended_lts_branch_has_ended_too() {
+    // R510 (PB) has no end of life in the table, but R535 (LTSB) has passed its own.
+    let old = B::linux()
+        .driver("510.85.02", Some("11.6"))
+        .gpu("NVIDIA A100-SXM4-80GB")
+        .build();
+    let w = fired(&old, "DRV005");
+    assert_eq!(w.len(), 1, "{:?}", codes(&old));
+    assert!(w[0].message.contains("older than R535"), "{}", w[0].message);
+    // Near miss: R570 (PB, no end of life) is newer than every ended LTS branch.
+    let newer = B::linux()
+        .driver("570.133.20", Some("12.8"))
+        .gpu("NVIDIA A100-SXM4-80GB")
+        .build();
+    assert!(fired(&newer, "DRV005").is_empty(), "{:?}", codes(&newer));
+}
+
+#[test]
 fn macos_with_only_env_vars_is_a_warning() {
     let inv = B::macos().env_var("CUDA_VISIBLE_DEVICES", "0").build();
     let w = fired(&inv, "PLAT001");

@@ -3,6 +3,7 @@
 mod rules_common;
 
 use gpucompat::finding::Severity;
+use gpucompat::inventory::{ErrorKind, Inventory};
 use gpucompat::rules::env::parse_visible;
 use rules_common::*;
 
@@ -53,6 +54,50 @@ fn visible_devices_past_the_last_gpu_hide_them_all_or_cut_the_list() {
     assert_eq!(w[0].severity, Severity::Warning);
     assert!(w[0].message.contains("\"7\""), "{}", w[0].message);
     assert!(fired(&two_gpus("1,0"), "ENV001").is_empty());
+}
+
+#[test]
+fn a_no_device_error_with_cuda_visible_devices_set_names_the_variable() {
+    // Only the script's assignment and CUDA's error are known: -1 is never a GPU.
+    let minus_one = B(Inventory::new("explain issue.txt"))
+        .env_var("CUDA_VISIBLE_DEVICES", "-1")
+        .error(
+            ErrorKind::NoDevice,
+            "Call to cuInit results in CUDA_ERROR_NO_DEVICE",
+        )
+        .build();
+    let e = fired(&minus_one, "ENV001");
+    assert_eq!(e[0].severity, Severity::Error);
+    assert!(
+        fired(&minus_one, "ERR006").is_empty(),
+        "{:?}",
+        codes(&minus_one)
+    );
+    // An index, with the GPU count unknown: CUDA seeing nothing is the evidence.
+    let one = B(Inventory::new("explain issue.txt"))
+        .env_var("CUDA_VISIBLE_DEVICES", "1")
+        .error(
+            ErrorKind::NoDevice,
+            "RuntimeError: No CUDA GPUs are available",
+        )
+        .build();
+    let e = fired(&one, "ENV001");
+    assert_eq!(e.len(), 1, "{:?}", codes(&one));
+    assert!(e[0].evidence.iter().any(|x| x.fact == "observed error"));
+    // Near miss: the same index without any error is not a finding.
+    let quiet = B(Inventory::new("explain issue.txt"))
+        .env_var("CUDA_VISIBLE_DEVICES", "1")
+        .build();
+    assert!(fired(&quiet, "ENV001").is_empty());
+    // Near miss: torch finding no driver at all is not explained by the variable.
+    let no_driver = B(Inventory::new("explain issue.txt"))
+        .env_var("CUDA_VISIBLE_DEVICES", "1")
+        .error(
+            ErrorKind::NoNvidiaDriver,
+            "Found no NVIDIA driver on your system.",
+        )
+        .build();
+    assert!(fired(&no_driver, "ENV001").is_empty());
 }
 
 #[test]

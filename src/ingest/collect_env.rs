@@ -194,8 +194,13 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
             torch_version(b, val, src)
         }
         "cuda used to build pytorch" => {
+            // collect_env prints torch.version.cuda; its replace_nones turns a
+            // None (a CPU or ROCm build) into `Could not collect`. Without torch
+            // every field reads `N/A`, so only a known torch makes it a build fact.
+            let has_torch = b.env().torch.as_ref().is_some_and(|t| t.version.is_some());
             let v = match val {
                 "None" => Some(None),
+                "Could not collect" => has_torch.then_some(None),
                 v => v.parse::<CudaVersion>().ok().map(Some),
             };
             if let Some(v) = v {
@@ -1117,6 +1122,21 @@ $ nvidia-smi
             Some("8")
         );
         assert_eq!(cudnn_version_of("/usr/lib/libfoo.so.1"), None);
+    }
+
+    #[test]
+    fn could_not_collect_cuda_build_is_a_cpu_build_only_with_torch() {
+        let inv = run("PyTorch version: 2.2.2\nIs debug build: False\nCUDA used to build PyTorch: Could not collect\nROCM used to build PyTorch: N/A\n");
+        let t = inv.python[0].torch.as_ref().unwrap();
+        assert_eq!(t.cuda.as_ref().unwrap().value, None);
+        // Near miss: no torch version known, so nothing is said about its build.
+        let inv = run("PyTorch version: N/A\nIs debug build: N/A\nCUDA used to build PyTorch: Could not collect\nROCM used to build PyTorch: N/A\n");
+        let cuda = inv
+            .python
+            .first()
+            .and_then(|e| e.torch.as_ref())
+            .and_then(|t| t.cuda.as_ref());
+        assert!(cuda.is_none(), "{cuda:?}");
     }
 
     #[test]

@@ -399,16 +399,33 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .eol
         .as_ref()
         .is_some_and(|e| !as_of.is_empty() && e.as_str() < as_of.as_str());
+    // A branch the table gives no end of life for is past it when a newer LTS
+    // branch already is: an LTSB lives three years and a PB one, so every
+    // branch released before an ended LTSB has ended too.
+    let ended_newer_lts = if row.eol.is_none() && !as_of.is_empty() {
+        kb.driver_branches.row.iter().find(|r| {
+            r.kind == BranchKind::Ltsb
+                && r.branch > row.branch
+                && r.eol.as_ref().is_some_and(|e| e.as_str() < as_of.as_str())
+        })
+    } else {
+        None
+    };
     let nfb = row.kind == BranchKind::Nfb;
-    if !nfb && !eol_passed {
+    if !nfb && !eol_passed && ended_newer_lts.is_none() {
         return vec![];
     }
-    let why = match (nfb, eol_passed) {
-        (true, true) => format!(
+    let why = match (nfb, eol_passed, ended_newer_lts) {
+        (true, true, _) => format!(
             "a new-feature branch whose end of life ({}) has passed",
             row.eol.as_deref().unwrap_or("?")
         ),
-        (true, false) => "a short-lived new-feature branch (NFB)".to_string(),
+        (true, false, _) => "a short-lived new-feature branch (NFB)".to_string(),
+        (false, false, Some(lts)) => format!(
+            "past its end of life: it is older than R{}, an LTS branch whose end of life ({}) has passed",
+            lts.branch,
+            lts.eol.as_deref().unwrap_or("?")
+        ),
         _ => format!(
             "past its end of life ({})",
             row.eol.as_deref().unwrap_or("?")
@@ -427,6 +444,9 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         ))
         .fact("driver version", drv)
         .kb(row.kb());
+    if let (false, Some(lts)) = (nfb, ended_newer_lts) {
+        f = f.kb(lts.kb());
+    }
     if let Some(g) = dc {
         f = g.cite_segment(f);
     }

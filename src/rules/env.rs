@@ -59,7 +59,14 @@ fn check_env001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         return vec![];
     };
     let gpus = facts::nvidia_gpus(inv, kb);
-    let cuda_expected = !gpus.is_empty() || !facts::runtimes(inv, kb).is_empty();
+    // CUDA reporting that it found no device (error 100, torch's 'No CUDA GPUs
+    // are available') shows that the driver answered and CUDA was asked for a GPU.
+    let no_device = inv
+        .errors
+        .iter()
+        .find(|e| e.kind == crate::inventory::ErrorKind::NoDevice);
+    let cuda_expected =
+        !gpus.is_empty() || !facts::runtimes(inv, kb).is_empty() || no_device.is_some();
     if !cuda_expected {
         return vec![];
     }
@@ -89,6 +96,15 @@ fn check_env001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             "CUDA_VISIBLE_DEVICES={:?} hides every GPU ({why}): CUDA sees no device and torch.cuda.is_available() is False.",
             cvd.value
         ))
+    } else if let (None, Some(e)) = (count, no_device) {
+        // The GPU count is unknown, so the entries cannot be checked; but CUDA
+        // saw none of them, which is what entries matching no GPU look like.
+        ENV001
+            .finding(format!(
+                "CUDA_VISIBLE_DEVICES={:?} is set and CUDA found no device: the entries name no GPU the driver exposes (an index past the last GPU, or a UUID of another machine). Compare them with `nvidia-smi -L`.",
+                cvd.value
+            ))
+            .evidence("observed error", &e.text, &e.source)
     } else if visible.len() < entries {
         ENV001
             .finding(format!(
