@@ -186,3 +186,27 @@ fn an_error_alone_gives_its_meaning_and_what_to_run() {
     // Errors the catalog treats as noise make no finding.
     assert!(run(&pasted(ErrorKind::Other, "Segmentation fault")).is_empty());
 }
+
+#[test]
+fn no_device_inside_wsl_is_the_windows_drivers_and_not_a_missing_linux_driver() {
+    let inv = B::wsl()
+        .error(ErrorKind::NoDevice, "No devices were found")
+        .build();
+    let w = fired(&inv, "PLAT008");
+    assert_eq!(w.len(), 1, "{:?}", codes(&inv));
+    assert_eq!(w[0].category, Category::Wsl);
+    assert!(fired(&inv, "ERR006").is_empty(), "{:?}", codes(&inv));
+    // Near miss: WSL without libcuda is PLAT003's, and PLAT008 stays quiet.
+    let no_lib = B::wsl()
+        .with(|i| i.wsl.libcuda_in_lib_dir = f(false, "/usr/lib/wsl/lib"))
+        .error(ErrorKind::NoDevice, "No devices were found")
+        .build();
+    assert!(fired(&no_lib, "PLAT008").is_empty(), "{:?}", codes(&no_lib));
+    assert_eq!(fired(&no_lib, "PLAT003").len(), 1);
+    // Near miss: the same error on plain Linux is ERR006's.
+    let linux = B::linux()
+        .error(ErrorKind::NoDevice, "No devices were found")
+        .build();
+    assert!(fired(&linux, "PLAT008").is_empty());
+    assert_eq!(fired(&linux, "ERR006").len(), 1);
+}

@@ -234,7 +234,7 @@ observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Ca
 
 observed_rule!(ERR006, check_err006, "ERR006", "observed-no-driver", Category::NoDriver, Severity::Error,
     [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, StubLibrary, InitFailed],
-    ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "CTR001", "PLAT002", "PLAT003", "ENV001", "MIG002", "FAB001"],
+    ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "CTR001", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
     "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing or a stub) was seen.",
     "CUDA needs the nvidia kernel module bound to the GPU, the matching user-space libcuda on the loader path, and the /dev/nvidia* nodes. Any missing piece gives these errors; which one it is depends on facts the report does not show.",
     "Run the command in the message on the machine (or `gpucompat check` there): install or load the driver, bind it instead of nouveau, remove a stubs directory from LD_LIBRARY_PATH, or start the container with GPUs.",

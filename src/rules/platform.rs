@@ -10,7 +10,7 @@ use super::runtime::{judge_all, judgment_finding, Verdict};
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &PLAT001, &PLAT002, &PLAT003, &PLAT004, &PLAT005, &PLAT006, &PLAT007,
+    &PLAT001, &PLAT002, &PLAT003, &PLAT004, &PLAT005, &PLAT006, &PLAT007, &PLAT008,
 ];
 
 pub static PLAT001: Rule = Rule {
@@ -199,6 +199,65 @@ fn check_plat003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     vec![f.fix_command(
         "wsl --shutdown",
         Some("install a current NVIDIA driver on Windows (not inside WSL) first; run `wsl --shutdown` in a Windows terminal, then start WSL again".into()),
+    )]
+}
+
+pub static PLAT008: Rule = Rule {
+    code: "PLAT008",
+    name: "wsl-gpu-not-exposed",
+    category: Category::Wsl,
+    severity: Severity::Error,
+    summary: "Inside WSL2, CUDA or nvidia-smi finds no GPU or no driver: the Windows driver does not expose the GPU to WSL.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Under WSL2, an error saying there is no device or no usable driver (CUDA error 100 or 999, 'No devices were found', nvidia-smi unable to reach the driver or a device handle, libcuda missing), when PLAT002 and PLAT003 do not already name the cause.",
+        why_it_breaks: "WSL2 has no Linux kernel driver: the Windows driver shares its GPUs through GPU paravirtualization and maps libcuda into /usr/lib/wsl/lib. Only GPUs in WDDM mode are shared; a GPU in TCC mode, a Windows driver without WSL support, or GPU support switched off in .wslconfig leaves WSL with no device. Installing a Linux driver inside WSL does not help.",
+        how_to_fix: "On Windows: install a current NVIDIA driver, switch datacenter/workstation GPUs to WDDM (`nvidia-smi -g N -dm 0` as administrator, then reboot) and check that nvidia-smi works there; then `wsl --shutdown` and start WSL again.",
+        sources: &[
+            "https://docs.nvidia.com/cuda/wsl-user-guide/index.html",
+            "https://learn.microsoft.com/en-us/windows/wsl/tutorials/gpu-compute",
+        ],
+    },
+    check: check_plat008,
+    superseded_by: &[],
+};
+
+fn check_plat008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if !facts::is_wsl(inv) {
+        return vec![];
+    }
+    let errs: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                ErrorKind::NoDevice
+                    | ErrorKind::InitFailed
+                    | ErrorKind::SmiNoDriver
+                    | ErrorKind::NoNvidiaDriver
+                    | ErrorKind::LibcudaMissing
+            )
+        })
+        .collect();
+    if errs.is_empty() || !check_plat002(inv, kb).is_empty() || !check_plat003(inv, kb).is_empty() {
+        return vec![];
+    }
+    let mut f = PLAT008.finding(
+        "This is WSL2 and CUDA (or nvidia-smi) found no GPU: the Windows driver is not sharing a GPU with WSL. Only GPUs in WDDM mode are shared (not TCC), and only by a Windows driver with WSL support.",
+    );
+    if let Some(w) = &inv.wsl.is_wsl {
+        f = f.fact("WSL2", w);
+    }
+    for e in errs {
+        let label = match e.code {
+            Some(c) => format!("observed error (code {c})"),
+            None => "observed error".to_string(),
+        };
+        f = f.evidence(label, &e.text, &e.source);
+    }
+    vec![f.fix_note(
+        "On Windows: run nvidia-smi there; switch GPUs in TCC mode to WDDM (`nvidia-smi -g N -dm 0` as administrator, then reboot); install a current driver; then `wsl --shutdown` and start WSL again. Do not install a Linux driver inside WSL.",
     )]
 }
 

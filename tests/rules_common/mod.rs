@@ -430,6 +430,9 @@ pub fn firing(code: &str) -> Inventory {
             .gpu("NVIDIA GeForce RTX 4090")
             .torch("2.9.0+cu130", Some("13.0"))
             .build(),
+        "PLAT008" => B::wsl()
+            .error(NoDevice, "No devices were found")
+            .build(),
         "PLAT005" => B::windows().driver("552.22", Some("12.4")).gpu("NVIDIA A100 80GB PCIe").build(),
         "PLAT006" => B::windows()
             .driver("552.22", Some("12.4"))
@@ -615,6 +618,8 @@ pub fn near_miss(code: &str) -> Inventory {
             .with(|i| i.amd.rocm_version = f("6.2.0".into(), "/opt/rocm/.info/version"))
             .build(),
         "PLAT001" => B::macos().torch("2.5.1", None).build(),
+        // The same error outside WSL is the no-driver family's.
+        "PLAT008" => B::linux().error(NoDevice, "No devices were found").build(),
         "PLAT002" | "PLAT003" => B::wsl()
             .driver("552.22", Some("12.4"))
             .gpu("NVIDIA GeForce RTX 4090")
