@@ -173,6 +173,12 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             Table::None => {}
         }
 
+        if let Some(specs) = conda_install(t) {
+            for (n, v) in specs {
+                conda_package(b, n, v, None, &format!("{src} (conda install)"));
+            }
+            continue;
+        }
         if let Some((n, v)) = requirement(t) {
             b.package(&n, &v, src);
             continue;
@@ -212,6 +218,48 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
     }
+}
+
+/// The exact pins of a `conda install` (or mamba/micromamba) command:
+/// `conda install pytorch==2.2.0 pytorch-cuda=12.1 -c pytorch -c nvidia` →
+/// (`pytorch`, `2.2.0`), (`pytorch-cuda`, `12.1`). conda installs exactly the
+/// pinned versions or nothing, so a pin is the version in the environment.
+/// Ranges and wildcards (`>=`, `12.*`) say no exact version and are skipped.
+fn conda_install(t: &str) -> Option<Vec<(&str, &str)>> {
+    let t = t.trim_start_matches(['$', '#', '>', ' ']);
+    let mut words = t.split_whitespace();
+    let tool = words.next()?;
+    if !matches!(tool, "conda" | "mamba" | "micromamba") || words.next()? != "install" {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut skip_arg = false;
+    for w in words {
+        if skip_arg {
+            skip_arg = false;
+            continue;
+        }
+        if w.starts_with('-') {
+            // `-c pytorch`, `-n env`, `--channel x`; `-y` takes none.
+            skip_arg = matches!(w, "-c" | "--channel" | "-n" | "--name" | "-p" | "--prefix");
+            continue;
+        }
+        let w = w.trim_matches(|c| c == '"' || c == '\'');
+        let w = w.rsplit("::").next().unwrap_or(w);
+        let (n, v) = match w.split_once("==") {
+            Some(nv) => nv,
+            None => match w.split_once('=') {
+                Some(nv) => nv,
+                None => continue,
+            },
+        };
+        // `pkg=1.2=build` pins a build too; the version is the middle part.
+        let v = v.split('=').next().unwrap_or(v);
+        if is_name(n) && is_version(v) && !v.contains('*') {
+            out.push((n, v));
+        }
+    }
+    Some(out)
 }
 
 /// `==` somewhere in the line (memchr for `=`, then a look at the next byte).
@@ -337,6 +385,32 @@ Successfully installed nvidia-cudnn-cu12-9.1.0.70 onnxruntime-gpu-1.20.1");
             "9.1.0.70"
         );
         assert_eq!(env.package("onnxruntime-gpu").unwrap().version, "1.20.1");
+    }
+
+    #[test]
+    fn conda_install_pins() {
+        let inv = run("conda install pytorch==2.2.0 torchvision==0.17.0 pytorch-cuda=12.1 -c pytorch -c nvidia");
+        let env = &inv.python[0];
+        assert_eq!(env.package("torch").unwrap().version, "2.2.0");
+        assert_eq!(env.package("torchvision").unwrap().version, "0.17.0");
+        let t = env.torch.as_ref().unwrap();
+        assert_eq!(
+            t.cuda.as_ref().unwrap().value,
+            Some("12.1".parse().unwrap())
+        );
+        // Near miss: a range or wildcard is no version, and a channel is no package.
+        let inv = run("conda install \"pytorch>=2.0\" pytorch-cuda=12.* -c pytorch==1");
+        let cuda = inv
+            .python
+            .first()
+            .and_then(|e| e.torch.as_ref())
+            .and_then(|t| t.cuda.as_ref());
+        assert!(cuda.is_none(), "{cuda:?}");
+        assert!(inv
+            .python
+            .first()
+            .and_then(|e| e.package("torch"))
+            .is_none());
     }
 
     #[test]
