@@ -51,8 +51,10 @@ fn windows_collect_env_without_cuda_build() {
     assert_eq!(inv.os.kind.as_ref().unwrap().value, OsKind::Windows);
     let t = inv.python[0].torch.as_ref().unwrap();
     assert_eq!(t.version.as_ref().unwrap().value, "2.2.2");
-    // "Could not collect" is unknown, not "CPU-only".
-    assert!(t.cuda.is_none());
+    // With torch present, collect_env prints torch.version.cuda, and its
+    // replace_nones turns None into "Could not collect": a CPU build.
+    assert_eq!(t.cuda.as_ref().unwrap().value, None);
+    assert_eq!(t.cuda.as_ref().unwrap().source, "input line 10");
     assert!(
         !inv.python[0]
             .runtime
