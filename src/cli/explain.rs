@@ -104,8 +104,8 @@ fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     Ok(inputs)
 }
 
-/// The text report. Findings are rendered by [`render_findings`], kept apart
-/// so the shared findings renderer can take its place.
+/// The text report: findings (the same rendering as `check`), the facts read
+/// from the input with their line numbers, then what else to run.
 pub fn render_text(
     findings: &[Finding],
     inv: &Inventory,
@@ -116,20 +116,26 @@ pub fn render_text(
     if findings.is_empty() {
         s.push_str("No findings from the rules on what was pasted.\n");
     } else {
-        s.push_str(&render_findings(findings));
+        for f in findings {
+            s.push_str(&gpucompat::render::findings::finding_text(f, verbose));
+            s.push('\n');
+        }
     }
     let facts = fact_lines(inv);
-    if verbose || findings.is_empty() {
-        if facts.is_empty() {
-            s.push_str("\nNothing gpucompat knows how to read was found in the input.\n");
-        } else {
-            s.push_str("\nRead from the input:\n");
-            for f in &facts {
-                s.push_str("  ");
-                s.push_str(f);
-                s.push('\n');
-            }
+    if !s.ends_with("\n\n") {
+        s.push('\n');
+    }
+    if facts.is_empty() {
+        s.push_str("Nothing gpucompat knows how to read was found in the input.\n");
+    } else {
+        s.push_str("Read from the input:\n");
+        for f in &facts {
+            s.push_str("  ");
+            s.push_str(f);
+            s.push('\n');
         }
+    }
+    if verbose || findings.is_empty() {
         for n in &inv.notes {
             s.push_str(&format!("  note: {}: {}\n", n.subject, n.message));
         }
@@ -138,29 +144,6 @@ pub fn render_text(
         s.push_str("\nTo be sure, also run:\n");
         for t in to_be_sure {
             s.push_str(&format!("  {}\n      ({})\n", t.command, t.reason));
-        }
-    }
-    s
-}
-
-/// One block per finding: severity, code, name, category, message, evidence, fix.
-pub fn render_findings(findings: &[Finding]) -> String {
-    let mut s = String::new();
-    for f in findings {
-        s.push_str(&format!(
-            "{}[{}] {} ({}): {}\n",
-            f.severity, f.code, f.name, f.category, f.message
-        ));
-        for e in &f.evidence {
-            s.push_str(&format!("    {} = {} ({})\n", e.fact, e.value, e.source));
-        }
-        if let Some(fix) = &f.fix {
-            if let Some(c) = &fix.command {
-                s.push_str(&format!("    fix: {c}\n"));
-            }
-            if let Some(n) = &fix.note {
-                s.push_str(&format!("    note: {n}\n"));
-            }
         }
     }
     s
