@@ -145,6 +145,9 @@ fn pathological_shapes() {
     let only_separators = "|".repeat(300_000);
     let prompts = "$ echo $CUDA_VISIBLE_DEVICES\n".repeat(20_000);
     let open_parens = format!(">>> print({}\n", "(".repeat(100_000));
+    let many_gpus: String = (0..1000)
+        .map(|i| format!("GPU {i}: NVIDIA {} {}\n", "X".repeat(i % 300), i * 7))
+        .collect();
     for text in [
         huge_line,
         many_lines,
@@ -152,9 +155,19 @@ fn pathological_shapes() {
         only_separators,
         prompts,
         open_parens,
+        many_gpus.clone(),
     ] {
         run_all(&text, Duration::from_secs(10));
     }
+    // The knowledge-base lookups of GPU names stay bounded too.
+    let start = Instant::now();
+    let mut inv = ingest::ingest(&[("f".to_string(), many_gpus)]);
+    ingest::enrich(&mut inv, gpucompat::kb::Kb::embedded());
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 /// Eight times the input must not cost much more than eight times the time.

@@ -64,11 +64,20 @@ pub fn parse_doc(doc: &Doc, b: &mut Builder) {
 /// one it does: a GPU's compute capability and architecture from its name.
 /// Each filled fact cites the table row and the line the name came from.
 pub fn enrich(inv: &mut Inventory, kb: &Kb) {
-    // Names repeat (eight of the same GPU); look each up once.
+    // Names repeat (eight of the same GPU); look each up once. A fuzzy miss
+    // costs an edit distance against every row, so hostile input (thousands
+    // of long invented names) is bounded: real names are short and few.
+    const MAX_NAME: usize = 96;
+    const MAX_LOOKUPS: usize = 64;
     let mut cache: std::collections::HashMap<String, Option<&crate::kb::tables::GpuRow>> =
         std::collections::HashMap::new();
     for g in &mut inv.gpus {
         let Some(name) = g.name.clone() else { continue };
+        if name.value.len() > MAX_NAME
+            || !cache.contains_key(&name.value) && cache.len() >= MAX_LOOKUPS
+        {
+            continue;
+        }
         if g.compute_capability.is_some() && g.architecture.is_some() {
             continue;
         }
