@@ -71,7 +71,7 @@ fn accelerators(inv: &Inventory, kb: &Kb) -> Vec<Accel> {
                 .as_ref()
                 .map(|n| n.value.clone())
                 .unwrap_or_else(|| format!("GPU {}", g.index));
-            let row = match kb.gpu(&name) {
+            let row = match kb.gpu_match(&name) {
                 GpuLookup::Found(r) => Some(r),
                 _ => None,
             };

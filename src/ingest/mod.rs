@@ -112,7 +112,7 @@ pub fn enrich(inv: &mut Inventory, kb: &Kb) {
                 )
             }
             None => match *cache.entry(name.value.clone()).or_insert_with(|| {
-                match kb.gpu(&name.value) {
+                match kb.gpu_match(&name.value) {
                     GpuLookup::Found(row) => Some(row),
                     _ => None,
                 }

@@ -434,24 +434,31 @@ impl Kb {
     /// punctuation and the "NVIDIA"/"GeForce"/"Tesla" words don't matter, but
     /// every other word does, so "RTX 5090" never matches "RTX 5090 D" or a Laptop GPU.
     pub fn gpu(&self, name: &str) -> GpuLookup<'_> {
+        self.gpu_candidates(name)
+            .unwrap_or_else(|| GpuLookup::NotFound {
+                nearest: nearest_gpus(name, &self.gpus.row, 5),
+            })
+    }
+
+    fn gpu_candidates(&self, name: &str) -> Option<GpuLookup<'_>> {
         let rows = &self.gpus.row;
         if let Some(r) = rows
             .iter()
             .find(|r| r.name.eq_ignore_ascii_case(name.trim()))
         {
-            return GpuLookup::Found(r);
+            return Some(GpuLookup::Found(r));
         }
         let q = normalize_tokens(name);
         if q.is_empty() {
-            return GpuLookup::NotFound { nearest: vec![] };
+            return Some(GpuLookup::NotFound { nearest: vec![] });
         }
         let exact: Vec<&GpuRow> = rows
             .iter()
             .filter(|r| normalize_tokens(&r.name) == q)
             .collect();
         match exact.len() {
-            1 => return GpuLookup::Found(exact[0]),
-            n if n > 1 => return GpuLookup::Ambiguous(exact),
+            1 => return Some(GpuLookup::Found(exact[0])),
+            n if n > 1 => return Some(GpuLookup::Ambiguous(exact)),
             _ => {}
         }
         // The same words run together ("rtx5090", "A100-SXM4-80GB" typed as "a100sxm480gb").
@@ -461,7 +468,7 @@ impl Kb {
             .filter(|r| plain_words(&r.name).concat() == glued)
             .collect();
         if let [one] = same_glued.as_slice() {
-            return GpuLookup::Found(one);
+            return Some(GpuLookup::Found(one));
         }
         let containing: Vec<&GpuRow> = rows
             .iter()
@@ -471,10 +478,18 @@ impl Kb {
             })
             .collect();
         if !containing.is_empty() {
-            return GpuLookup::Ambiguous(containing);
+            return Some(GpuLookup::Ambiguous(containing));
         }
-        GpuLookup::NotFound {
-            nearest: nearest_gpus(name, rows, 5),
+        None
+    }
+
+    /// [`Kb::gpu`] without the "did you mean" list on a miss, for callers that
+    /// only want the row (probes, parsers, rules): a miss then costs no edit
+    /// distance against every row.
+    pub fn gpu_match(&self, name: &str) -> GpuLookup<'_> {
+        match self.gpu_candidates(name) {
+            Some(found) => found,
+            None => GpuLookup::NotFound { nearest: vec![] },
         }
     }
 

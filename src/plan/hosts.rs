@@ -132,7 +132,7 @@ impl HostSpec {
             let mut cc = g.compute_capability.clone();
             let mut segment = g.segment.as_ref().map(|s| s.value);
             if let Some(n) = &name {
-                if let GpuLookup::Found(row) = kb.gpu(n) {
+                if let GpuLookup::Found(row) = kb.gpu_match(n) {
                     if cc.is_none() {
                         cc = row
                             .compute_capability

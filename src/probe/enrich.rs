@@ -26,7 +26,7 @@ pub(crate) fn apply(kb: &Kb, inv: &mut Inventory, log: &mut Log) {
                 .find(|d| normalize_bus_id(&d.address).as_deref() == Some(bus.as_str()))?;
             kb.gpu_by_pci_id(&dev.device_id)
         };
-        let (row, source) = match kb.gpu(&name) {
+        let (row, source) = match kb.gpu_match(&name) {
             GpuLookup::Found(r) => (Some(r), format!("kb gpus: {}", r.name)),
             GpuLookup::Ambiguous(rows) => match by_pci() {
                 Some(r) => (Some(r), format!("kb gpus: {} (by PCI device id)", r.name)),

@@ -199,7 +199,7 @@ fn bus_key(s: &str) -> String {
 }
 
 fn row_for_name<'a>(kb: &'a Kb, name: &str) -> Option<&'a GpuRow> {
-    match kb.gpu(name) {
+    match kb.gpu_match(name) {
         GpuLookup::Found(r) => Some(r),
         _ => None,
     }
