@@ -7,6 +7,17 @@
 //! the first and leaves a note, so a file with several reports never silently
 //! mixes them.
 
+/// `regex_fn!(name, r"pattern");` defines `fn name() -> &'static Regex`,
+/// compiled on first use. Declared before the parser modules so they can use it.
+macro_rules! regex_fn {
+    ($name:ident, $pat:expr) => {
+        fn $name() -> &'static regex::Regex {
+            static R: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+            R.get_or_init(|| regex::Regex::new($pat).expect("static regex"))
+        }
+    };
+}
+
 pub mod clean;
 pub mod collect_env;
 pub mod dockerfile;

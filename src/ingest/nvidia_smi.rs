@@ -5,9 +5,6 @@
 //! `--query-gpu ... --format=csv` (with or without header) and `topo -m`.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
-
-use regex::Regex;
 
 use super::clean::has;
 use super::gate::Gate;
@@ -15,53 +12,31 @@ use super::{gpu_mut, put, Builder, Doc, Notes};
 use crate::inventory::{DriverModel, Fact, Gpu, MigInfo, OsKind};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
 
-fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pat).expect("static regex"))
-}
+regex_fn!(
+    banner_re,
+    r"NVIDIA-SMI\s+(\S+)\s+(?:Driver|KMD)\s+Version:\s*([^\s|]+)(?:\s+CUDA(?:\s+UMD)?\s+Version:\s*([^\s|]*))?"
+);
 
-fn banner_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"NVIDIA-SMI\s+(\S+)\s+(?:Driver|KMD)\s+Version:\s*([^\s|]+)(?:\s+CUDA(?:\s+UMD)?\s+Version:\s*([^\s|]*))?",
-    )
-}
+regex_fn!(
+    bus_re,
+    r"^([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])(?-u:\b)"
+);
 
-fn bus_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"^([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])(?-u:\b)",
-    )
-}
+regex_fn!(mem_re, r"([0-9]+)\s*MiB\s*/\s*([0-9]+)\s*MiB");
 
-fn mem_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"([0-9]+)\s*MiB\s*/\s*([0-9]+)\s*MiB")
-}
+regex_fn!(
+    list_re,
+    r"^GPU ([0-9]{1,3}): (.+?)(?:\s+\(UUID: (GPU-[0-9A-Fa-f-]+)\))?\s*$"
+);
 
-fn list_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"^GPU ([0-9]{1,3}): (.+?)(?:\s+\(UUID: (GPU-[0-9A-Fa-f-]+)\))?\s*$",
-    )
-}
+regex_fn!(mig_list_re, r"^MIG \S+\s+Device\s+[0-9]+:");
 
-fn mig_list_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"^MIG \S+\s+Device\s+[0-9]+:")
-}
+regex_fn!(q_re, r"^( *)(\S[^:]*?)\s+:\s?(.*)$");
 
-fn q_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"^( *)(\S[^:]*?)\s+:\s?(.*)$")
-}
-
-fn topo_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"^GPU[0-9]+\s+(?:X|NV[0-9]+|SYS|PIX|PXB|PHB|NODE)\s")
-}
+regex_fn!(
+    topo_re,
+    r"^GPU[0-9]+\s+(?:X|NV[0-9]+|SYS|PIX|PXB|PHB|NODE)\s"
+);
 
 const PERSISTENCE: [&str; 6] = ["On", "Off", "WDDM", "TCC", "MCDM", "N/A"];
 
@@ -251,18 +226,15 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     }
 }
 
-fn tf_props_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"name: (.+?) computeCapability: ([0-9]+\.[0-9]+)")
-}
+regex_fn!(
+    tf_props_re,
+    r"name: (.+?) computeCapability: ([0-9]+\.[0-9]+)"
+);
 
-fn tf_created_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"\(device: ([0-9]+), name: (.+?), pci bus id: [^,]+, compute capability: ([0-9]+\.[0-9]+)\)",
-    )
-}
+regex_fn!(
+    tf_created_re,
+    r"\(device: ([0-9]+), name: (.+?), pci bus id: [^,]+, compute capability: ([0-9]+\.[0-9]+)\)"
+);
 
 /// Frameworks' own device logs: TensorFlow's `Found device 0 with
 /// properties:` / `Created TensorFlow device (... compute capability: 3.7)`

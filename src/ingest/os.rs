@@ -3,45 +3,28 @@
 //! `sw_vers` and `system_profiler` on macOS, `ver` on Windows,
 //! `mokutil --sb-state`, and `lspci -k` (which driver is bound to the GPU).
 
-use std::sync::OnceLock;
-
-use regex::Regex;
-
 use super::clean::has;
 use super::collect_env::distro_id;
 use super::gate::Gate;
 use super::{put, Builder, Doc};
 use crate::inventory::{Fact, GpuVendor, OsKind, PciDevice};
 
-fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pat).expect("static regex"))
-}
+regex_fn!(
+    uname_re,
+    r"^(Linux|Darwin)\s+(\S+)\s+([0-9]+\.[0-9]+\S*)\s+.*?(?-u:\b)(x86_64|aarch64|arm64|ppc64le|s390x|armv7l)(?-u:\b)"
+);
 
-fn uname_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"^(Linux|Darwin)\s+(\S+)\s+([0-9]+\.[0-9]+\S*)\s+.*?(?-u:\b)(x86_64|aarch64|arm64|ppc64le|s390x|armv7l)(?-u:\b)",
-    )
-}
+regex_fn!(
+    proc_version_re,
+    r"^Linux version ([0-9]+\.[0-9]+\S*)(?:\s|$)"
+);
 
-fn proc_version_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"^Linux version ([0-9]+\.[0-9]+\S*)(?:\s|$)")
-}
+regex_fn!(
+    lspci_re,
+    r"^((?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(VGA compatible controller|3D controller|Display controller)(?:\s+\[[0-9a-fA-F]{4}\])?:\s+(.+?)\s*$"
+);
 
-fn lspci_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"^((?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(VGA compatible controller|3D controller|Display controller)(?:\s+\[[0-9a-fA-F]{4}\])?:\s+(.+?)\s*$",
-    )
-}
-
-fn pci_ids_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"\[([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\]")
-}
+regex_fn!(pci_ids_re, r"\[([0-9a-fA-F]{4}):([0-9a-fA-F]{4})\]");
 
 const OS_RELEASE_KEYS: [&str; 8] = [
     "NAME",

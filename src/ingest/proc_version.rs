@@ -4,51 +4,31 @@
 //! `libnvidia-ml.so.<version>` file names, `nvidia-container-cli info`, and
 //! the fabric manager's `systemctl status` / `--version`.
 
-use std::sync::OnceLock;
-
-use regex::Regex;
-
 use super::clean::has;
 use super::gate::Gate;
 use super::{gpu_mut, put, Builder, Doc};
 use crate::inventory::{Fact, LibraryInstall, ModuleFlavor, UserLibrary};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
 
-fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pat).expect("static regex"))
-}
+regex_fn!(
+    nvrm_re,
+    r"NVRM(?: version)?:\s+(?:loading\s+)?NVIDIA UNIX\s+(Open\s+)?.*?Kernel Module(?:\s+for\s+\S+)?\s+([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)"
+);
 
-fn nvrm_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"NVRM(?: version)?:\s+(?:loading\s+)?NVIDIA UNIX\s+(Open\s+)?.*?Kernel Module(?:\s+for\s+\S+)?\s+([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
-    )
-}
+regex_fn!(
+    lib_re,
+    r"((?:/[A-Za-z0-9_.+-]+)*/)?(libnvidia-ml|libcuda)\.so\.([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)(?-u:\b)"
+);
 
-fn lib_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"((?:/[A-Za-z0-9_.+-]+)*/)?(libnvidia-ml|libcuda)\.so\.([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)(?-u:\b)",
-    )
-}
+regex_fn!(
+    dpkg_re,
+    r"^[a-z][a-z]\s+(libnvidia-compute|nvidia-driver|nvidia-fabricmanager|libnvidia-gl|nvidia-utils|nvidia-kernel-common|nvidia-dkms)-([0-9]{3,4})(?:-server|-open)?(?::\S+)?\s+([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)"
+);
 
-fn dpkg_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"^[a-z][a-z]\s+(libnvidia-compute|nvidia-driver|nvidia-fabricmanager|libnvidia-gl|nvidia-utils|nvidia-kernel-common|nvidia-dkms)-([0-9]{3,4})(?:-server|-open)?(?::\S+)?\s+([0-9]{3,4}\.[0-9]+(?:\.[0-9]+)?)",
-    )
-}
-
-fn cli_info_re() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"^(NVRM version|CUDA version|Device Index|Model|Architecture):\s+(\S.*)$",
-    )
-}
+regex_fn!(
+    cli_info_re,
+    r"^(NVRM version|CUDA version|Device Index|Model|Architecture):\s+(\S.*)$"
+);
 
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut cmd: Option<String> = None;
