@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use super::clean::has;
 use super::gate::Gate;
 use super::{gpu_mut, put, Builder, Doc, Notes};
-use crate::inventory::{DriverModel, Fact, Gpu, MigInfo, OsKind};
+use crate::inventory::{DriverModel, ErrorKind, Fact, Gpu, MigInfo, OsKind};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
 
 regex_fn!(
@@ -336,18 +336,33 @@ fn banner(
     }
     match cuda.map(|m| m.as_str().trim_matches('|')) {
         None => {}
-        Some(v) => match v.parse::<CudaVersion>() {
-            Ok(c) => put(
-                &mut b.inv.nvidia.cuda_max,
-                Fact::new(c, src),
-                &mut b.notes,
-                "driver's CUDA version",
-            ),
-            Err(_) => b.note(
-                "nvidia-smi",
-                format!("CUDA Version at {src} reads {v:?}: the driver's CUDA version is unknown"),
-            ),
-        },
+        Some(v) => {
+            match v.parse::<CudaVersion>() {
+                Ok(c) => put(
+                    &mut b.inv.nvidia.cuda_max,
+                    Fact::new(c, src),
+                    &mut b.notes,
+                    "driver's CUDA version",
+                ),
+                Err(_) => {
+                    b.note(
+                    "nvidia-smi",
+                    format!("CUDA Version at {src} reads {v:?}: the driver's CUDA version is unknown"),
+                );
+                    // nvidia-smi prints ERR! there when it cannot get the version from
+                    // libcuda (cuDriverGetVersion): the CUDA driver library failed to load.
+                    if v.eq_ignore_ascii_case("ERR!") {
+                        let wsl = b.inv.wsl.is_wsl.as_ref().is_some_and(|w| w.value);
+                        let kind = if wsl {
+                            ErrorKind::WslLibcuda
+                        } else {
+                            ErrorKind::LibcudaMissing
+                        };
+                        b.error(kind, "nvidia-smi: CUDA Version: ERR!", src, None);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -884,6 +899,29 @@ mod tests {
         let mut b = Builder::new("t");
         parse(&doc, &mut b);
         b.finish()
+    }
+
+    #[test]
+    fn cuda_version_err_means_libcuda_failed() {
+        // WSL (library and driver numbers differ): the Windows driver's libcuda failed.
+        let inv = run("| NVIDIA-SMI 545.46                 Driver Version: 546.80       CUDA Version: ERR!     |\n");
+        assert!(inv.nvidia.cuda_max.is_none());
+        assert_eq!(inv.errors.len(), 1, "{:?}", inv.errors);
+        assert_eq!(inv.errors[0].kind, ErrorKind::WslLibcuda);
+        assert_eq!(inv.errors[0].source, "input line 1");
+        // Plain Linux: the CUDA driver library failed to load.
+        let inv =
+            run("| NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: ERR!     |\n");
+        assert_eq!(inv.errors.len(), 1);
+        assert_eq!(inv.errors[0].kind, ErrorKind::LibcudaMissing);
+        // Near miss: a version is no error, and N/A is unknown without blame.
+        let inv =
+            run("| NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4     |\n");
+        assert!(inv.errors.is_empty());
+        let inv =
+            run("| NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: N/A      |\n");
+        assert!(inv.errors.is_empty());
+        assert!(inv.nvidia.cuda_max.is_none());
     }
 
     // rossumai/nvgpu#15 (R450, 79 columns)
