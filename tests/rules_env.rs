@@ -143,3 +143,28 @@ fn cuda_home_without_a_matching_toolkit_says_to_install_one() {
     assert!(fx.command.is_none());
     assert!(fx.note.unwrap().contains("CUDA 12.x toolkit"));
 }
+
+#[test]
+fn mig_uuids_in_cuda_visible_devices_mean_mig_is_on() {
+    // A pasted session: only the variable and the driver are known.
+    let mig = B(Inventory::new("explain issue.txt"))
+        .driver("515.86.01", None)
+        .env_var(
+            "CUDA_VISIBLE_DEVICES",
+            "MIG-feee0c61-26ec-5616-bb59-b6d777cc4f34",
+        )
+        .build();
+    let f = fired(&mig, "MIG001");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].severity, Severity::Info);
+    assert!(f[0].message.contains("1 MIG device"), "{}", f[0].message);
+    assert_eq!(f[0].evidence[0].fact, "CUDA_VISIBLE_DEVICES");
+    // Near misses: GPU UUIDs and indices select whole GPUs.
+    for cvd in ["GPU-8f5a2c1e-0000", "0,1", ""] {
+        let whole = B(Inventory::new("explain issue.txt"))
+            .driver("515.86.01", None)
+            .env_var("CUDA_VISIBLE_DEVICES", cvd)
+            .build();
+        assert!(fired(&whole, "MIG001").is_empty(), "{cvd:?}");
+    }
+}

@@ -17,7 +17,7 @@ pub static MIG001: Rule = Rule {
     summary: "MIG is enabled: CUDA sees MIG devices, addressed by their MIG UUIDs.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "GPUs whose MIG mode is enabled, with their number of GPU instances when known.",
+        what_it_checks: "GPUs whose MIG mode is enabled, with their number of GPU instances when known; when no GPU reports its MIG mode, a CUDA_VISIBLE_DEVICES that selects MIG devices (`MIG-<uuid>`).",
         why_it_breaks: "It does not break, but it changes what CUDA sees: a MIG-enabled GPU is not a CUDA device itself; each compute instance is. CUDA_VISIBLE_DEVICES takes MIG UUIDs (`MIG-...`, from `nvidia-smi -L`), and with CUDA 11/R450 and CUDA 12/R525 a process enumerates only one MIG instance, so multi-GPU code sees one small device.",
         how_to_fix: "Address instances by UUID: `CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`); run one process per instance.",
         sources: &["https://docs.nvidia.com/datacenter/tesla/mig-user-guide/ (CUDA device enumeration, CUDA_VISIBLE_DEVICES with MIG)"],
@@ -45,10 +45,32 @@ fn mig_gpus<'a>(
         .collect()
 }
 
+/// MIG device UUIDs selected by CUDA_VISIBLE_DEVICES (`MIG-<uuid>` entries).
+fn visible_mig_devices(inv: &Inventory) -> Option<(&crate::inventory::Fact<String>, Vec<&str>)> {
+    let v = inv.env.get("CUDA_VISIBLE_DEVICES")?;
+    let migs: Vec<&str> = v
+        .value
+        .split(',')
+        .map(|e| e.trim().trim_matches(|c| c == '"' || c == '\''))
+        .filter(|e| e.starts_with("MIG-"))
+        .collect();
+    (!migs.is_empty()).then_some((v, migs))
+}
+
 fn check_mig001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let gpus = mig_gpus(inv, kb);
     if gpus.is_empty() {
-        return vec![];
+        // No GPU reports its MIG mode, but MIG devices are selected by UUID: MIG is on.
+        let Some((var, migs)) = visible_mig_devices(inv) else {
+            return vec![];
+        };
+        let f = MIG001
+            .finding(format!(
+                "CUDA_VISIBLE_DEVICES selects {} MIG device(s): MIG is enabled on a GPU here, so CUDA sees MIG instances, not whole GPUs; with CUDA 11/R450 and CUDA 12/R525 a process enumerates only one MIG instance, and a GPU count taken from NVML rather than from CUDA can differ from what CUDA uses.",
+                migs.len()
+            ))
+            .fact("CUDA_VISIBLE_DEVICES", var);
+        return vec![f.fix_note("Check the instance exists and is the one meant: `nvidia-smi -L` lists MIG devices with their UUIDs; select one per process with CUDA_VISIBLE_DEVICES=MIG-<uuid>, and test with a CUDA allocation rather than a device count.")];
     }
     let names: Vec<String> = gpus
         .iter()
