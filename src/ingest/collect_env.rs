@@ -204,11 +204,7 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
                 v => v.parse::<CudaVersion>().ok().map(Some),
             };
             if let Some(v) = v {
-                let notes = &mut b.notes;
-                let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                    .torch
-                    .get_or_insert_with(Default::default);
-                put_opt(&mut t.cuda, Fact::new(v, src), notes, "torch CUDA build");
+                b.torch_cuda(Fact::new(v, src));
             }
         }
         "rocm used to build pytorch" => {

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::env::is_gpu_var;
-use super::{put, put_opt, Builder, Doc};
+use super::{put, Builder, Doc};
 use crate::inventory::Fact;
 use crate::version::CudaVersion;
 
@@ -165,16 +165,7 @@ fn image_facts(b: &mut Builder, image: &str, src: &str) {
                     .take_while(|c| c.is_ascii_digit() || *c == '.')
                     .collect();
                 if let Ok(c) = c.parse::<CudaVersion>() {
-                    let notes = &mut b.notes;
-                    let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                        .torch
-                        .get_or_insert_with(Default::default);
-                    put_opt(
-                        &mut t.cuda,
-                        Fact::new(Some(c), src),
-                        notes,
-                        "torch CUDA build",
-                    );
+                    b.torch_cuda(Fact::new(Some(c), src));
                 }
             }
         }

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use super::{gpu_mut, put, put_opt, Builder, Doc};
+use super::{gpu_mut, put, Builder, Doc};
 use crate::inventory::{ErrorKind, Fact, Inventory, LibraryInstall, OsKind, Toolkit, UserLibrary};
 use crate::version::{parse_arch_list, ComputeCapability, CudaVersion, DriverVersion};
 
@@ -834,16 +834,7 @@ fn gpu_requires_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
             .and_then(|n| CudaVersion::from_int(n).ok())
         {
             let src = c.doc.src_at(c.i + k);
-            let notes = &mut b.notes;
-            let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                .torch
-                .get_or_insert_with(Default::default);
-            put_opt(
-                &mut t.cuda,
-                Fact::new(Some(cuda), src),
-                notes,
-                "torch CUDA build",
-            );
+            b.torch_cuda(Fact::new(Some(cuda), src));
             break;
         }
     }
@@ -909,16 +900,7 @@ fn out_of_memory(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> 
 }
 
 fn torch_cpu_build(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
-    let notes = &mut b.notes;
-    let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-        .torch
-        .get_or_insert_with(Default::default);
-    put_opt(
-        &mut t.cuda,
-        Fact::new(None, c.src).with_note("torch raised: not compiled with CUDA"),
-        notes,
-        "torch CUDA build",
-    );
+    b.torch_cuda(Fact::new(None, c.src).with_note("torch raised: not compiled with CUDA"));
     Some(K::TorchNotCompiledWithCuda)
 }
 
@@ -943,16 +925,7 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
             }
         }
         if let Ok(tc) = m[2].parse::<CudaVersion>() {
-            let notes = &mut b.notes;
-            let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                .torch
-                .get_or_insert_with(Default::default);
-            put_opt(
-                &mut t.cuda,
-                Fact::new(Some(tc), c.src),
-                notes,
-                "torch CUDA build",
-            );
+            b.torch_cuda(Fact::new(Some(tc), c.src));
         }
     }
     Some(K::ToolkitTorchMismatch)
@@ -965,16 +938,7 @@ fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Error
         .captures(c.line)
         .and_then(|m| m[1].parse::<CudaVersion>().ok())
     {
-        let notes = &mut b.notes;
-        let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-            .torch
-            .get_or_insert_with(Default::default);
-        put_opt(
-            &mut t.cuda,
-            Fact::new(Some(v), c.src),
-            notes,
-            "torch CUDA build",
-        );
+        b.torch_cuda(Fact::new(Some(v), c.src));
     }
     Some(K::Other)
 }

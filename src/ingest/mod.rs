@@ -209,6 +209,15 @@ impl Builder {
         self.env().torch.get_or_insert_with(TorchBuild::default)
     }
 
+    /// Record the current environment's torch CUDA build (None: a CPU-only
+    /// build); the first value wins and a conflicting one becomes a note.
+    pub fn torch_cuda(&mut self, fact: Fact<Option<CudaVersion>>) {
+        let t = env_mut(&mut self.inv.python, &mut self.current_env)
+            .torch
+            .get_or_insert_with(TorchBuild::default);
+        put_opt(&mut t.cuda, fact, &mut self.notes, "torch CUDA build");
+    }
+
     pub fn runtime(&mut self) -> &mut PythonRuntime {
         self.env()
             .runtime

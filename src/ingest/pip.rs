@@ -5,7 +5,7 @@
 
 use super::clean::has;
 use super::gate::Gate;
-use super::{put_opt, Builder, Doc};
+use super::{Builder, Doc};
 use crate::inventory::Fact;
 use crate::version::CudaVersion;
 
@@ -64,30 +64,12 @@ pub fn conda_package(b: &mut Builder, name: &str, version: &str, build: Option<&
         "pytorch" => {
             b.package("torch", version, &format!("{src} (conda pytorch)"));
             if let Some(cuda) = build.and_then(conda_build_cuda) {
-                let notes = &mut b.notes;
-                let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                    .torch
-                    .get_or_insert_with(Default::default);
-                put_opt(
-                    &mut t.cuda,
-                    Fact::new(cuda, format!("{src} (conda build string)")),
-                    notes,
-                    "torch CUDA build",
-                );
+                b.torch_cuda(Fact::new(cuda, format!("{src} (conda build string)")));
             }
         }
         "pytorch-cuda" => {
             if let Ok(c) = version.parse::<CudaVersion>() {
-                let notes = &mut b.notes;
-                let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                    .torch
-                    .get_or_insert_with(Default::default);
-                put_opt(
-                    &mut t.cuda,
-                    Fact::new(Some(c), format!("{src} (conda pytorch-cuda)")),
-                    notes,
-                    "torch CUDA build",
-                );
+                b.torch_cuda(Fact::new(Some(c), format!("{src} (conda pytorch-cuda)")));
             }
             b.package(&name, version, src);
         }

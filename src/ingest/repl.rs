@@ -258,11 +258,7 @@ fn value(b: &mut Builder, e: Expr, v: &str, src: &str) {
                 unq.parse::<CudaVersion>().ok().map(Some)
             };
             if let Some(c) = c {
-                let notes = &mut b.notes;
-                let t = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                    .torch
-                    .get_or_insert_with(Default::default);
-                put_opt(&mut t.cuda, Fact::new(c, src), notes, "torch CUDA build");
+                b.torch_cuda(Fact::new(c, src));
             }
         }
         Expr::TorchHip => {
