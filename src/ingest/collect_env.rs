@@ -558,29 +558,13 @@ pub fn os_field(b: &mut Builder, val: &str, src: &str) {
             name = name[..p].trim();
         }
     }
-    let notes = &mut b.notes;
-    let os = &mut b.inv.os;
     if let Some(v) = name.strip_prefix("macOS ") {
-        put(
-            &mut os.kind,
-            Fact::new(OsKind::Macos, src),
-            notes,
-            "operating system",
-        );
-        put(
-            &mut os.id,
-            Fact::new("macos".to_string(), src),
-            notes,
-            "OS id",
-        );
-        put(
-            &mut os.version_id,
-            Fact::new(v.trim().to_string(), src),
-            notes,
-            "OS version",
-        );
+        b.macos(v, src);
         return;
     }
+    let notes = &mut b.notes;
+    let os = &mut b.inv.os;
+
     if name.starts_with("Microsoft Windows") {
         put(
             &mut os.kind,

@@ -218,6 +218,25 @@ impl Builder {
         put_opt(&mut t.cuda, fact, &mut self.notes, "torch CUDA build");
     }
 
+    /// Record macOS and its version (`sw_vers`, collect_env's `OS: macOS 14.4`).
+    pub fn macos(&mut self, version: &str, src: &str) {
+        let (notes, os) = (&mut self.notes, &mut self.inv.os);
+        put(
+            &mut os.kind,
+            Fact::new(crate::inventory::OsKind::Macos, src),
+            notes,
+            "operating system",
+        );
+        put(
+            &mut os.id,
+            Fact::new("macos".to_string(), src),
+            notes,
+            "OS id",
+        );
+        let v = Fact::new(version.trim().to_string(), src);
+        put(&mut os.version_id, v, notes, "OS version");
+    }
+
     pub fn runtime(&mut self) -> &mut PythonRuntime {
         self.env()
             .runtime

@@ -370,29 +370,13 @@ fn other(b: &mut Builder, t: &str, src: &str) {
         );
         return;
     }
-    let notes = &mut b.notes;
-    let os = &mut b.inv.os;
     if let Some(v) = t.strip_prefix("ProductVersion:") {
-        put(
-            &mut os.kind,
-            Fact::new(OsKind::Macos, src),
-            notes,
-            "operating system",
-        );
-        put(
-            &mut os.id,
-            Fact::new("macos".to_string(), src),
-            notes,
-            "OS id",
-        );
-        put(
-            &mut os.version_id,
-            Fact::new(v.trim().to_string(), src),
-            notes,
-            "OS version",
-        );
+        b.macos(v, src);
         return;
     }
+    let notes = &mut b.notes;
+    let os = &mut b.inv.os;
+
     if let Some(chip) = t.strip_prefix("Chip:") {
         let chip = chip.trim();
         if chip.starts_with("Apple M") {
