@@ -629,6 +629,19 @@ impl Kb {
         })
     }
 
+    /// The CUDA major.minor versions the toolkit table knows, ascending.
+    pub fn cuda_versions(&self) -> Vec<CudaVersion> {
+        let mut v: Vec<CudaVersion> = self
+            .cuda_toolkits
+            .row
+            .iter()
+            .map(|r| r.version.major_minor())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// The torch CUDA variants (`cu118`, `cu124`, ...) ever published, ascending.
     pub fn torch_cuda_variants(&self) -> Vec<CudaVersion> {
         let mut v: Vec<CudaVersion> = self

@@ -497,35 +497,21 @@ fn cuda_ok(
     }
 }
 
-/// The CUDA major.minor versions the toolkit table knows, newest first.
-fn known_cudas(kb: &Kb) -> Vec<CudaVersion> {
-    let mut v: Vec<CudaVersion> = kb
-        .cuda_toolkits
-        .row
-        .iter()
-        .map(|r| r.version.major_minor())
-        .collect();
-    v.sort();
-    v.dedup();
-    v.reverse();
-    v
-}
-
 /// The newest CUDA every host runs, with the reasons that bound it.
 fn fleet_max_cuda(
     kb: &Kb,
     hosts: &[&HostCtx<'_>],
     semantic: Semantic,
 ) -> Option<(CudaVersion, Vec<String>, Vec<KbRef>)> {
-    let cudas = known_cudas(kb);
-    let newest = *cudas.first()?;
-    for v in cudas {
+    let ascending = kb.cuda_versions();
+    let newest = *ascending.last()?;
+    for &v in ascending.iter().rev() {
         if hosts.iter().all(|h| cuda_ok(kb, h, v, semantic).is_ok()) {
             // What stopped the next newer version: the bounding facts.
             let mut why = Vec::new();
             let mut refs = Vec::new();
             if v < newest {
-                let next = known_cudas(kb).into_iter().rev().find(|c| *c > v);
+                let next = ascending.iter().copied().find(|c| *c > v);
                 if let Some(next) = next {
                     for h in hosts {
                         if let Err(e) = cuda_ok(kb, h, next, semantic) {

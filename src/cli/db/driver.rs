@@ -105,18 +105,6 @@ pub struct ArchLimit {
     pub kb: KbRef,
 }
 
-fn known_cuda(kb: &Kb) -> Vec<CudaVersion> {
-    let mut v: Vec<CudaVersion> = kb
-        .cuda_toolkits
-        .row
-        .iter()
-        .map(|r| r.version.major_minor())
-        .collect();
-    v.sort();
-    v.dedup();
-    v
-}
-
 pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
     let driver = args.version.parse::<DriverVersion>().map_err(|e| {
         let known: Vec<String> = kb
@@ -190,7 +178,7 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
             os.as_str()
         ));
     }
-    let known = known_cuda(kb);
+    let known = kb.cuda_versions();
     let max_v = max.as_ref().map(|m| m.max_cuda);
     let toolkit: Vec<CudaVersion> = known
         .iter()
