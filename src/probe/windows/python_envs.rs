@@ -105,7 +105,29 @@ pub(super) fn probe(ctx: &Ctx, log: &mut Log) -> Vec<PythonEnv> {
         }
     }
 
-    let mut envs = python::read_found(ctx.sys, found, &mut log.notes);
+    let mut notes = Vec::new();
+    let mut envs = python::read_found(ctx.sys, found, &mut notes);
+    // pyvenv.cfg's `home` is a Windows path: the shared reader cannot map it, so check it here.
+    notes.retain(|n| !n.message.starts_with("pyvenv.cfg names the base interpreter directory"));
+    for env in &envs {
+        let cfg = Path::new(&env.path).join("pyvenv.cfg");
+        let Ok(text) = ctx.sys.read_text(&cfg) else {
+            continue;
+        };
+        let home = text.lines().find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == "home").then(|| v.trim().to_string())
+        });
+        if let Some(home) = home {
+            if parse::win_to_path(&home).is_some_and(|p| !ctx.sys.is_dir(&p)) {
+                notes.push(crate::inventory::Note {
+                    subject: env.path.clone(),
+                    message: format!("pyvenv.cfg names the base interpreter directory {home}, which does not exist: this environment's python cannot start; its packages were read from disk"),
+                });
+            }
+        }
+    }
+    log.notes.extend(notes);
     for env in &mut envs {
         torch_dlls(ctx, env);
     }
