@@ -9,21 +9,96 @@ mod common;
 
 /// (fixture, codes that must fire, codes that must stay quiet, exit code)
 const EXPECT: &[(&str, &[&str], &[&str], i32)] = &[
-    ("macos-intel", &["PLAT007"], &["MAC001", "MAC002", "MAC003", "PLAT001"], 0),
-    ("macos-m1-mps", &[], &["MAC001", "MAC002", "MAC003", "PLAT001", "PLAT007"], 0),
-    ("macos-m3-mps", &[], &["MAC001", "MAC002", "MAC003", "PLAT001", "PLAT007"], 0),
-    ("macos-rosetta", &["MAC001"], &["MAC002", "MAC003", "PLAT007"], 1),
-    ("macos-old", &["MAC002", "MAC003"], &["MAC001", "PLAT001"], 1),
-    ("macos-cuda-package", &["PLAT001"], &["MAC001", "MAC002", "MAC003"], 1),
-    ("macos-mlx", &["MAC003"], &["MAC001", "MAC002", "PLAT001"], 1),
-    ("windows-cpu-torch", &["WHL001"], &["RUN001", "WIN001", "WIN002", "WIN003"], 1),
-    ("windows-cu121-old-driver", &["RUN001"], &["WHL001", "WIN001"], 1),
-    ("windows-no-vcruntime", &["WIN001"], &["WHL001", "RUN001", "WIN002"], 1),
-    ("windows-stale-cuda-path", &["WIN002"], &["WIN001", "WHL001", "RUN001"], 0),
-    ("windows-several-pythons", &["WIN003"], &["WHL001", "RUN001", "WIN001", "WIN004"], 0),
-    ("windows-wsl2", &["WIN004"], &["WIN001", "WIN003", "PLAT002"], 0),
-    ("windows-studio-driver", &[], &["RUN001", "WHL001", "WIN001", "WIN002", "WIN003", "DRV005"], 0),
-    ("windows-optimus-laptop", &[], &["RUN001", "WHL001", "WIN001", "PLAT007"], 0),
+    (
+        "macos-intel",
+        &["PLAT007"],
+        &["MAC001", "MAC002", "MAC003", "PLAT001"],
+        0,
+    ),
+    (
+        "macos-m1-mps",
+        &[],
+        &["MAC001", "MAC002", "MAC003", "PLAT001", "PLAT007"],
+        0,
+    ),
+    (
+        "macos-m3-mps",
+        &[],
+        &["MAC001", "MAC002", "MAC003", "PLAT001", "PLAT007"],
+        0,
+    ),
+    (
+        "macos-rosetta",
+        &["MAC001"],
+        &["MAC002", "MAC003", "PLAT007"],
+        1,
+    ),
+    (
+        "macos-old",
+        &["MAC002", "MAC003"],
+        &["MAC001", "PLAT001"],
+        1,
+    ),
+    (
+        "macos-cuda-package",
+        &["PLAT001"],
+        &["MAC001", "MAC002", "MAC003"],
+        1,
+    ),
+    (
+        "macos-mlx",
+        &["MAC003"],
+        &["MAC001", "MAC002", "PLAT001"],
+        1,
+    ),
+    (
+        "windows-cpu-torch",
+        &["WHL001"],
+        &["RUN001", "WIN001", "WIN002", "WIN003"],
+        1,
+    ),
+    (
+        "windows-cu121-old-driver",
+        &["RUN001"],
+        &["WHL001", "WIN001"],
+        1,
+    ),
+    (
+        "windows-no-vcruntime",
+        &["WIN001"],
+        &["WHL001", "RUN001", "WIN002"],
+        1,
+    ),
+    (
+        "windows-stale-cuda-path",
+        &["WIN002"],
+        &["WIN001", "WHL001", "RUN001"],
+        0,
+    ),
+    (
+        "windows-several-pythons",
+        &["WIN003"],
+        &["WHL001", "RUN001", "WIN001", "WIN004"],
+        0,
+    ),
+    (
+        "windows-wsl2",
+        &["WIN004"],
+        &["WIN001", "WIN003", "PLAT002"],
+        0,
+    ),
+    (
+        "windows-studio-driver",
+        &[],
+        &["RUN001", "WHL001", "WIN001", "WIN002", "WIN003", "DRV005"],
+        0,
+    ),
+    (
+        "windows-optimus-laptop",
+        &[],
+        &["RUN001", "WHL001", "WIN001", "PLAT007"],
+        0,
+    ),
 ];
 
 fn run(fixture: &str, args: &[&str]) -> (i32, String) {
@@ -83,10 +158,16 @@ fn checks_give_the_expected_findings() {
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         let got = codes(&v);
         for c in *fire {
-            assert!(got.iter().any(|g| g == c), "{fixture}: {c} should fire, got {got:?}");
+            assert!(
+                got.iter().any(|g| g == c),
+                "{fixture}: {c} should fire, got {got:?}"
+            );
         }
         for c in *quiet {
-            assert!(!got.iter().any(|g| g == c), "{fixture}: {c} should stay quiet, got {got:?}");
+            assert!(
+                !got.iter().any(|g| g == c),
+                "{fixture}: {c} should stay quiet, got {got:?}"
+            );
         }
         insta::assert_snapshot!(format!("check_text__{fixture}"), text);
         insta::assert_json_snapshot!(format!("check_json__{fixture}"), v["findings"]);
@@ -104,7 +185,11 @@ fn cards_read_back_and_snapshot() {
         let (_, json) = run(fixture, &["card", "--json"]);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         let back: gpucompat::inventory::Inventory = serde_json::from_str(&json).unwrap();
-        assert_eq!(serde_json::to_value(&back).unwrap(), v, "{fixture}: a saved card reads back unchanged");
+        assert_eq!(
+            serde_json::to_value(&back).unwrap(),
+            v,
+            "{fixture}: a saved card reads back unchanged"
+        );
         insta::assert_snapshot!(format!("card_json__{fixture}"), json);
     }
 }
@@ -140,11 +225,20 @@ fn facts_read_from_recorded_outputs() {
     assert_eq!(w["nvidia"]["driver_version"]["value"], "560.94");
     assert_eq!(w["python"].as_array().unwrap().len(), 5);
     let opt = card("windows-optimus-laptop");
-    assert_eq!(opt["windows"]["video_controllers"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        opt["windows"]["video_controllers"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
     assert_eq!(opt["gpus"].as_array().unwrap().len(), 1);
     assert_eq!(opt["nvidia"]["driver_version"]["value"], "536.23");
     let cu = card("windows-cu121-old-driver");
-    assert_eq!(cu["python"][0]["torch"]["bundled_cudart"]["value"], "cudart64_12.dll");
+    assert_eq!(
+        cu["python"][0]["torch"]["bundled_cudart"]["value"],
+        "cudart64_12.dll"
+    );
     let tk = card("windows-stale-cuda-path");
     assert_eq!(tk["toolkits"][0]["version"]["value"], "12.4.1");
 }
@@ -163,7 +257,10 @@ fn nothing_inside_the_root_runs_without_permission() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["gpus"].as_array().unwrap().is_empty());
     let notes = v["notes"].to_string();
-    assert!(notes.contains("nvidia-smi.exe") && notes.contains("GPUCOMPAT_ALLOW_ROOT_CODE"), "{notes}");
+    assert!(
+        notes.contains("nvidia-smi.exe") && notes.contains("GPUCOMPAT_ALLOW_ROOT_CODE"),
+        "{notes}"
+    );
     let mac = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/macos-m3-mps");
     let out = assert_cmd::Command::cargo_bin("gpucompat")
         .unwrap()

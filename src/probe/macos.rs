@@ -19,7 +19,11 @@ const ROSETTA: &[&str] = &[
     "/Library/Apple/usr/share/rosetta/rosetta",
     "/usr/libexec/rosetta/oahd",
 ];
-const SYSCTL_NAMES: &[&str] = &["hw.optional.arm64", "machdep.cpu.brand_string", "hw.memsize"];
+const SYSCTL_NAMES: &[&str] = &[
+    "hw.optional.arm64",
+    "machdep.cpu.brand_string",
+    "hw.memsize",
+];
 
 /// Is the probed system macOS? Live: the OS this binary was built for; under
 /// a root: the tree holds macOS's version file.

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use super::{smi, Ctx, Log};
 use crate::inventory::{
-    Fact, FileCheck, Gpu, GpuVendor, Inventory, OsKind, PathVar, Toolkit,
-    VideoController, WslDistro,
+    Fact, FileCheck, Gpu, GpuVendor, Inventory, OsKind, PathVar, Toolkit, VideoController,
+    WslDistro,
 };
 use crate::system::CommandOutcome;
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
@@ -226,7 +226,10 @@ fn long_paths(ctx: &Ctx, inv: &mut Inventory, log: &mut Log) {
         return;
     };
     let m = parse::reg_values(&out);
-    if let Some(v) = m.get("LongPathsEnabled").and_then(|(_, v)| parse::reg_dword(v)) {
+    if let Some(v) = m
+        .get("LongPathsEnabled")
+        .and_then(|(_, v)| parse::reg_dword(v))
+    {
         inv.windows.long_paths_enabled = Some(Fact::new(
             v == 1,
             format!("reg query {LONG_PATHS_KEY} /v LongPathsEnabled"),
@@ -245,7 +248,9 @@ fn cuda_paths(ctx: &Ctx, inv: &mut Inventory) {
                 .insert(var.clone(), Fact::new(value.clone(), format!("env {var}")));
         }
         let exists = parse::win_to_path(&value).is_some_and(|p| ctx.sys.is_dir(&p));
-        inv.windows.cuda_path_vars.push(PathVar { var, value, exists });
+        inv.windows
+            .cuda_path_vars
+            .push(PathVar { var, value, exists });
     }
 }
 

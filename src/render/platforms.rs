@@ -44,7 +44,15 @@ pub fn sections(inv: &Inventory) -> Vec<(&'static str, Vec<Row>)> {
         }
     }
     if let Some(r) = &a.rosetta_installed {
-        rows.push(row("Rosetta 2", if r.value { "installed" } else { "not installed" }, r.source.clone()));
+        rows.push(row(
+            "Rosetta 2",
+            if r.value {
+                "installed"
+            } else {
+                "not installed"
+            },
+            r.source.clone(),
+        ));
     }
     for env in &inv.python {
         if let Some(arch) = &env.arch {
@@ -52,7 +60,11 @@ pub fn sections(inv: &Inventory) -> Vec<(&'static str, Vec<Row>)> {
                 Some(n) => format!("{} ({n})", arch.value),
                 None => arch.value.clone(),
             };
-            rows.push(row(format!("Python arch {}", env.path), v, arch.source.clone()));
+            rows.push(row(
+                format!("Python arch {}", env.path),
+                v,
+                arch.source.clone(),
+            ));
         }
     }
     if !rows.is_empty() {
@@ -92,7 +104,11 @@ pub fn sections(inv: &Inventory) -> Vec<(&'static str, Vec<Row>)> {
         rows.push(row("VC++ runtime", v, "/Windows/System32"));
     }
     if let Some(l) = &w.long_paths_enabled {
-        rows.push(row("Long paths", if l.value { "enabled" } else { "disabled" }, l.source.clone()));
+        rows.push(row(
+            "Long paths",
+            if l.value { "enabled" } else { "disabled" },
+            l.source.clone(),
+        ));
     }
     for p in &w.cuda_path_vars {
         let v = format!("{}{}", p.value, if p.exists { "" } else { " (missing)" });
@@ -109,13 +125,21 @@ pub fn sections(inv: &Inventory) -> Vec<(&'static str, Vec<Row>)> {
     }
     if w.wsl_distros.is_empty() {
         if let Some(e) = w.wsl_exe.as_ref().filter(|e| e.value) {
-            rows.push(row("WSL", "wsl.exe present, no distribution listed", e.source.clone()));
+            rows.push(row(
+                "WSL",
+                "wsl.exe present, no distribution listed",
+                e.source.clone(),
+            ));
         }
     }
     for env in &inv.python {
         if let Some(t) = &env.torch {
             if let Some(d) = &t.bundled_cudart {
-                rows.push(row(format!("torch CUDA DLL {}", env.path), d.value.clone(), d.source.clone()));
+                rows.push(row(
+                    format!("torch CUDA DLL {}", env.path),
+                    d.value.clone(),
+                    d.source.clone(),
+                ));
             }
         }
     }

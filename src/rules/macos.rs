@@ -43,10 +43,16 @@ fn cite_silicon(inv: &Inventory, f: Finding) -> Finding {
 
 /// The GPU frameworks of an environment, by name (`torch 2.5.1`, `mlx 0.21.0`).
 fn gpu_frameworks(env: &PythonEnv) -> Vec<String> {
-    ["torch", "mlx", "tensorflow-metal", "tensorflow", "jax-metal"]
-        .iter()
-        .filter_map(|n| env.package(n).map(|p| format!("{} {}", p.name, p.version)))
-        .collect()
+    [
+        "torch",
+        "mlx",
+        "tensorflow-metal",
+        "tensorflow",
+        "jax-metal",
+    ]
+    .iter()
+    .filter_map(|n| env.package(n).map(|p| format!("{} {}", p.name, p.version)))
+    .collect()
 }
 
 pub static MAC001: Rule = Rule {

@@ -67,7 +67,10 @@ fn check_win001(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     }
     vec![f.fix_command(
         "winget install --id Microsoft.VCRedist.2015+.x64",
-        Some("or download https://aka.ms/vs/17/release/vc_redist.x64.exe; then restart Python".into()),
+        Some(
+            "or download https://aka.ms/vs/17/release/vc_redist.x64.exe; then restart Python"
+                .into(),
+        ),
     )]
 }
 
@@ -112,7 +115,11 @@ fn check_win002(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         what.join(", ")
     ));
     for p in &stale {
-        f = f.evidence(&p.var, &p.value, format!("env {} (directory missing)", p.var));
+        f = f.evidence(
+            &p.var,
+            &p.value,
+            format!("env {} (directory missing)", p.var),
+        );
     }
     let installed: Vec<&str> = inv.toolkits.iter().map(|t| t.path.as_str()).collect();
     for t in &inv.toolkits {

@@ -72,8 +72,7 @@ impl Display {
 
 /// The graphics processors listed by `system_profiler SPDisplaysDataType -json`.
 pub fn displays(json: &str) -> Result<Vec<Display>, String> {
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
+    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
     let items = v
         .get("SPDisplaysDataType")
         .and_then(|x| x.as_array())
@@ -188,7 +187,8 @@ mod tests {
 
     #[test]
     fn sw_vers_and_sysctl_lines() {
-        let m = colon_pairs("ProductName:\t\tmacOS\nProductVersion:\t\t14.5\nBuildVersion:\t\t23F79\n");
+        let m =
+            colon_pairs("ProductName:\t\tmacOS\nProductVersion:\t\t14.5\nBuildVersion:\t\t23F79\n");
         assert_eq!(m["ProductVersion"], "14.5");
         let m = colon_pairs("hw.memsize: 17179869184\nmachdep.cpu.brand_string: Apple M1 Pro\nhw.optional.arm64: 1\n");
         assert_eq!(m["machdep.cpu.brand_string"], "Apple M1 Pro");
@@ -231,8 +231,14 @@ mod tests {
 
     #[test]
     fn wheel_tags() {
-        assert_eq!(wheel_tag_arch("cp312-none-macosx_11_0_arm64"), Some("arm64"));
-        assert_eq!(wheel_tag_arch("cp39-none-macosx_10_9_x86_64"), Some("x86_64"));
+        assert_eq!(
+            wheel_tag_arch("cp312-none-macosx_11_0_arm64"),
+            Some("arm64")
+        );
+        assert_eq!(
+            wheel_tag_arch("cp39-none-macosx_10_9_x86_64"),
+            Some("x86_64")
+        );
         assert_eq!(wheel_tag_arch("cp312-cp312-win_amd64"), None);
     }
 }

@@ -59,7 +59,11 @@ pub(crate) struct FoundEnv {
 }
 
 /// Read the packages and framework builds of environments found elsewhere.
-pub(crate) fn read_found(sys: &dyn System, found: Vec<FoundEnv>, notes: &mut Vec<Note>) -> Vec<PythonEnv> {
+pub(crate) fn read_found(
+    sys: &dyn System,
+    found: Vec<FoundEnv>,
+    notes: &mut Vec<Note>,
+) -> Vec<PythonEnv> {
     found
         .into_iter()
         .take(MAX_ENVS)

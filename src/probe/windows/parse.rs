@@ -14,7 +14,10 @@ use crate::inventory::GpuVendor;
 pub fn win_to_path(s: &str) -> Option<PathBuf> {
     let s = s.trim().trim_matches('"');
     let b = s.as_bytes();
-    if b.len() < 3 || !b[0].is_ascii_alphabetic() || b[1] != b':' || !(b[2] == b'\\' || b[2] == b'/')
+    if b.len() < 3
+        || !b[0].is_ascii_alphabetic()
+        || b[1] != b':'
+        || !(b[2] == b'\\' || b[2] == b'/')
     {
         return None;
     }
@@ -42,8 +45,7 @@ pub struct Controller {
 /// one object for one controller, an array for several.
 pub fn cim_controllers(json: &str) -> Result<Vec<Controller>, String> {
     let json = json.trim_start_matches('\u{feff}').trim();
-    let v: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
+    let v: serde_json::Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
     let items = match v {
         serde_json::Value::Array(a) => a,
         o @ serde_json::Value::Object(_) => vec![o],
@@ -71,7 +73,11 @@ pub fn cim_controllers(json: &str) -> Result<Vec<Controller>, String> {
 
 /// The vendor in a PnP device id (`PCI\VEN_10DE&DEV_2684&...`), else from the name.
 pub fn controller_vendor(c: &Controller) -> GpuVendor {
-    let id = c.pnp_device_id.as_deref().unwrap_or("").to_ascii_uppercase();
+    let id = c
+        .pnp_device_id
+        .as_deref()
+        .unwrap_or("")
+        .to_ascii_uppercase();
     let name = format!(
         "{} {}",
         c.name,
@@ -224,10 +230,7 @@ pub fn minor_from_dir(name: &str) -> Option<String> {
 /// `"cuda": {"version": "12.4.1"}` of a toolkit's `version.json`.
 pub fn toolkit_version_json(text: &str) -> Option<String> {
     let v: serde_json::Value = serde_json::from_str(text).ok()?;
-    v.get("cuda")?
-        .get("version")?
-        .as_str()
-        .map(str::to_string)
+    v.get("cuda")?.get("version")?.as_str().map(str::to_string)
 }
 
 #[cfg(test)]
@@ -238,7 +241,9 @@ mod tests {
     fn paths() {
         assert_eq!(
             win_to_path(r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4"),
-            Some(PathBuf::from("/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.4"))
+            Some(PathBuf::from(
+                "/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.4"
+            ))
         );
         assert_eq!(
             win_to_path(r"d:\mysoft\anaconda3"),

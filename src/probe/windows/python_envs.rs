@@ -60,8 +60,16 @@ pub(super) fn probe(ctx: &Ctx, log: &mut Log) -> Vec<PythonEnv> {
             continue;
         };
         for l in parse::py_list_paths(&out) {
-            if let Some(prefix) = parse::win_to_path(&l.path).and_then(|p| p.parent().map(Path::to_path_buf)) {
-                push(&mut found, prefix, EnvKind::System, l.default && !any_active, l.version);
+            if let Some(prefix) =
+                parse::win_to_path(&l.path).and_then(|p| p.parent().map(Path::to_path_buf))
+            {
+                push(
+                    &mut found,
+                    prefix,
+                    EnvKind::System,
+                    l.default && !any_active,
+                    l.version,
+                );
             }
         }
     }
@@ -108,7 +116,10 @@ pub(super) fn probe(ctx: &Ctx, log: &mut Log) -> Vec<PythonEnv> {
     let mut notes = Vec::new();
     let mut envs = python::read_found(ctx.sys, found, &mut notes);
     // pyvenv.cfg's `home` is a Windows path: the shared reader cannot map it, so check it here.
-    notes.retain(|n| !n.message.starts_with("pyvenv.cfg names the base interpreter directory"));
+    notes.retain(|n| {
+        !n.message
+            .starts_with("pyvenv.cfg names the base interpreter directory")
+    });
     for env in &envs {
         let cfg = Path::new(&env.path).join("pyvenv.cfg");
         let Ok(text) = ctx.sys.read_text(&cfg) else {
@@ -137,8 +148,17 @@ pub(super) fn probe(ctx: &Ctx, log: &mut Log) -> Vec<PythonEnv> {
 
 fn launchers(ctx: &Ctx) -> Vec<String> {
     let mut out: Vec<String> = PY_LAUNCHERS.iter().map(|s| s.to_string()).collect();
-    if let Some(local) = ctx.sys.env("LOCALAPPDATA").and_then(|v| parse::win_to_path(&v)) {
-        out.push(local.join("Programs/Python/Launcher/py.exe").display().to_string());
+    if let Some(local) = ctx
+        .sys
+        .env("LOCALAPPDATA")
+        .and_then(|v| parse::win_to_path(&v))
+    {
+        out.push(
+            local
+                .join("Programs/Python/Launcher/py.exe")
+                .display()
+                .to_string(),
+        );
     }
     out.retain(|p| ctx.sys.exists(Path::new(p)));
     out.truncate(1);
