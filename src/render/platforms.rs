@@ -57,14 +57,10 @@ pub fn sections(inv: &Inventory) -> Vec<(&'static str, Vec<Row>)> {
     for env in &inv.python {
         if let Some(arch) = &env.arch {
             let v = match &arch.note {
-                Some(n) => format!("{} ({n})", arch.value),
-                None => arch.value.clone(),
+                Some(n) => format!("{} ({}; {n})", arch.value, env.path),
+                None => format!("{} ({})", arch.value, env.path),
             };
-            rows.push(row(
-                format!("Python arch {}", env.path),
-                v,
-                arch.source.clone(),
-            ));
+            rows.push(row("Python arch", v, arch.source.clone()));
         }
     }
     if !rows.is_empty() {
@@ -136,8 +132,8 @@ pub fn sections(inv: &Inventory) -> Vec<(&'static str, Vec<Row>)> {
         if let Some(t) = &env.torch {
             if let Some(d) = &t.bundled_cudart {
                 rows.push(row(
-                    format!("torch CUDA DLL {}", env.path),
-                    d.value.clone(),
+                    "torch CUDA DLL",
+                    format!("{} ({})", d.value, env.path),
                     d.source.clone(),
                 ));
             }
