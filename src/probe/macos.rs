@@ -186,22 +186,25 @@ fn run(ctx: &Ctx, program: &str, args: &[&str], log: &mut Log) -> Option<String>
 /// python.org framework builds and Homebrew's prefixes.
 fn with_mac_prefixes(ctx: &Ctx, opts: &ProbeOptions) -> ProbeOptions {
     let mut o = opts.clone();
+    // Only prefixes that hold a site-packages: an empty one would be a note, not an environment.
+    let has_site = |prefix: &Path| {
+        let lib = prefix.join("lib");
+        ctx.sys.read_dir_names(&lib).is_ok_and(|names| {
+            names.iter().any(|n| {
+                n.starts_with("python3.") && ctx.sys.is_dir(&lib.join(n).join("site-packages"))
+            })
+        })
+    };
     let fw = Path::new("/Library/Frameworks/Python.framework/Versions");
     if let Ok(entries) = ctx.sys.read_dir(fw) {
         for e in entries.into_iter().take(64) {
-            if e.is_dir && !e.is_symlink && e.name != "Current" {
+            if e.is_dir && !e.is_symlink && e.name != "Current" && has_site(&e.path) {
                 o.python.push(e.path);
             }
         }
     }
     for brew in ["/opt/homebrew", "/usr/local"] {
-        let lib = Path::new(brew).join("lib");
-        let has_python = ctx.sys.read_dir_names(&lib).is_ok_and(|names| {
-            names.iter().any(|n| {
-                n.starts_with("python3.") && ctx.sys.is_dir(&lib.join(n).join("site-packages"))
-            })
-        });
-        if has_python {
+        if has_site(Path::new(brew)) {
             o.python.push(PathBuf::from(brew));
         }
     }
