@@ -104,12 +104,20 @@ pub fn displays(json: &str) -> Result<Vec<Display>, String> {
         .collect())
 }
 
-/// `spdisplays_metal3` → `Metal 3`; other values are kept as written.
+/// `spdisplays_metal3` → `Metal 3` (macOS 13 and later); `spdisplays_mtlgpufamilyapple7`
+/// → `Metal GPU family Apple 7` (macOS 11-12); other values are kept as written.
 fn metal_words(raw: &str) -> String {
-    match raw.strip_prefix("spdisplays_metal") {
-        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => format!("Metal {n}"),
-        _ => raw.to_string(),
+    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    if let Some(n) = raw.strip_prefix("spdisplays_metal").filter(|n| digits(n)) {
+        return format!("Metal {n}");
     }
+    if let Some(n) = raw
+        .strip_prefix("spdisplays_mtlgpufamilyapple")
+        .filter(|n| digits(n))
+    {
+        return format!("Metal GPU family Apple {n}");
+    }
+    raw.to_string()
 }
 
 /// The CPU architectures a Mach-O file is built for: one for a thin binary,
@@ -207,6 +215,9 @@ mod tests {
         let d = displays(intel).unwrap();
         assert!(!d[0].is_apple());
         assert_eq!(d[0].device_id.as_deref(), Some("0x3ea5"));
+        let m1 = r#"{"SPDisplaysDataType":[{"_name":"kHW_AppleM1Item","spdisplays_metalfamily":"spdisplays_mtlgpufamilyapple7"}]}"#;
+        let d = displays(m1).unwrap();
+        assert_eq!(d[0].metal.as_deref(), Some("Metal GPU family Apple 7"));
         assert!(displays("[]").is_err());
         assert!(displays("not json").is_err());
     }
