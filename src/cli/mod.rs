@@ -60,6 +60,24 @@ pub enum Command {
     Smoke(smoke::Args),
 }
 
+/// `--select` and `--ignore`, shared by every command that reports findings.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct SelectArgs {
+    /// Only these rules: codes (DRV001, SMK001, DKR001), families (DRV) or categories (driver_too_old); repeatable, comma lists allowed.
+    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
+    pub select: Vec<String>,
+
+    /// Skip these rules: codes, families or categories; repeatable, comma lists allowed.
+    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+}
+
+impl SelectArgs {
+    pub fn parse(&self) -> anyhow::Result<gpucompat::rules::Selection> {
+        gpucompat::rules::Selection::parse(&self.select, &self.ignore).map_err(anyhow::Error::msg)
+    }
+}
+
 /// What every subcommand gets.
 pub struct Ctx {
     pub kb: Kb,
