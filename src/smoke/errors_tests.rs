@@ -1,11 +1,12 @@
 //! Tests of the smoke findings, their codes and their observed errors.
 
+use std::time::Duration;
+
 use super::*;
 use crate::finding::Category;
 use crate::inventory::ErrorKind;
-use crate::smoke::codes::*;
-use crate::smoke::observed::observed;
-use crate::smoke::rules::*;
+use crate::smoke::gemm::Comparison;
+use crate::version::{ComputeCapability, CudaVersion};
 
 fn ctx() -> Context {
     Context::default()
