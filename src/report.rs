@@ -63,7 +63,7 @@ pub enum Input<'a> {
         options: ProbeOptions,
     },
     /// A card already read.
-    Card(Inventory),
+    Card(Box<Inventory>),
     /// A saved card: `card --json` output, or a `check --json` report holding one.
     CardFile(PathBuf),
     /// Pasted reports as (name, text) pairs.
@@ -255,7 +255,7 @@ pub fn report(input: Input<'_>, kb: &Kb, options: &Options<'_>) -> Result<Report
     let sel = &options.selection;
     let mut r = match input {
         Input::Probe { system, options } => check(probe(system, kb, &options), kb, sel),
-        Input::Card(inv) => check(inv, kb, sel),
+        Input::Card(inv) => check(*inv, kb, sel),
         Input::CardFile(path) => check(read_card(&path)?, kb, sel),
         Input::Text(inputs) => explain(&inputs, kb, sel),
         Input::Pasted(files) => explain(&read_inputs(&files)?, kb, sel),
@@ -275,7 +275,12 @@ pub fn report(input: Input<'_>, kb: &Kb, options: &Options<'_>) -> Result<Report
                     kb,
                 ));
             }
-            lint(file.display().to_string(), &text, &specs, kb, sel)
+            let name = if file.as_os_str() == "-" {
+                "stdin".to_string()
+            } else {
+                file.display().to_string()
+            };
+            lint(name, &text, &specs, kb, sel)
         }
         Input::DockerfileText { name, text, hosts } => lint(name, &text, &hosts, kb, sel),
         Input::Smoke { system, options } => {
@@ -359,8 +364,8 @@ fn read_card(path: &Path) -> Result<Inventory, ReportError> {
         Some(inv) if value.get("findings").is_some() => inv.clone(),
         _ => value,
     };
-    let mut inv: Inventory = serde_json::from_value(inv_value)
-        .map_err(|e| err(format!("not a gpucompat card: {e}")))?;
+    let mut inv: Inventory =
+        serde_json::from_value(inv_value).map_err(|e| err(format!("not a gpucompat card: {e}")))?;
     if inv.schema_version > CARD_SCHEMA_VERSION {
         inv.note(
             "card",

@@ -79,7 +79,11 @@ fn check_reports_and_cards_validate() {
     for p in files("tests/fixtures/cards", Some("json")) {
         let v = json_of(&["check", "--card", p.to_str().unwrap(), "--json"], 1);
         assert_valid(&report, &p.display().to_string(), &v);
-        assert_valid(&card, &format!("{} inventory", p.display()), &v["inventory"]);
+        assert_valid(
+            &card,
+            &format!("{} inventory", p.display()),
+            &v["inventory"],
+        );
         assert_eq!(v["kind"], "check");
     }
     for r in machine_roots() {
@@ -99,7 +103,11 @@ fn explain_reports_validate() {
     for p in files("tests/fixtures/explain", Some("txt")) {
         let v = json_of(&["explain", "--json", p.to_str().unwrap()], 1);
         assert_valid(&report, &p.display().to_string(), &v);
-        assert_valid(&card, &format!("{} inventory", p.display()), &v["inventory"]);
+        assert_valid(
+            &card,
+            &format!("{} inventory", p.display()),
+            &v["inventory"],
+        );
         assert_eq!(v["kind"], "explain");
     }
 }

@@ -48,17 +48,28 @@ fn fixture(p: &str) -> String {
 fn rule_smk001_prints_its_docs() {
     let out = run(&["rule", "SMK001"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    for section in ["## What it checks", "## Why it breaks", "## How to fix", "## Sources"] {
+    for section in [
+        "## What it checks",
+        "## Why it breaks",
+        "## How to fix",
+        "## Sources",
+    ] {
         assert!(out.stdout.contains(section), "{section}: {}", out.stdout);
     }
-    assert!(out.stdout.starts_with("SMK001 no-cuda-driver\n"), "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with("SMK001 no-cuda-driver\n"),
+        "{}",
+        out.stdout
+    );
     let v = json(&["rule", "smk001", "--json"]);
     assert_eq!(v["kind"], "smoke");
     assert_eq!(v["category"], "no_driver");
     // Dockerfile rules share the same shape.
     let v = json(&["rule", "DKR001", "--json"]);
     assert_eq!(v["kind"], "dockerfile");
-    assert!(v["docs"]["sources"].as_array().is_some_and(|s| !s.is_empty()));
+    assert!(v["docs"]["sources"]
+        .as_array()
+        .is_some_and(|s| !s.is_empty()));
 }
 
 #[test]
@@ -84,7 +95,9 @@ fn smoke_codes_are_accepted_by_select_and_ignore() {
     // Under a --root tree smoke reports SMK022 (a warning); ignoring it leaves none.
     let out = run(&["check", "--root", d, "--smoke", "--ignore", "SMK001"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let v = json(&["check", "--root", d, "--smoke", "--json", "--ignore", "SMK022"]);
+    let v = json(&[
+        "check", "--root", d, "--smoke", "--json", "--ignore", "SMK022",
+    ]);
     assert!(v["findings"]
         .as_array()
         .unwrap()
@@ -99,7 +112,12 @@ fn smoke_codes_are_accepted_by_select_and_ignore() {
     assert_eq!(out.code, 2);
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["findings"], serde_json::json!([]));
-    let out = run(&["lint", "--select", "SMK999", &fixture("plan/dockerfiles/clean.Dockerfile")]);
+    let out = run(&[
+        "lint",
+        "--select",
+        "SMK999",
+        &fixture("plan/dockerfiles/clean.Dockerfile"),
+    ]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("SMK0"), "{}", out.stderr);
 }
@@ -141,7 +159,12 @@ fn explain_sorts_its_findings() {
         };
         let keys: Vec<(i32, String)> = f
             .iter()
-            .map(|x| (rank(&x["severity"]), x["code"].as_str().unwrap().to_string()))
+            .map(|x| {
+                (
+                    rank(&x["severity"]),
+                    x["code"].as_str().unwrap().to_string(),
+                )
+            })
             .collect();
         let mut sorted = keys.clone();
         sorted.sort();
@@ -158,12 +181,28 @@ fn every_command_writes_one_envelope() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     let reports = [
-        json(&["check", "--card", &fixture("cards/cpu-torch-3090.json"), "--json"]),
-        json(&["explain", "--json", &fixture("explain/01-cpu-wheel-windows-rtx4080.txt")]),
-        json(&["lint", "--json", &fixture("plan/dockerfiles/cpu-torch.Dockerfile")]),
+        json(&[
+            "check",
+            "--card",
+            &fixture("cards/cpu-torch-3090.json"),
+            "--json",
+        ]),
+        json(&[
+            "explain",
+            "--json",
+            &fixture("explain/01-cpu-wheel-windows-rtx4080.txt"),
+        ]),
+        json(&[
+            "lint",
+            "--json",
+            &fixture("plan/dockerfiles/cpu-torch.Dockerfile"),
+        ]),
         json(&["smoke", "--json", "--root", d]),
     ];
-    let kinds: Vec<&str> = reports.iter().map(|r| r["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = reports
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["check", "explain", "lint", "smoke"]);
     for r in &reports {
         assert_eq!(r["schema_version"], gpucompat::report::SCHEMA_VERSION);
@@ -185,11 +224,16 @@ fn text_findings_have_one_shape_in_every_command() {
     let d = dir.path().to_str().unwrap();
     let outs = [
         run(&["check", "--card", &fixture("cards/cpu-torch-3090.json")]).stdout,
-        run(&["explain", &fixture("explain/01-cpu-wheel-windows-rtx4080.txt")]).stdout,
+        run(&[
+            "explain",
+            &fixture("explain/01-cpu-wheel-windows-rtx4080.txt"),
+        ])
+        .stdout,
         run(&["lint", &fixture("plan/dockerfiles/cpu-torch.Dockerfile")]).stdout,
         run(&["smoke", "--root", d]).stdout,
     ];
-    let header = regex::Regex::new(r"(?m)^(error|warning|info)\[[A-Z]+[0-9]{3}\] [a-z0-9-]+: \S").unwrap();
+    let header =
+        regex::Regex::new(r"(?m)^(error|warning|info)\[[A-Z]+[0-9]{3}\] [a-z0-9-]+: \S").unwrap();
     let summary = regex::Regex::new(
         r"(?m)^(No findings|\d+ errors?, \d+ warnings?, \d+ info) .*rules? checked against ",
     )

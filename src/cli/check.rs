@@ -52,7 +52,9 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let probe_host = ctx.probe_host();
     let options = Options {
         selection: args.selection.parse()?,
-        smoke: args.smoke.then_some(&host as &dyn gpucompat::system::System),
+        smoke: args
+            .smoke
+            .then_some(&host as &dyn gpucompat::system::System),
     };
     let input = match args.card {
         Some(path) => {

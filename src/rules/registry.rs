@@ -38,7 +38,9 @@ impl RuleKind {
     /// Which commands run the rules of this kind.
     pub fn applies_to(&self) -> &'static str {
         match self {
-            RuleKind::Inventory => "machine inventories (gpucompat check, explain, card --format labels)",
+            RuleKind::Inventory => {
+                "machine inventories (gpucompat check, explain, card --format labels)"
+            }
             RuleKind::Dockerfile => "Dockerfiles (gpucompat lint)",
             RuleKind::Smoke => "the GPU smoke test (gpucompat smoke, check --smoke)",
         }
@@ -146,7 +148,10 @@ impl RuleInfo {
             self.severity,
         );
         if self.kind == RuleKind::Inventory {
-            s.push_str(&format!("compatibility semantic: {}\n", self.semantics_line()));
+            s.push_str(&format!(
+                "compatibility semantic: {}\n",
+                self.semantics_line()
+            ));
         }
         s.push_str(&format!("\n{}\n", self.summary));
         for (title, body) in [
@@ -237,7 +242,10 @@ mod tests {
     #[test]
     fn smoke_and_dockerfile_codes_are_found() {
         assert_eq!(by_code("smk001").map(|r| r.kind), Some(RuleKind::Smoke));
-        assert_eq!(by_code("DKR001").map(|r| r.kind), Some(RuleKind::Dockerfile));
+        assert_eq!(
+            by_code("DKR001").map(|r| r.kind),
+            Some(RuleKind::Dockerfile)
+        );
         assert_eq!(by_code("DRV001").map(|r| r.kind), Some(RuleKind::Inventory));
         assert!(by_code("SMK999").is_none());
         assert!(nearest_codes("SMK0").contains(&"SMK001"));

@@ -4,7 +4,9 @@
 
 use crate::inventory::{ErrorKind, ObservedError};
 
-use super::codes::{classify_cublas, classify_cuda, cublas_status_name, cuda_error_name, no_device};
+use super::codes::{
+    classify_cublas, classify_cuda, cublas_status_name, cuda_error_name, no_device,
+};
 use super::errors::on_device;
 use super::failure::{Context, Failure};
 

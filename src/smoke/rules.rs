@@ -24,7 +24,8 @@ impl PartialEq for SmokeRule {
 
 impl Eq for SmokeRule {}
 
-const DRIVER_API: &str = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUresult)";
+const DRIVER_API: &str =
+    "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUresult)";
 const RUNTIME_API: &str =
     "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError_t)";
 const CUBLAS: &str = "https://docs.nvidia.com/cuda/cublas/index.html (cublasStatus_t)";
@@ -219,4 +220,5 @@ mod tests {
             );
         }
         assert!(rule("SMK999").is_none());
-    }}
+    }
+}
