@@ -247,7 +247,11 @@ fn cuda_paths(ctx: &Ctx, inv: &mut Inventory) {
             inv.env
                 .insert(var.clone(), Fact::new(value.clone(), format!("env {var}")));
         }
-        let exists = parse::win_to_path(&value).is_some_and(|p| ctx.sys.is_dir(&p));
+        // A relative or UNC value cannot be checked here: its existence stays unknown.
+        let Some(dir) = parse::win_to_path(&value) else {
+            continue;
+        };
+        let exists = ctx.sys.is_dir(&dir);
         inv.windows
             .cuda_path_vars
             .push(PathVar { var, value, exists });
