@@ -233,6 +233,7 @@ pub fn judgment_finding(
                 "upgrade the driver to one that supports CUDA {r}, or install a build of {} made for CUDA {} or older",
                 j.rt.what, j.max.value
             )),
+            ..Default::default()
         },
     });
     Some(f)
