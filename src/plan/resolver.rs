@@ -838,28 +838,6 @@ fn torch_packages(c: &TorchChoice<'_>, with: &Components) -> Vec<PackagePin> {
     out
 }
 
-/// A cuDNN version the torch release note records for its wheel (`nvidia-cudnn-cu12==9.1.0.70`, `cudnn 9.10.2.21`).
-fn cudnn_from_note(note: &str) -> Option<String> {
-    for key in [
-        "nvidia-cudnn-cu11==",
-        "nvidia-cudnn-cu12==",
-        "nvidia-cudnn-cu13==",
-        "cudnn ",
-    ] {
-        if let Some(i) = note.find(key) {
-            let v: String = note[i + key.len()..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '.')
-                .collect();
-            let v = v.trim_end_matches('.').to_string();
-            if v.contains('.') {
-                return Some(v);
-            }
-        }
-    }
-    None
-}
-
 // ---------------------------------------------------------------------------
 // Libraries
 // ---------------------------------------------------------------------------
@@ -892,7 +870,7 @@ fn pick_tensorrt(
     let mut skipped = Vec::new();
     for r in rows {
         let v = &r.version_max;
-        if !r.note.as_deref().unwrap_or("").contains(&package) {
+        if !r.wheel_cuda_majors.iter().flatten().any(|m| *m == major) {
             skipped.push(format!("{v}: no {package} wheel recorded"));
             continue;
         }
@@ -988,15 +966,6 @@ fn pick_tensorrt(
     )
 }
 
-fn requires_python(note: &str) -> Option<String> {
-    let i = note.find("Requires-Python >=")?;
-    let v: String = note[i + "Requires-Python >=".len()..]
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '.')
-        .collect();
-    (!v.is_empty()).then_some(v)
-}
-
 fn pick_onnxruntime(
     kb: &Kb,
     major: u32,
@@ -1024,7 +993,7 @@ fn pick_onnxruntime(
                 continue;
             }
         }
-        let req_py = r.note.as_deref().and_then(requires_python);
+        let req_py = r.python_min.clone();
         if let (Some(py), Some(lo)) = (python, req_py.as_deref()) {
             if series(py) < series(lo) {
                 skipped.push(format!("{}: needs Python >= {lo}", r.version));
@@ -1438,12 +1407,12 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
         packages.extend(torch_packages(&choice, &req.with));
         gpus = choice.fits.clone();
         torch_python = choice.release.python.clone();
-        if let Some(v) = choice.release.note.as_deref().and_then(cudnn_from_note) {
+        if let Some(v) = choice.release.cudnn.clone() {
             let row = kb.cudnn(&v, choice.cuda.major);
             cudnn = Some(Pin {
                 value: Some(v.clone()),
                 source: format!(
-                    "torch_releases {} note (the wheel's nvidia-cudnn pin)",
+                    "torch_releases {} cudnn (the wheel's nvidia-cudnn pin)",
                     choice.release.version
                 ),
                 note: Some(match row {
@@ -1469,7 +1438,7 @@ fn resolve_cuda(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Result<St
             .version
             .as_deref()
             .and_then(|v| kb.onnxruntime(v))
-            .and_then(|row| row.note.as_deref().and_then(requires_python));
+            .and_then(|row| row.python_min.clone());
         if let (Some(lo), Some(range)) = (lo, torch_python.as_mut()) {
             *range = raise_lower_bound(range, &lo);
         }
@@ -2050,16 +2019,45 @@ mod tests {
     }
 
     #[test]
-    fn cudnn_in_notes() {
-        assert_eq!(
-            cudnn_from_note("Requires-Dist nvidia-cuda-runtime-cu12==12.8.90, cudnn 9.10.2.21")
-                .as_deref(),
-            Some("9.10.2.21")
-        );
-        assert_eq!(
-            cudnn_from_note("Requires-Dist nvidia-cudnn-cu11==8.5.0.96;").as_deref(),
-            Some("8.5.0.96")
-        );
-        assert_eq!(cudnn_from_note("nothing"), None);
+    fn typed_columns_agree_with_the_notes_people_read() {
+        let kb = Kb::embedded();
+        let pins: Vec<_> = kb
+            .torch_releases
+            .row
+            .iter()
+            .filter_map(|r| Some((r, r.cudnn.as_ref()?)))
+            .collect();
+        assert!(pins.len() >= 5);
+        for (r, v) in pins {
+            assert!(
+                r.note.as_deref().unwrap_or("").contains(v.as_str()),
+                "torch {}",
+                r.version
+            );
+        }
+        for r in &kb.onnxruntime.row {
+            if let Some(lo) = &r.python_min {
+                assert!(
+                    r.note
+                        .as_deref()
+                        .unwrap_or("")
+                        .contains(&format!("Requires-Python >={lo}")),
+                    "ort {}",
+                    r.version
+                );
+            }
+        }
+        for r in &kb.tensorrt.row {
+            for m in r.wheel_cuda_majors.iter().flatten() {
+                assert!(
+                    r.note
+                        .as_deref()
+                        .unwrap_or("")
+                        .contains(&format!("tensorrt-cu{m}")),
+                    "trt {}",
+                    r.version_max
+                );
+            }
+        }
     }
 }

@@ -25,6 +25,17 @@ pub enum FixAction {
     UnsetEnv { name: String },
 }
 
+/// Put the structured change on a finding's fix (which the fix text describes).
+pub fn with_actions(
+    mut f: crate::finding::Finding,
+    actions: Vec<FixAction>,
+) -> crate::finding::Finding {
+    if let Some(fx) = f.fix.as_mut() {
+        fx.actions = actions;
+    }
+    f
+}
+
 impl FixAction {
     /// The inventory after the change. Facts the change makes stale (a
     /// wheel's own arch list, the driver's reported CUDA) are dropped so the

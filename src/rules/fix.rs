@@ -220,9 +220,21 @@ pub fn pick_torch_cuda(
     lim: &Limits,
     skip: Option<&str>,
 ) -> Option<TorchPick> {
+    pick_torch_cuda_at_least(kb, release, lim, skip, Runs::MinorCompat)
+}
+
+/// [`pick_torch_cuda`] among the variants the driver runs at least as well as `min_runs`.
+pub fn pick_torch_cuda_at_least(
+    kb: &Kb,
+    release: &str,
+    lim: &Limits,
+    skip: Option<&str>,
+    min_runs: Runs,
+) -> Option<TorchPick> {
     torch_cuda_candidates(kb, release, lim)
         .into_iter()
         .filter(installable)
+        .filter(|p| p.runs >= min_runs)
         .filter(|p| skip != Some(p.variant.as_str()))
         .max_by(|a, b| {
             let no_caveat = |p: &TorchPick| p.runs != Runs::MinorCompat;
@@ -259,6 +271,39 @@ pub fn newest_fitting_release(
     lim: &Limits,
     older_than: Option<&str>,
 ) -> Option<TorchPick> {
+    newest_release_where(kb, env, lim, older_than, &Want::default())
+}
+
+/// What a fix must do better than the installed wheel.
+#[derive(Debug, Clone, Default)]
+pub struct Want {
+    /// The installed (release, variant): never offered again.
+    pub skip: Option<(String, String)>,
+    /// Only variants the driver runs at least this well (`Toolkit` when the
+    /// finding is about running under minor-version compatibility).
+    pub min_runs: Option<Runs>,
+}
+
+impl Want {
+    fn skips(&self, release: &str) -> Option<&str> {
+        self.skip
+            .as_ref()
+            .filter(|(r, _)| r == release)
+            .map(|(_, v)| v.as_str())
+    }
+    fn min_runs(&self) -> Runs {
+        self.min_runs.unwrap_or(Runs::MinorCompat)
+    }
+}
+
+/// [`newest_fitting_release`] under what a fix must do better.
+pub fn newest_release_where(
+    kb: &Kb,
+    env: Option<&PythonEnv>,
+    lim: &Limits,
+    older_than: Option<&str>,
+    want: &Want,
+) -> Option<TorchPick> {
     let py = env
         .and_then(|e| e.python_version.as_ref())
         .map(|f| f.value.clone());
@@ -271,10 +316,11 @@ pub fn newest_fitting_release(
             _ => true,
         })
         .find_map(|r| {
-            pick_torch_cuda(kb, &r.version, lim, None).filter(|p| {
-                matches!(p.runs, Runs::Toolkit | Runs::MinorCompat)
-                    && matches!(p.fit, KernelFit::Sass | KernelFit::Ptx)
-            })
+            pick_torch_cuda_at_least(kb, &r.version, lim, want.skips(&r.version), want.min_runs())
+                .filter(|p| {
+                    matches!(p.runs, Runs::Toolkit | Runs::MinorCompat)
+                        && matches!(p.fit, KernelFit::Sass | KernelFit::Ptx)
+                })
         })
 }
 
@@ -359,10 +405,27 @@ fn installed_variant(kb: &Kb, env: &PythonEnv, release: &str) -> Option<String> 
 /// change when none fits), with the knowledge rows it used. Never the
 /// variant already installed: when that is the only one, the fix says so.
 pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> TorchFixPlan {
+    torch_fix_at_least(inv, kb, env, release, Runs::MinorCompat)
+}
+
+/// [`torch_fix`] offering only builds the driver runs at least as well as
+/// `min_runs` (`Toolkit` for a wheel that already runs, but only under
+/// minor-version compatibility).
+pub fn torch_fix_at_least(
+    inv: &Inventory,
+    kb: &Kb,
+    env: &PythonEnv,
+    release: &str,
+    min_runs: Runs,
+) -> TorchFixPlan {
     let lim = Limits::of(inv, kb);
     let ccs = lim.ccs.clone();
     let inst = installer(inv, env);
     let installed = installed_variant(kb, env, release);
+    let want = Want {
+        skip: installed.clone().map(|v| (release.to_string(), v)),
+        min_runs: Some(min_runs),
+    };
     let install = |p: &TorchPick| FixAction::InstallTorch {
         env: env.path.clone(),
         release: p.release.clone(),
@@ -399,13 +462,11 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
         );
     }
 
-    if let Some(p) = pick_torch_cuda(kb, release, &lim, installed.as_deref()) {
+    if let Some(p) = pick_torch_cuda_at_least(kb, release, &lim, installed.as_deref(), min_runs) {
         // An unverified arch list is a guess: prefer a release verified to
         // carry kernels for these GPUs, and name the unverified one in the note.
         if p.fit == KernelFit::Unverified && !ccs.is_empty() {
-            if let Some(v) = newest_fitting_release(kb, Some(env), &lim, None).filter(|v| {
-                !(v.release == release && installed.as_deref() == Some(v.variant.as_str()))
-            }) {
+            if let Some(v) = newest_release_where(kb, Some(env), &lim, None, &want) {
                 let (_, uv) = v.commands(&inst);
                 let lead = format!(
                     "torch {}+{} is the newest variant of this release that the driver runs, but its arch list is not verified in the knowledge base; torch {} {} is verified to fit",
@@ -429,7 +490,7 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
 
     let candidates: Vec<TorchPick> = torch_cuda_candidates(kb, release, &lim)
         .into_iter()
-        .filter(|p| installed.as_deref() != Some(p.variant.as_str()) || p.runs == Runs::No)
+        .filter(|p| installed.as_deref() != Some(p.variant.as_str()) || p.runs < min_runs)
         .collect();
     let with_kernels: Vec<&TorchPick> = candidates
         .iter()
@@ -445,7 +506,7 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
     if with_kernels.is_empty() {
         // No variant of this release carries kernels for the GPU: a newer release is needed.
         let sms: Vec<String> = ccs.iter().map(|c| c.sm()).collect();
-        return match newest_fitting_release(kb, Some(env), &lim, None) {
+        return match newest_release_where(kb, Some(env), &lim, None, &want) {
             Some(p) => {
                 let (_, uv) = p.commands(&inst);
                 kbrefs.extend(p.kb.clone());
@@ -477,7 +538,18 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
     let mut parts = Vec::new();
     let mut actions = Vec::new();
     if let Some(best) = newest {
-        if let Some(m) = &best.min_driver {
+        let dropped = best
+            .min_driver
+            .as_ref()
+            .map(|m| dropped_by(inv, kb, &m.driver))
+            .unwrap_or_default();
+        if let Some(last) = dropped.iter().map(|(_, b)| *b).min() {
+            let names: Vec<&str> = dropped.iter().map(|(n, _)| n.as_str()).collect();
+            parts.push(format!(
+                "no driver upgrade helps: R{last} is the last branch that drives {}",
+                names.join(", ")
+            ));
+        } else if let Some(m) = &best.min_driver {
             parts.push(format!(
                 "upgrade the driver to {} or newer ({}) to run torch {}+{}",
                 m.driver,
@@ -501,7 +573,7 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
             ));
         }
     }
-    match newest_fitting_release(kb, Some(env), &lim, Some(release)) {
+    match newest_release_where(kb, Some(env), &lim, Some(release), &want) {
         Some(older) => {
             let (cmd, _) = older.commands(&inst);
             kbrefs.extend(older.kb.clone());
@@ -520,11 +592,16 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
             ));
         }
     }
+    let how = if min_runs == Runs::Toolkit {
+        " with no caveats"
+    } else {
+        ""
+    };
     let note = if parts.is_empty() {
-        format!("no CUDA variant of torch {release} runs on this driver; upgrade the driver")
+        format!("no CUDA variant of torch {release} runs on this driver{how}; upgrade the driver")
     } else {
         format!(
-            "no CUDA variant of torch {release} runs on this driver: {}",
+            "no CUDA variant of torch {release} runs on this driver{how}: {}",
             parts.join("; ")
         )
     };
