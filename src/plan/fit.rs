@@ -105,20 +105,38 @@ impl Limits {
         }
     }
 
+    /// The same machine, with the newest CUDA its driver itself reported.
+    pub fn with_reported_cuda_max(mut self, kb: &Kb, reported: CudaVersion) -> Limits {
+        let t = CudaMax {
+            value: reported.major_minor(),
+            source: String::new(),
+            kb: None,
+            from_driver: true,
+            at_least: false,
+        };
+        self.cuda_max_minor =
+            resolve::cuda_max_minor(kb, self.os, self.driver.as_ref(), &t).map(|m| m.value);
+        self.cuda_max = Some((t.value, false));
+        self
+    }
+
     /// Does this machine run CUDA `v`?
     pub fn runs(&self, kb: &Kb, v: &CudaVersion) -> Runs {
         let v = v.major_minor();
         if self.arch_last_toolkit.is_some_and(|last| v > last) {
             return Runs::No;
         }
-        let toolkit_ok = match (&self.driver, self.cuda_max) {
-            (_, Some((max, at_least))) if v <= max || at_least && v.major == max.major => {
-                Some(true)
-            }
-            (Some(d), _) => kb
-                .min_driver_for_cuda(&v, self.os, Semantic::Toolkit)
-                .map(|m| driver_meets(d, &m.driver)),
-            (None, Some(_)) => Some(false),
+        let by_driver = |d: &DriverVersion| {
+            kb.min_driver_for_cuda(&v, self.os, Semantic::Toolkit)
+                .map(|m| driver_meets(d, &m.driver))
+        };
+        let toolkit_ok = match (self.cuda_max, &self.driver) {
+            (Some((max, _)), _) if v <= max => Some(true),
+            (Some((max, true)), _) if v.major == max.major => Some(true),
+            // Newer than the table's newest driver: only a stated minimum decides.
+            (Some((_, true)), Some(d)) => by_driver(d),
+            (Some(_), _) => Some(false),
+            (None, Some(d)) => by_driver(d),
             (None, None) => None,
         };
         match toolkit_ok {
