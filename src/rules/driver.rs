@@ -371,7 +371,7 @@ pub static DRV005: Rule = Rule {
     docs: Docs {
         what_it_checks: "The driver's branch (`535.104.05` → R535) in the `driver_branches` table: its kind (LTSB, PB or NFB) and end-of-life date, compared with the knowledge base's date. It fires only where the branch matters for support: a datacenter GPU, or a Kubernetes node.",
         why_it_breaks: "NVIDIA's datacenter drivers come in Long Term Support (LTSB), Production (PB) and New Feature (NFB) branches. NFBs are short-lived and get no long-term fixes; an end-of-life branch gets no security or bug fixes and no support for newer CUDA. Fleets on such branches drift apart and break on the next CUDA image.",
-        how_to_fix: "Move to a supported production or LTS branch (the finding lists those still supported). Keep the same branch on every node of a cluster.",
+        how_to_fix: "Move to a supported production or LTS branch (the finding lists those still supported). Keep the same branch on every node of a cluster. Where the branch is the last one that drives the GPU (the `architectures` table's last driver branch, R470 for Kepler), no newer branch is a fix: the finding says so and gives the choices, staying on that branch past its end of life or replacing the GPU, with the newest torch build that still has kernels for it.",
         sources: &[
             "https://docs.nvidia.com/datacenter/tesla/drivers/index.html (Driver Lifecycle: LTSB, PB, NFB)",
             "https://docs.nvidia.com/datacenter/tesla/drivers/620/supported-drivers-and-cuda-toolkit-versions.html",
