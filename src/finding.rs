@@ -133,6 +133,10 @@ pub struct Fix {
     /// What to do, in words (always set when there is no command).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The change the fix makes, in a form code can apply to an inventory
+    /// (the fix property test does); empty where the fix is advice only.
+    #[serde(skip)]
+    pub actions: Vec<crate::rules::action::FixAction>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -187,6 +191,7 @@ impl Finding {
         self.fix = Some(Fix {
             command: Some(command.into()),
             note,
+            ..Default::default()
         });
         self
     }
@@ -195,6 +200,7 @@ impl Finding {
         self.fix = Some(Fix {
             command: None,
             note: Some(note.into()),
+            ..Default::default()
         });
         self
     }

@@ -4,6 +4,7 @@
 
 pub mod arch;
 pub mod queries;
+pub mod resolve;
 pub mod tables;
 
 use std::path::{Path, PathBuf};

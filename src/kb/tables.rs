@@ -144,6 +144,8 @@ pub struct TorchReleaseRow {
     pub rocm_variants: Option<Vec<String>>,
     pub torchvision: Option<String>,
     pub torchaudio: Option<String>,
+    /// The cuDNN the default wheel pins (`9.1.0.70`).
+    pub cudnn: Option<String>,
     pub note: Option<String>,
     pub source: String,
 }
@@ -170,6 +172,10 @@ pub struct OnnxruntimeRow {
     pub cuda_version: Option<CudaVersion>,
     pub cudnn_major: Option<u32>,
     pub tensorrt_major: Option<u32>,
+    /// The wheel's Requires-Python floor (`3.10`).
+    pub python_min: Option<String>,
+    /// The wheel declares the `[cuda,cudnn]` extras.
+    pub cuda_extras: Option<bool>,
     pub note: Option<String>,
     pub source: String,
 }
@@ -183,6 +189,8 @@ pub struct TensorrtRow {
     pub cuda_builds: Option<Vec<CudaVersion>>,
     pub min_cc: Option<ComputeCapability>,
     pub max_cc: Option<ComputeCapability>,
+    /// The CUDA majors with a `tensorrt-cuNN` wheel on PyPI.
+    pub wheel_cuda_majors: Option<Vec<u32>>,
     pub note: Option<String>,
     pub source: String,
 }
@@ -246,6 +254,14 @@ pub struct CudaImageRow {
     pub flavors: Vec<String>,
     pub cudnn: Option<String>,
     pub require_cuda: Option<String>,
+    /// Per flavor, the OS tags it is missing on.
+    pub flavors_absent_on: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// Per flavor, the only OS tags it exists on.
+    pub flavors_only_on: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// Flavors whose per-OS coverage is not recorded.
+    pub flavors_unrecorded: Option<Vec<String>>,
+    /// OS tags whose per-flavor coverage is not recorded.
+    pub os_unrecorded: Option<Vec<String>>,
     pub note: Option<String>,
     pub source: String,
 }

@@ -10,6 +10,7 @@
 //! the same cause, the error's finding is dropped and its text is added to
 //! that rule's evidence instead (see [`run_rules`]).
 
+pub mod action;
 pub mod arch;
 pub mod container;
 pub mod driver;

@@ -356,6 +356,16 @@ pub fn firing(code: &str) -> Inventory {
             })
             .build(),
         "DRV004" => B::linux().driver("470.82.01", None).pci_nvidia("0x2330", None).build(),
+        "DRV006" => hung_4090(Some("timed out after 5.0 s and was killed")),
+        "DRV007" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .with(|i| {
+                i.nvidia.smi_ok = Some(
+                    Fact::new(false, "nvidia-smi").with_note("timed out after 5.0 s and was killed"),
+                )
+            })
+            .build(),
         "DRV005" => B::linux().driver("560.35.03", Some("12.6")).gpu("NVIDIA H100 80GB HBM3").build(),
         "RUN001" => B::linux()
             .driver("535.104.05", Some("12.2"))
@@ -626,6 +636,14 @@ pub fn near_miss(code: &str) -> Inventory {
             .driver("535.104.05", Some("12.2"))
             .pci_nvidia("0x2330", Some("nvidia"))
             .build(),
+        "DRV006" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .build(),
+        "DRV007" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .build(),
         "DRV005" => B::linux()
             .driver("560.35.03", Some("12.6"))
             .gpu("NVIDIA GeForce RTX 4090")
@@ -860,4 +878,32 @@ pub fn with_error(mut inv: Inventory, kind: ErrorKind) -> Inventory {
         code: None,
     });
     inv
+}
+
+/// An RTX 4090 on the bus with the nvidia driver bound, the module loaded and
+/// the device nodes there, but the driver query failed (with this note) and listed no GPU.
+pub fn hung_4090(note: Option<&str>) -> Inventory {
+    B::linux()
+        .pci_nvidia("0x2684", Some("nvidia"))
+        .with(|i| {
+            let n = &mut i.nvidia;
+            n.kernel_module = f("550.54.14".parse().unwrap(), "/sys/module/nvidia/version");
+            n.module_loaded = f(true, "/sys/module/nvidia");
+            n.device_nodes = vec![
+                DeviceNode {
+                    path: "/dev/nvidiactl".into(),
+                    readable: true,
+                },
+                DeviceNode {
+                    path: "/dev/nvidia0".into(),
+                    readable: true,
+                },
+            ];
+            let q = Fact::new(false, "nvidia-smi");
+            n.smi_ok = Some(match note {
+                Some(t) => q.with_note(t),
+                None => q,
+            });
+        })
+        .build()
 }
