@@ -198,9 +198,34 @@ fn gpu_ambiguous_and_unknown_cc() {
     let v = json(&["gpu", "A100"]);
     assert_eq!(v["match"], "ambiguous");
     assert!(v["gpu"].is_null());
-    assert_eq!(v["candidates"].as_array().unwrap().len(), 4);
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 6);
     // A row whose CC is not known says so, and every torch answer is unknown.
-    let v = json(&["gpu", "RTX 5090 D"]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("gpus.toml"),
+        r#"[meta]
+table = "gpus"
+description = "test override"
+
+[[row]]
+name = "NVIDIA Test GPU"
+architecture = "Blackwell"
+segment = "geforce"
+source = "test"
+"#,
+    )
+    .unwrap();
+    let kb = dir.path().to_str().unwrap();
+    let run = |json: bool| {
+        let mut args = vec!["--kb", kb, "db", "gpu", "Test GPU"];
+        if json {
+            args.push("--json");
+        }
+        let out = Command::cargo_bin("gpucompat").unwrap().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: Value = serde_json::from_str(&run(true)).unwrap();
     assert!(v["gpu"]["compute_capability"].is_null());
     assert!(v["gpu"]["architecture_facts"].is_null());
     assert!(v["gpu"]["torch_kernels"]
@@ -208,8 +233,21 @@ fn gpu_ambiguous_and_unknown_cc() {
         .unwrap()
         .iter()
         .all(|k| k["kernel"] == "unknown"));
-    let text = ok(&["gpu", "RTX 5090 D"]);
+    let text = run(false);
     assert!(text.contains("compute capability  unknown"), "{text}");
+}
+
+#[test]
+fn gpu_derived_cc_names_its_rule() {
+    let v = json(&["gpu", "RTX 5090 D"]);
+    assert_eq!(v["gpu"]["compute_capability"], "12.0");
+    assert_eq!(v["gpu"]["cc_derived"], "chip");
+    assert!(v["gpu"]["cc_rule"].as_str().unwrap().contains("GB20x"));
+    let text = ok(&["gpu", "RTX 5090 D"]);
+    assert!(text.contains("12.0 (derived: GB20x"), "{text}");
+    // An itemised model carries no derivation.
+    let v = json(&["gpu", "NVIDIA GeForce RTX 5090"]);
+    assert!(v["gpu"]["cc_derived"].is_null());
 }
 
 #[test]

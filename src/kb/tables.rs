@@ -65,12 +65,26 @@ pub struct GpuRow {
     pub name: String,
     pub architecture: String,
     pub compute_capability: Option<ComputeCapability>,
+    /// Set when the CC is not itemised for this model but follows from its
+    /// architecture or chip family; `cc_rule` states the rule.
+    pub cc_derived: Option<CcDerivation>,
+    pub cc_rule: Option<String>,
     pub vram_gib: Option<f64>,
     pub segment: Segment,
     pub pci_device_id: Option<String>,
     pub pci_device_ids: Option<Vec<String>>,
     pub note: Option<String>,
     pub source: String,
+}
+
+/// How a GPU row's compute capability was obtained when no NVIDIA list itemises the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CcDerivation {
+    /// The architecture has one compute capability for all its discrete parts (Turing: 7.5).
+    Architecture,
+    /// The chip family fixes it (GA10x: 8.6, GP10x: 6.1).
+    Chip,
 }
 
 impl GpuRow {
