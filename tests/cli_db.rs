@@ -221,7 +221,11 @@ source = "test"
         if json {
             args.push("--json");
         }
-        let out = Command::cargo_bin("gpucompat").unwrap().args(&args).output().unwrap();
+        let out = Command::cargo_bin("gpucompat")
+            .unwrap()
+            .args(&args)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(0));
         String::from_utf8(out.stdout).unwrap()
     };

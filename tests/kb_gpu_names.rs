@@ -30,7 +30,10 @@ fn every_reported_name_resolves_with_a_compute_capability() {
             GpuLookup::Found(r) => misses.push(format!("{name}: row {} has no CC", r.name)),
             GpuLookup::Ambiguous(rows) => misses.push(format!(
                 "{name}: ambiguous ({})",
-                rows.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")
+                rows.iter()
+                    .map(|r| r.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
             GpuLookup::NotFound { .. } => misses.push(format!("{name}: not found")),
         }
@@ -56,13 +59,23 @@ fn derived_ccs_name_their_rule_and_match_the_architecture() {
     let kb = Kb::embedded();
     for r in &kb.gpus.row {
         let Some(kind) = r.cc_derived else {
-            assert!(r.cc_rule.is_none(), "{}: cc_rule without cc_derived", r.name);
+            assert!(
+                r.cc_rule.is_none(),
+                "{}: cc_rule without cc_derived",
+                r.name
+            );
             continue;
         };
         let cc = r.compute_capability.expect("a derived row has a CC");
         let rule = r.cc_rule.as_deref().unwrap_or("");
-        assert!(rule.contains(&cc.to_string()), "{}: rule {rule:?} does not give {cc}", r.name);
-        let arch = kb.architecture(cc).unwrap_or_else(|| panic!("{}: no architecture has {cc}", r.name));
+        assert!(
+            rule.contains(&cc.to_string()),
+            "{}: rule {rule:?} does not give {cc}",
+            r.name
+        );
+        let arch = kb
+            .architecture(cc)
+            .unwrap_or_else(|| panic!("{}: no architecture has {cc}", r.name));
         assert!(
             arch.name.starts_with(&r.architecture),
             "{}: CC {cc} belongs to {}, row says {}",
@@ -79,7 +92,13 @@ fn derived_ccs_name_their_rule_and_match_the_architecture() {
                 .filter(|a| a.name == r.architecture && !a.integrated)
                 .flat_map(|a| a.compute_capabilities.iter())
                 .collect();
-            assert_eq!(discrete, vec![&cc], "{}: {} has CCs {discrete:?}", r.name, r.architecture);
+            assert_eq!(
+                discrete,
+                vec![&cc],
+                "{}: {} has CCs {discrete:?}",
+                r.name,
+                r.architecture
+            );
         }
     }
 }
@@ -88,14 +107,29 @@ fn derived_ccs_name_their_rule_and_match_the_architecture() {
 fn names_nvidia_smi_prints_on_old_drivers_resolve_too() {
     let kb = Kb::embedded();
     // Before R495 GeForce names had no NVIDIA prefix; Tesla names keep theirs.
-    for (old, cc) in [("GeForce GT 1030", "6.1"), ("GeForce MX150", "6.1"), ("GeForce GT 710", "3.5"), ("Tesla V100S-PCIE-32GB", "7.0"), ("Tesla P100-PCIE-12GB", "6.0"), ("Tesla M10", "5.0"), ("Tesla K20Xm", "3.5"), ("GeForce GTX 1060 with Max-Q Design", "6.1")] {
+    for (old, cc) in [
+        ("GeForce GT 1030", "6.1"),
+        ("GeForce MX150", "6.1"),
+        ("GeForce GT 710", "3.5"),
+        ("Tesla V100S-PCIE-32GB", "7.0"),
+        ("Tesla P100-PCIE-12GB", "6.0"),
+        ("Tesla M10", "5.0"),
+        ("Tesla K20Xm", "3.5"),
+        ("GeForce GTX 1060 with Max-Q Design", "6.1"),
+    ] {
         match kb.gpu(old) {
-            GpuLookup::Found(r) => assert_eq!(r.compute_capability.unwrap().to_string(), cc, "{old}"),
+            GpuLookup::Found(r) => {
+                assert_eq!(r.compute_capability.unwrap().to_string(), cc, "{old}")
+            }
             other => panic!("{old}: {other:?}"),
         }
     }
     // The Laptop part is a different row from the desktop part.
-    let GpuLookup::Found(d) = kb.gpu("NVIDIA GeForce RTX 4090") else { panic!() };
-    let GpuLookup::Found(l) = kb.gpu("NVIDIA GeForce RTX 4090 Laptop GPU") else { panic!() };
+    let GpuLookup::Found(d) = kb.gpu("NVIDIA GeForce RTX 4090") else {
+        panic!()
+    };
+    let GpuLookup::Found(l) = kb.gpu("NVIDIA GeForce RTX 4090 Laptop GPU") else {
+        panic!()
+    };
     assert_ne!(d.name, l.name);
 }

@@ -263,3 +263,32 @@ pub struct CudaImageRow {
     pub note: Option<String>,
     pub source: String,
 }
+
+/// Where a compiled extension's binaries come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Prebuilt {
+    /// Binary wheels on PyPI.
+    Pypi,
+    /// Wheels attached to the project's GitHub releases, fetched by its setup.py.
+    GithubRelease,
+    /// No binaries: built from source against the installed torch and nvcc.
+    Source,
+}
+
+/// A compiled extension release range (flash-attn, xformers, vLLM, ...).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtensionRow {
+    pub package: String,
+    pub version_min: String,
+    pub version_max: String,
+    /// The exact torch versions its wheel requires (`Requires-Dist: torch==2.5.1`).
+    pub torch: Option<Vec<String>>,
+    pub prebuilt: Prebuilt,
+    pub min_cc: Option<ComputeCapability>,
+    pub max_cc: Option<ComputeCapability>,
+    pub wheel_naming: Option<String>,
+    pub note: Option<String>,
+    pub source: String,
+}

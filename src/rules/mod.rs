@@ -14,6 +14,7 @@ pub mod arch;
 pub mod container;
 pub mod driver;
 pub mod env;
+pub mod extension;
 pub mod fabric;
 pub mod facts;
 pub mod fix;
@@ -165,6 +166,7 @@ pub fn all() -> Vec<&'static Rule> {
     v.extend_from_slice(library::RULES);
     v.extend_from_slice(fabric::RULES);
     v.extend_from_slice(mig::RULES);
+    v.extend_from_slice(extension::RULES);
     v.extend_from_slice(observed::RULES);
     v
 }
