@@ -430,3 +430,86 @@ fn verbose_lists_the_sources() {
     assert!(text.contains("[cuda_toolkits 12.4.0] https://docs.nvidia.com/"));
     assert!(!ok(&["cuda", "12.4"]).contains("sources:"));
 }
+
+// ---- package, sources, --version ---------------------------------------
+
+#[test]
+fn package_answers_for_each_package_table() {
+    // One release of an extension: the torch it pins, from PyPI metadata.
+    let v = json(&["package", "xformers", "0.0.28.post3"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows[0]["facts"]["torch"][0], "2.5.1");
+    assert_eq!(rows[0]["kb"]["table"], "extensions");
+    // A series lists its releases; the near release 0.0.28.post1 is not 0.0.28.post3.
+    assert_eq!(
+        json(&["package", "xformers", "0.0.28"])["rows"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // A range row answers for a release inside it; spelling with '_' is the same package.
+    let v = json(&["package", "flash_attn", "2.7.4"]);
+    assert_eq!(v["rows"][0]["facts"]["min_cc"], "8.0");
+    for (name, table) in [
+        ("onnxruntime", "onnxruntime"),
+        ("tensorrt", "tensorrt"),
+        ("tensorflow", "tensorflow"),
+        ("cudnn", "cudnn"),
+        ("jax", "jax"),
+        ("jax-cuda12-plugin", "jax"),
+        ("vllm", "extensions"),
+    ] {
+        let v = json(&["package", name]);
+        let rows = v["rows"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{name}");
+        assert!(
+            rows.iter()
+                .all(|r| r["kb"]["table"] == table
+                    && !r["kb"]["source"].as_str().unwrap().is_empty()),
+            "{name}"
+        );
+    }
+    let text = ok(&["package", "xformers", "0.0.30"]);
+    assert!(
+        text.contains("xformers 0.0.30") && text.contains("torch") && text.contains("2.7.0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn package_unknown_is_exit_2_with_nearest() {
+    let (code, _, err) = db(&["package", "xformer"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nearest known: xformers"), "{err}");
+    let (code, _, err) = db(&["package", "vllm", "9.9"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not in the tables"), "{err}");
+}
+
+#[test]
+fn sources_lists_every_table_and_source() {
+    let v = json(&["sources"]);
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 17);
+    assert!(tables.iter().all(|t| t["rows"].as_u64().unwrap() > 0));
+    let sources = v["sources"].as_array().unwrap();
+    assert!(sources.iter().any(|s| s["source"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://developer.nvidia.com/cuda-legacy-gpus")));
+    assert!(sources.iter().all(|s| s["rows"].as_u64().unwrap() >= 1));
+    assert!(ok(&["sources"]).contains(" sources:"));
+}
+
+#[test]
+fn version_names_the_tables_as_of_date() {
+    let out = Command::cargo_bin("gpucompat")
+        .unwrap()
+        .arg("--version")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("knowledge tables as of 20"), "{text}");
+}
