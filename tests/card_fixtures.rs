@@ -70,16 +70,7 @@ fn every_fixture_has_cards() {
     for e in std::fs::read_dir(dir).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().replace('-', "_");
         // Directories of other inputs (saved cards, pasted reports, Python trees, plans), not machine roots.
-        if [
-            "cards",
-            "explain",
-            "plan",
-            "python",
-            "gpu_names",
-            "extensions",
-        ]
-        .contains(&name.as_str())
-        {
+        if ["cards", "explain", "plan", "python", "kb"].contains(&name.as_str()) {
             continue;
         }
         let src = include_str!("card_fixtures.rs");

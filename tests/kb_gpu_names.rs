@@ -4,7 +4,7 @@
 use gpucompat::kb::tables::CcDerivation;
 use gpucompat::kb::{GpuLookup, Kb};
 
-const REPORTED: &str = include_str!("fixtures/gpu_names/reported.tsv");
+const REPORTED: &str = include_str!("fixtures/kb/gpu_names/reported.tsv");
 
 fn reported() -> Vec<(&'static str, &'static str)> {
     REPORTED

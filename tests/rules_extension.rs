@@ -28,7 +28,7 @@ fn run(inv: &Inventory) -> Vec<String> {
 
 #[test]
 fn extension_fixtures_fire_and_stay_quiet() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/extensions");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kb/extensions");
     let mut n = 0;
     let mut fired = std::collections::BTreeSet::new();
     let mut quiet = std::collections::BTreeSet::new();
@@ -72,7 +72,7 @@ fn extension_fixtures_fire_and_stay_quiet() {
 fn findings_carry_evidence_and_the_kb_row() {
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/extensions/xformers-0.0.23.post1-torch-2.1.0-cpu.json"),
+            .join("tests/fixtures/kb/extensions/xformers-0.0.23.post1-torch-2.1.0-cpu.json"),
     )
     .unwrap();
     let case: Case = serde_json::from_str(&text).unwrap();
