@@ -513,3 +513,30 @@ fn version_names_the_tables_as_of_date() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("knowledge tables as of 20"), "{text}");
 }
+
+#[test]
+fn torch_answers_for_every_release_since_1_0() {
+    let kb = gpucompat::kb::Kb::embedded();
+    let releases: Vec<&str> = kb
+        .torch_releases
+        .row
+        .iter()
+        .map(|r| r.version.as_str())
+        .collect();
+    for v in [
+        "1.0.0", "1.0.1", "1.1.0", "1.2.0", "1.4.0", "1.5.0", "1.5.1", "1.6.0", "1.7.0", "1.7.1",
+        "1.8.0", "1.8.1", "1.8.2", "1.9.0", "1.9.1", "1.10.0", "1.10.1", "1.11.0", "1.12.0",
+        "2.0.0", "2.15.0",
+    ] {
+        assert!(releases.contains(&v), "torch {v} missing");
+    }
+    for v in &releases {
+        let out = json(&["torch", v]);
+        assert_eq!(out["release"], *v, "{v}");
+        assert!(!out["kb"]["source"].as_str().unwrap().is_empty(), "{v}");
+    }
+    // 1.7.1: the variants and the PyPI default of the previous-versions page.
+    let v = json(&["torch", "1.7.1"]);
+    assert_eq!(v["default_variant"], "cu102");
+    assert_eq!(v["torchvision"], "0.8.2");
+}
