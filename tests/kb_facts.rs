@@ -86,13 +86,17 @@ fn driver_580_65_06_runs_cuda_13_0() {
 }
 
 #[test]
-fn driver_older_than_cuda_9_0_is_unknown() {
-    // [RN] cuda_toolkits 9.0.76: linux_driver 384.81 is the oldest row
+fn driver_older_than_cuda_8_0_is_unknown() {
+    // [RN] cuda_toolkits 9.0.76: linux_driver 384.81; 8.0.44: 367.48 is the oldest row
     assert_eq!(
         max_cuda("384.81", OsKind::Linux),
         Some(("9.0".into(), false))
     );
-    assert_eq!(max_cuda("384.80", OsKind::Linux), None);
+    assert_eq!(
+        max_cuda("384.80", OsKind::Linux),
+        Some(("8.0".into(), false))
+    );
+    assert_eq!(max_cuda("367.47", OsKind::Linux), None);
 }
 
 #[test]
