@@ -105,7 +105,7 @@ pub static EXT001: Rule = Rule {
     summary: "A prebuilt extension was built for another torch release or CUDA major than the one installed.",
     semantics: &[CompatSemantic::Binary],
     docs: Docs {
-        what_it_checks: "Each installed compiled extension against the installed torch: the exact torch its wheel requires (PyPI Requires-Dist, from the extensions table), and the torch series and CUDA major in the wheel's local version (`+cu12torch2.6cxx11abiFALSE`, `+cu118`).",
+        what_it_checks: "Each installed compiled extension against the installed torch: the exact torch it pairs with (PyPI Requires-Dist of the extension's wheel, or of the torch wheel that pins it, as triton; from the extensions table), and the torch series and CUDA major in the wheel's local version (`+cu12torch2.6cxx11abiFALSE`, `+cu118`).",
         why_it_breaks: "Extensions link against torch's C++ ABI and its CUDA runtime. Built for another torch they fail at import with `undefined symbol` errors (or xFormers' 'can't load C++/CUDA extensions ... built for'); built for another CUDA major they cannot load libcudart of the major torch ships.",
         how_to_fix: "Install the extension release built for the installed torch (or the torch it pins), from the same CUDA index; for flash-attn, reinstall with `pip install flash-attn --no-build-isolation` so setup.py picks the matching wheel or builds one.",
         sources: &["https://pypi.org/project/xformers/ and https://pypi.org/project/vllm/ (Requires-Dist: torch==X per release)", "github:Dao-AILab/flash-attention setup.py (wheel names carry CUDA major, torch major.minor and the C++11 ABI)"],
@@ -124,7 +124,10 @@ fn check_ext001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             let mut why = Vec::new();
             if let Some(pins) = row.and_then(|r| r.torch.as_ref()) {
                 if !pins.iter().any(|t| cmp_versions(t, &release).is_eq()) {
-                    why.push(format!("its wheel requires torch=={}", pins.join(" or ")));
+                    why.push(format!(
+                        "it pairs with torch=={} (PyPI metadata)",
+                        pins.join(" or ")
+                    ));
                 }
             }
             let (cuda, built_for) = local_build(&p.version);
