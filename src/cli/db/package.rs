@@ -116,12 +116,11 @@ pub fn answer(kb: &Kb, a: &Args) -> Result<PackageAnswer, Unknown> {
             }
             // A table's own name lists all its rows (`jax` -> the jax-cuda plugins).
             let hit = pkg == want || table == want;
-            if !hit
-                || !a
-                    .version
-                    .as_deref()
-                    .is_none_or(|v| version_matches(&r, v.trim()))
-            {
+            let in_release = match a.version.as_deref() {
+                Some(v) => version_matches(&r, v.trim()),
+                None => true,
+            };
+            if !hit || !in_release {
                 continue;
             }
             let kb = KbRef {
