@@ -4,5 +4,6 @@ pub mod card;
 pub mod explain;
 pub mod findings;
 pub mod labels;
+pub mod platforms;
 pub mod python_envs;
 pub mod smoke;
