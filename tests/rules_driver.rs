@@ -125,9 +125,9 @@ fn a_branch_older_than_an_ended_lts_branch_has_ended_too() {
     let w = fired(&old, "DRV005");
     assert_eq!(w.len(), 1, "{:?}", codes(&old));
     assert!(w[0].message.contains("older than R535"), "{}", w[0].message);
-    // Near miss: R570 (PB, no end of life) is newer than every ended LTS branch.
+    // Near miss: R580 (LTSB, end of life 2028-06) is newer than every ended LTS branch.
     let newer = B::linux()
-        .driver("570.133.20", Some("12.8"))
+        .driver("580.95.05", Some("13.0"))
         .gpu("NVIDIA A100-SXM4-80GB")
         .build();
     assert!(fired(&newer, "DRV005").is_empty(), "{:?}", codes(&newer));

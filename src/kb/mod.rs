@@ -46,6 +46,7 @@ pub struct Kb {
     pub jax: Table<JaxRow>,
     pub nvidia_wheels: Table<NvidiaWheelRow>,
     pub cuda_images: Table<CudaImageRow>,
+    pub extensions: Table<ExtensionRow>,
 }
 
 macro_rules! embedded {
@@ -86,6 +87,7 @@ embedded!(
     jax,
     nvidia_wheels,
     cuda_images,
+    extensions,
 );
 
 /// A table's text and its format.

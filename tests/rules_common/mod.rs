@@ -600,6 +600,10 @@ pub fn firing(code: &str) -> Inventory {
         "ERR016" => pasted(ToolkitTorchMismatch, "The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1)"),
         "ERR017" => pasted(CudaLibraryMissing, "libcublas.so.11: cannot open shared object file"),
         "ERR018" => pasted(OutOfMemory, "torch.OutOfMemoryError: CUDA out of memory"),
+        "EXT001" => ext_fixture("xformers-0.0.23.post1-torch-2.1.0-cpu"),
+        "EXT002" => ext_fixture("flash-attn2-t1000-turing"),
+        "EXT003" => ext_fixture("flash-attn-nvcc-121-torch-cu117"),
+        "EXT004" => ext_fixture("torch-cuda-arch-list-misses-3090"),
         other => panic!("no firing inventory for {other}"),
     }
 }
@@ -866,8 +870,22 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR017" => with_error(firing("LIB008"), CudaLibraryMissing),
         // No fact rule supersedes these: without the error they stay quiet.
         "ERR013" | "ERR018" => pasted(Other, "something else"),
+        "EXT001" => ext_fixture("xformers-0.0.28.post3-torch-2.5.1-cu124"),
+        "EXT002" => ext_fixture("flash-attn2-a100-near-miss"),
+        "EXT003" => ext_fixture("flash-attn-nvcc-117-torch-cu117-near-miss"),
+        "EXT004" => ext_fixture("torch-cuda-arch-list-covers-gpu"),
         other => panic!("no near miss for {other}"),
     }
+}
+
+/// The inventory of a compiled-extension fixture (tests/fixtures/kb/extensions/NAME.json).
+pub fn ext_fixture(name: &str) -> Inventory {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/kb/extensions")
+        .join(format!("{name}.json"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    serde_json::from_value(v["inventory"].clone()).unwrap()
 }
 
 pub fn with_error(mut inv: Inventory, kind: ErrorKind) -> Inventory {
