@@ -45,10 +45,11 @@ pub enum Category {
     DriverBranch,
     PlatformPosture,
     Misconception,
+    CompiledExtension,
 }
 
 impl Category {
-    pub const ALL: [Category; 19] = [
+    pub const ALL: [Category; 20] = [
         Category::CpuOnlyWheel,
         Category::DriverTooOld,
         Category::ArchUnsupported,
@@ -68,6 +69,7 @@ impl Category {
         Category::DriverBranch,
         Category::PlatformPosture,
         Category::Misconception,
+        Category::CompiledExtension,
     ];
 
     /// The snake_case name used in JSON and on the command line.
@@ -92,6 +94,7 @@ impl Category {
             Category::DriverBranch => "driver_branch",
             Category::PlatformPosture => "platform_posture",
             Category::Misconception => "misconception",
+            Category::CompiledExtension => "compiled_extension",
         }
     }
 
