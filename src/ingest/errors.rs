@@ -341,67 +341,133 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     // The cleaning pass listed, per line, the entries whose word it contains;
     // here each candidate is checked against the whole needle.
     let needles = needles_lower();
-    let mut k = 0;
     let found = &doc.catalog;
+    // (line index, its candidates in `found`) for each line with candidates.
+    let mut groups: Vec<(usize, &[(u32, u16)])> = Vec::new();
+    let mut k = 0;
     while k < found.len() {
         let i = found[k].0 as usize;
         let mut end = k;
         while end < found.len() && found[end].0 as usize == i {
             end += 1;
         }
-        let candidates = &found[k..end];
+        groups.push((i, &found[k..end]));
         k = end;
-        let Some(line) = doc.lines.get(i) else {
-            continue;
-        };
-        let t = line.text.trim();
-        // Source lines a traceback echoes (`raise AssertionError("...")`) are code, not messages.
-        if t.len() < 8 || t.starts_with("raise ") || t.starts_with("warnings.warn(") {
-            continue;
+    }
+    let lower_of = |i: usize| -> Option<String> {
+        let t = doc.lines.get(i)?.text.trim();
+        (!is_code(t)).then(|| t.to_ascii_lowercase())
+    };
+    let cands_of = |g: usize, i: usize| -> &[(u32, u16)] {
+        match groups.get(g) {
+            Some((j, c)) if *j == i => c,
+            _ => &[],
         }
-        let lower_line = t.to_ascii_lowercase();
-        let hits: Vec<usize> = candidates
+    };
+    for (g, &(i, cands)) in groups.iter().enumerate() {
+        let Some(lower) = lower_of(i) else { continue };
+        let t = doc.text(i);
+        let hits: Vec<usize> = cands
             .iter()
             .map(|&(_, e)| e as usize)
-            .filter(|&e| {
-                needles
-                    .get(e)
-                    .is_some_and(|n| lower_line.contains(n.as_str()))
-            })
+            .filter(|&e| needles.get(e).is_some_and(|n| lower.contains(n.as_str())))
             .collect();
-        let mut lower: Option<String> = Some(lower_line);
-        let src: &str = &line.src;
-        for &idx in &hits {
-            let Some(entry) = CATALOG.get(idx) else {
-                continue;
-            };
-            if !entry.any.is_empty() {
-                let lower = lower.get_or_insert_with(|| t.to_ascii_lowercase());
-                if !entry
-                    .any
-                    .iter()
-                    .any(|a| lower.contains(&a.to_ascii_lowercase()))
-                {
-                    continue;
-                }
+        for idx in hits {
+            record(doc, b, i, t, &lower, idx);
+        }
+        // A message wrapped onto the next line (a terminal, an e-mail, a
+        // Markdown paragraph): read the two lines as one, for the entries
+        // either line has the word of. The pair ending here is read here
+        // when the line before has no candidates of its own.
+        let before_read = g > 0 && groups[g - 1].0 + 1 == i;
+        if i > 0 && !before_read {
+            if let Some(prev) = lower_of(i - 1) {
+                wrapped(doc, b, i - 1, &prev, &lower, cands);
             }
-            let ctx = Ctx {
-                doc,
-                i,
-                line: t,
-                src,
-            };
-            let kind = match entry.extract {
-                Some(f) => match f(&ctx, b, entry.kind) {
-                    Some(k) => k,
-                    None => continue,
-                },
-                None => entry.kind,
-            };
-            let code = code_in(t).or(entry.code);
-            b.error(kind, t, src, code);
+        }
+        if let Some(next) = lower_of(i + 1) {
+            let both: Vec<(u32, u16)> = cands
+                .iter()
+                .chain(cands_of(g + 1, i + 1))
+                .copied()
+                .collect();
+            wrapped(doc, b, i, &lower, &next, &both);
         }
     }
+}
+
+/// The entries among `cands` whose message starts on line `i` and ends on
+/// line `i + 1` (`lower`, `next`: the two lines lowercased).
+fn wrapped(doc: &Doc, b: &mut Builder, i: usize, lower: &str, next: &str, cands: &[(u32, u16)]) {
+    if lower.is_empty() || next.is_empty() {
+        return;
+    }
+    let needles = needles_lower();
+    let mut ids: Vec<usize> = cands.iter().map(|&(_, e)| e as usize).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut joined_lower: Option<String> = None;
+    for idx in ids {
+        let Some(n) = needles.get(idx) else { continue };
+        if lower.contains(n.as_str()) || next.contains(n.as_str()) {
+            continue;
+        }
+        let jl = joined_lower.get_or_insert_with(|| join(lower, next));
+        match jl.find(n.as_str()) {
+            // The message must start on the first line, not only end on it.
+            Some(at) if at < lower.trim_end().len() => {}
+            _ => continue,
+        }
+        let joined = join(doc.text(i), doc.text(i + 1));
+        let jl = jl.clone();
+        record(doc, b, i, &joined, &jl, idx);
+    }
+}
+
+/// Two lines read as one: a space between unless the first ends with a hyphen.
+fn join(a: &str, b: &str) -> String {
+    let (a, b) = (a.trim_end(), b.trim_start());
+    if a.ends_with('-') || a.ends_with('/') {
+        format!("{a}{b}")
+    } else {
+        format!("{a} {b}")
+    }
+}
+
+/// Source lines a traceback echoes (`raise AssertionError("...")`) are code, not messages.
+fn is_code(t: &str) -> bool {
+    t.len() < 8 || t.starts_with("raise ") || t.starts_with("warnings.warn(")
+}
+
+/// Record catalog entry `idx` for the text `t` (one line, or two joined) at line `i`.
+fn record(doc: &Doc, b: &mut Builder, i: usize, t: &str, lower: &str, idx: usize) {
+    let Some(entry) = CATALOG.get(idx) else {
+        return;
+    };
+    if !entry.any.is_empty()
+        && !entry
+            .any
+            .iter()
+            .any(|a| lower.contains(&a.to_ascii_lowercase()))
+    {
+        return;
+    }
+    let src = doc.src_at(i);
+    let ctx = Ctx {
+        doc,
+        i,
+        line: t,
+        src,
+    };
+    let kind = match entry.extract {
+        Some(f) => match f(&ctx, b, entry.kind) {
+            Some(k) => k,
+            None => return,
+        },
+        None => entry.kind,
+    };
+    let code = code_in(t).or(entry.code);
+    b.error(kind, t, src, code);
 }
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -476,7 +542,7 @@ fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> 
             let name = m[1].trim().to_string();
             let idx = gpu_named(b, &name, None);
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             put(&mut g.name, Fact::new(name, src), notes, "GPU name");
         }
         if let Some(v) = drv
@@ -745,7 +811,7 @@ fn arch_not_compatible(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorK
         if let Ok(cc) = m[2].parse::<ComputeCapability>() {
             let idx = gpu_named(b, name, None);
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             if !name.is_empty() {
                 put(
                     &mut g.name,
@@ -792,7 +858,7 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         .parse::<ComputeCapability>()
         .ok()?;
     let notes = &mut b.notes;
-    let g = gpu_mut(&mut b.inv.gpus, idx);
+    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
     put(
         &mut g.name,
         Fact::new(m[2].trim().to_string(), c.src),
@@ -816,7 +882,7 @@ fn gpu_requires_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
     if let Some(m) = r.captures(c.line) {
         if let Ok(idx) = m[1].parse::<u32>() {
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             put(
                 &mut g.name,
                 Fact::new(m[2].trim().to_string(), c.src),
@@ -1238,7 +1304,7 @@ fn trt_incompatible_device(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Er
                 .find(|g| g.compute_capability.is_none() || g.index == 0)
                 .map_or(0, |g| g.index);
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             put(
                 &mut g.compute_capability,
                 Fact::new(cc, c.src).with_note("the device TensorRT ran on"),

@@ -163,6 +163,12 @@ pub struct Builder {
     pub notes: Notes,
     /// Index into `inv.python` of the environment report lines now belong to.
     pub current_env: Option<usize>,
+    /// Where each GPU index sits in `inv.gpus` (see [`gpu_mut`]).
+    pub gpu_pos: GpuPositions,
+    /// Errors recorded so far, to drop repeats in constant time.
+    seen_errors: std::collections::HashSet<(ErrorKind, String)>,
+    /// Per kind: errors kept, and those left out past [`Builder::MAX_ERRORS_PER_KIND`].
+    error_counts: std::collections::BTreeMap<ErrorKind, (usize, usize)>,
 }
 
 impl Builder {
@@ -171,6 +177,9 @@ impl Builder {
             inv: Inventory::new(origin),
             notes: Notes::default(),
             current_env: None,
+            gpu_pos: GpuPositions::new(),
+            seen_errors: Default::default(),
+            error_counts: Default::default(),
         }
     }
 
@@ -183,7 +192,7 @@ impl Builder {
 
     /// The GPU with this index, created if not yet seen.
     pub fn gpu(&mut self, index: u32) -> &mut Gpu {
-        gpu_mut(&mut self.inv.gpus, index)
+        gpu_mut(&mut self.inv.gpus, &mut self.gpu_pos, index)
     }
 
     /// The Python environment report lines belong to now, created on first use.
@@ -287,17 +296,23 @@ impl Builder {
         }
     }
 
+    /// Errors of one kind kept; a log repeating a failure a thousand times
+    /// (each with its own step number) says no more than its first few.
+    pub const MAX_ERRORS_PER_KIND: usize = 20;
+
     /// Record an error message seen in the input.
     pub fn error(&mut self, kind: ErrorKind, text: &str, src: &str, code: Option<i64>) {
         let text = one_line(text, 300);
-        if self
-            .inv
-            .errors
-            .iter()
-            .any(|e| e.kind == kind && e.text == text)
-        {
+        if self.seen_errors.contains(&(kind, text.clone())) {
             return;
         }
+        let kept = self.error_counts.entry(kind).or_default();
+        if kept.0 >= Self::MAX_ERRORS_PER_KIND {
+            kept.1 += 1;
+            return;
+        }
+        kept.0 += 1;
+        self.seen_errors.insert((kind, text.clone()));
         self.inv.errors.push(ObservedError {
             kind,
             text,
@@ -312,6 +327,14 @@ impl Builder {
             derive_frameworks(env);
         }
         self.inv.gpus.sort_by_key(|g| g.index);
+        for (kind, (kept, left_out)) in std::mem::take(&mut self.error_counts) {
+            if left_out > 0 {
+                let msg = format!(
+                    "{left_out} more distinct errors of kind {kind:?} were left out after the first {kept}"
+                );
+                self.note("input", msg);
+            }
+        }
         let notes = std::mem::take(&mut self.notes);
         self.inv.notes.extend(notes.into_vec());
         self.inv
@@ -456,19 +479,34 @@ pub fn put_opt<T: PartialEq + Serialize>(
     }
 }
 
-pub fn gpu_mut(gpus: &mut Vec<Gpu>, index: u32) -> &mut Gpu {
-    let pos = match gpus.iter().position(|g| g.index == index) {
-        Some(p) => p,
+/// The GPU with this index, created if not yet seen. `pos` maps an index
+/// to its place in `gpus`, so a paste with thousands of rows stays linear.
+pub fn gpu_mut<'a>(gpus: &'a mut Vec<Gpu>, pos: &mut GpuPositions, index: u32) -> &'a mut Gpu {
+    let stale = pos.len() != gpus.len()
+        || pos
+            .get(&index)
+            .is_some_and(|&p| gpus.get(p).is_none_or(|g| g.index != index));
+    if stale {
+        // The list was changed behind the map's back: index it again.
+        pos.clear();
+        pos.extend(gpus.iter().enumerate().map(|(i, g)| (g.index, i)));
+    }
+    let p = match pos.get(&index) {
+        Some(&p) => p,
         None => {
             gpus.push(Gpu {
                 index,
                 ..Default::default()
             });
+            pos.insert(index, gpus.len() - 1);
             gpus.len() - 1
         }
     };
-    &mut gpus[pos]
+    &mut gpus[p]
 }
+
+/// Where each GPU index sits in the builder's GPU list.
+pub type GpuPositions = std::collections::HashMap<u32, usize>;
 
 pub fn env_mut<'a>(envs: &'a mut Vec<PythonEnv>, current: &mut Option<usize>) -> &'a mut PythonEnv {
     let idx = match *current {
