@@ -47,9 +47,10 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         eprintln!("gpucompat: --root has no effect on explain: it reads only the given input");
     }
     let inputs = read_inputs(&args.files)?;
-    let mut inv = ingest::ingest(&inputs);
+    let mut inv = ingest::ingest_any(&inputs)?;
     ingest::enrich(&mut inv, &ctx.kb);
-    let findings = run_rules(&inv, &ctx.kb);
+    let mut findings = run_rules(&inv, &ctx.kb);
+    gpucompat::rules::observed::mark_thin_evidence(&mut findings);
     let to_be_sure = ingest::missing_facts(&inv);
 
     let mut out = std::io::stdout().lock();

@@ -319,8 +319,28 @@ fn strip_quote(s: &str) -> &str {
 /// HTML elements issue templates and Markdown renderers wrap logs in; any
 /// other `<...>` (`<module>`, `<stdin>`, `<frozen importlib>`) is text.
 const TAGS: [&str; 22] = [
-    "details", "summary", "pre", "code", "br", "p", "b", "i", "em", "strong", "tt", "kbd", "sub",
-    "sup", "span", "div", "samp", "blockquote", "ul", "li", "hr", "img",
+    "details",
+    "summary",
+    "pre",
+    "code",
+    "br",
+    "p",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "tt",
+    "kbd",
+    "sub",
+    "sup",
+    "span",
+    "div",
+    "samp",
+    "blockquote",
+    "ul",
+    "li",
+    "hr",
+    "img",
 ];
 
 const ENTITIES: [(&str, &str); 8] = [
@@ -548,7 +568,12 @@ mod tests {
         );
         assert_eq!(
             texts(&d),
-            ["$ nvidia-smi", "env", "it's <ok>", "ERROR step [10] [3 MiB]"]
+            [
+                "$ nvidia-smi",
+                "env",
+                "it's <ok>",
+                "ERROR step [10] [3 MiB]"
+            ]
         );
     }
 

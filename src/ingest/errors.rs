@@ -248,8 +248,30 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.", toolkit_torch_mismatch),
     ex("torchvision-cuda-major-mismatch", "were compiled with different CUDA major versions", &[], K::Other, None,
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.", torchvision_mismatch),
-    ex("xformers-built-for", "xFormers was built for", &[], K::Other, None,
+    ex("xformers-built-for", "xFormers was built for", &[], K::ExtensionMismatch, None,
         "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.2+cu118)", xformers_built_for),
+    ex("undefined-symbol", "undefined symbol", &[], K::ExtensionMismatch, None,
+        "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
+    ea("symbol-not-defined-link-time", "not defined in file", &["with link time reference"], K::LibraryShadowed, None,
+        "OSError: /opt/conda/envs/subsai/lib/python3.9/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference"),
+    e("flash-attn-needs-ampere", "FlashAttention only supports Ampere GPUs or newer", K::ExtensionMismatch, None,
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer."),
+    e("torch-device-assert", "device < num_gpus INTERNAL ASSERT FAILED", K::NoVisibleDevices, None,
+        "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch."),
+    e("ollama-nvml-init-failure-9", "nvml vram init failure: 9", K::SmiNoDriver, Some(9),
+        "gpu.go:39: CUDA not detected: nvml vram init failure: 9"),
+    e("pynvml-driver-not-loaded", "NVMLError_DriverNotLoaded", K::SmiNoDriver, Some(9),
+        "pynvml.nvml.NVMLError_DriverNotLoaded: Driver Not Loaded"),
+    e("cuda-python-dlopen-libcuda", "Failed to dlopen libcuda.so", K::LibcudaMissing, None,
+        "RuntimeError: Failed to dlopen libcuda.so.1"),
+    ea("torch-cuda-available-false", "cuda.is_available()", &[": false", "= false", ") false", " false"], K::CudaUnavailable, None,
+        "torch.cuda.is_available(): False"),
+    e("ultralytics-invalid-cuda-device", "Invalid CUDA 'device=", K::CudaUnavailable, None,
+        "ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU."),
+    e("a1111-torch-cannot-use-gpu", "Torch is not able to use GPU", K::CudaUnavailable, None,
+        "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check"),
+    ea("cuda-device-not-available", "cuda device not available", &["error", "warn"], K::CudaUnavailable, None,
+        "[ERROR] Cuda device not available"),
     e("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", K::Other, None,
         "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
     // --- cuDNN ------------------------------------------------------------------------------------
@@ -286,10 +308,14 @@ pub static CATALOG: &[Entry] = &[
     // --- TensorRT -----------------------------------------------------------------------------------
     ex("trt-incompatible-device", "engine plan file is generated on an incompatible device", &[], K::TrtEngineIncompatible, None,
         "[TRT] [E] 6: The engine plan file is generated on an incompatible device, expecting compute 8.6 got compute 8.9, please rebuild.", trt_incompatible_device),
-    e("trt-incompatible-version", "engine plan file is not compatible with this version of TensorRT", K::TrtEngineIncompatible, None,
-        "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.6.1.6 got 8.5.3.1, please rebuild."),
+    ex("trt-incompatible-version", "engine plan file is not compatible with this version of TensorRT", &[], K::TrtEngineIncompatible, None,
+        "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.6.1.6 got 8.5.3.1, please rebuild.", trt_version),
     e("trt-serialization-version", "kSERIALIZATION_VERSION", K::TrtEngineIncompatible, None,
         "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::32] Error Code 1: Serialization (Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match) stdVersionRead == kSERIALIZATION_VERSION failed"),
+    e("trt-safe-serialization-version", "safeVersionRead == safeSerializationVersion", K::TrtEngineIncompatible, None,
+        "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 97)"),
+    e("trt-version-tag", "Version tag does not match", K::TrtEngineIncompatible, None,
+        "Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. Note: Current Version: 232, Serialized Engine Version: 236)"),
     // --- containers -----------------------------------------------------------------------------
     ex("container-unsatisfied-cuda", "unsatisfied condition: cuda", &[], K::ContainerRequirementUnsatisfied, None,
         "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown", container_unsatisfied),
@@ -315,6 +341,8 @@ pub static CATALOG: &[Entry] = &[
         "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1031", rocblas_arch),
     e("torch-no-hip-gpus", "No HIP GPUs are available", K::HipError, None,
         "RuntimeError: No HIP GPUs are available"),
+    ex("amdgpu-gfx-not-supported", "is not supported by", &["gfx"], K::HipError, None,
+        "msg=\"amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100]\"", rocblas_arch),
     e("hip-no-device", "hipErrorNoDevice", K::HipError, Some(100),
         "hipErrorNoDevice: no ROCm-capable device is detected"),
     // --- Apple MPS ----------------------------------------------------------------------------------
@@ -324,6 +352,27 @@ pub static CATALOG: &[Entry] = &[
         "MPS not available because the current MacOS version is not 12.3+ and/or you do not have an MPS-enabled device on this machine.", macos),
     ex("mps-macos-required", "The MPS backend is supported on MacOS 12.3+", &[], K::MpsUnavailable, None,
         "RuntimeError: The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers`", macos),
+];
+
+/// Where the catalog's entries grown from the explain corpus were seen:
+/// public reports whose logs hold the message (two or more where the
+/// development part has them), or the vendor page for its meaning.
+pub static SOURCES: &[(&str, &[&str])] = &[
+    ("undefined-symbol", &["https://github.com/Dao-AILab/flash-attention/issues/1644", "https://github.com/Dao-AILab/flash-attention/issues/931", "https://github.com/pytorch/audio/issues/171"]),
+    ("xformers-built-for", &["https://github.com/facebookresearch/xformers/issues/874", "https://github.com/LykosAI/StabilityMatrix/issues/1276"]),
+    ("flash-attn-needs-ampere", &["https://github.com/Dao-AILab/flash-attention/issues/762"]),
+    ("torch-device-assert", &["https://github.com/pytorch/pytorch/issues/130181"]),
+    ("pynvml-driver-not-loaded", &["https://github.com/wookayin/gpustat/issues/110", "https://github.com/bentoml/BentoML/issues/4940"]),
+    ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
+    ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
+    ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("torch-cuda-available-false", &["https://github.com/googlecolab/colabtools/issues/1685", "https://github.com/ogkalu2/comic-translate/issues/210", "https://github.com/ROCm/legacy-rocm-build/issues/2216"]),
+    ("ultralytics-invalid-cuda-device", &["https://github.com/ogkalu2/comic-translate/issues/210"]),
+    ("a1111-torch-cannot-use-gpu", &["https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/480"]),
+    ("cuda-device-not-available", &["https://github.com/Genesis-Embodied-AI/genesis-world/issues/156"]),
+    ("amdgpu-gfx-not-supported", &["https://github.com/ollama/ollama/issues/4099", "https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/20"]),
+    ("ollama-nvml-init-failure-9", &["https://github.com/ollama/ollama/issues/1898"]),
 ];
 
 /// The catalog's needles, lowercased once.
@@ -1009,12 +1058,91 @@ fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Error
     Some(K::Other)
 }
 
+/// `xFormers was built for:` / `PyTorch 2.0.1 (you have 2.1.0+cu121)`: on
+/// one line or the next few.
 fn xformers_built_for(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"\(you have ([0-9][A-Za-z0-9_.+]*)\)");
-    let m = r.captures(c.line)?;
-    b.package("torch", &m[1], c.src);
-    Some(K::Other)
+    let r = re(
+        &R,
+        r"PyTorch [0-9][^ ]* (?:with CUDA [0-9]+ )?\(you have ([0-9][A-Za-z0-9_.+]*)\)",
+    );
+    for k in 0..3 {
+        if let Some(m) = r.captures(c.ahead(k)) {
+            let src = c.doc.src_at(c.i + k).to_string();
+            b.package("torch", &m[1], &src);
+            break;
+        }
+    }
+    Some(K::ExtensionMismatch)
+}
+
+/// `X.so: undefined symbol: SYM`: which kind of failure depends on the
+/// library and the symbol. A CUDA library's symbol missing from a CUDA
+/// library is one shadowed by another copy; a torch (c10, at, torch::)
+/// symbol missing from an extension's binary is an extension built for
+/// another torch.
+fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line;
+    let p = l.find("undefined symbol")?;
+    let sym = l[p + "undefined symbol".len()..]
+        .trim_start_matches([':', ' '])
+        .split([' ', ',', ')'])
+        .next()
+        .unwrap_or("");
+    let lib = l[..p]
+        .trim_end()
+        .trim_end_matches(':')
+        .rsplit([' ', '\'', '"'])
+        .next()
+        .unwrap_or("");
+    let lib_name = lib.rsplit('/').next().unwrap_or(lib).to_ascii_lowercase();
+    let cuda_sym = [
+        "cublas",
+        "cudnn",
+        "cusparse",
+        "cufft",
+        "curand",
+        "cusolver",
+        "nvjitlink",
+        "__nvjitlink",
+        "nccl",
+        "cudart",
+        "cuda",
+    ]
+    .iter()
+    .any(|s| sym.to_ascii_lowercase().starts_with(s));
+    let cuda_lib = [
+        "libcublas",
+        "libcudnn",
+        "libcusparse",
+        "libcufft",
+        "libnvjitlink",
+        "libnccl",
+        "libcudart",
+        "libtorch_cuda",
+    ]
+    .iter()
+    .any(|s| lib_name.starts_with(s));
+    if lib_name.starts_with("libcuda.so") {
+        // A driver library without a driver symbol: another driver's libcuda.
+        return Some(K::LibcudaMissing);
+    }
+    if cuda_sym || cuda_lib {
+        return Some(K::LibraryShadowed);
+    }
+    let torch_sym = [
+        "_ZN3c10",
+        "_ZN2at",
+        "_ZN5torch",
+        "_ZNK3c10",
+        "_ZNK2at",
+        "_ZN6caffe2",
+    ]
+    .iter()
+    .any(|s| sym.starts_with(s));
+    let torch_own = lib_name.starts_with("libtorch") || lib_name.starts_with("libc10");
+    (torch_sym || (!torch_own && lib.contains(".so")) || lib.is_empty() && sym.starts_with("_Z"))
+        .then_some(K::ExtensionMismatch)
 }
 
 fn cudnn_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -1285,6 +1413,15 @@ fn macos(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         "operating system",
     );
     Some(K::MpsUnavailable)
+}
+
+/// `got 0.0.0`: the file holds no engine header at all (written in text
+/// mode, truncated, not an engine), which no TensorRT version reads.
+fn trt_version(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    if c.line.contains("got 0.0.0") {
+        return Some(K::Other);
+    }
+    Some(k)
 }
 
 /// `expecting compute 8.6 got compute 8.9`: TensorRT expects the engine to
@@ -1597,6 +1734,18 @@ mod tests {
     }
 
     #[test]
+    fn grown_entries_name_their_sources() {
+        for (id, srcs) in SOURCES {
+            assert!(
+                CATALOG.iter().any(|e| e.id == *id),
+                "{id}: not in the catalog"
+            );
+            assert!(!srcs.is_empty(), "{id}: no source");
+            assert!(srcs.iter().all(|s| s.starts_with("https://")), "{id}");
+        }
+    }
+
+    #[test]
     fn ordinary_lines_match_nothing() {
         let inv = run("Epoch 1/10: loss=0.25\nUsing device cuda:0\nnvidia-smi shows my GPU fine\nI read about libcudnn in the docs\nSuccessfully installed nvidia-cudnn-cu12-9.1.0.70");
         assert!(inv.errors.is_empty(), "{:?}", inv.errors);
@@ -1727,6 +1876,45 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
             inv.gpus[0].compute_capability.as_ref().unwrap().value,
             ComputeCapability::new(8, 6)
         );
+    }
+
+    #[test]
+    fn wrapped_and_quoted_messages() {
+        let inv = run(
+            "RuntimeError: CUDA error: no kernel image is available for\nexecution on the device\n",
+        );
+        assert_eq!(kinds(&inv), [K::NoKernelImage]);
+        assert_eq!(inv.errors[0].source, "input line 1");
+        let inv = run("UserWarning: NVIDIA GeForce GTX 1080 with CUDA capability sm_61 is not compatible with the current\nPyTorch installation.\n");
+        assert_eq!(kinds(&inv), [K::ArchNotCompiled]);
+        assert_eq!(
+            inv.gpus[0].compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(6, 1)
+        );
+        let inv = run("> THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=51 error=35 :\n> cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:51\n");
+        assert_eq!(kinds(&inv), [K::InsufficientDriver]);
+        assert_eq!(inv.errors[0].code, Some(35));
+        // Two unrelated lines are not one message.
+        let inv = run("no kernel image\nis the phrase I searched for\n");
+        assert!(inv.errors.is_empty());
+    }
+
+    #[test]
+    fn messages_added_from_the_corpus() {
+        for (text, kind) in [
+            ("pynvml.nvml.NVMLError_DriverNotLoaded: Driver Not Loaded", K::SmiNoDriver),
+            ("[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 97)", K::TrtEngineIncompatible),
+            ("RuntimeError: Failed to dlopen libcuda.so.1", K::LibcudaMissing),
+            ("OSError: /venv/lib/python3.10/site-packages/nvidia/cublas/lib/libcublas.so.11: undefined symbol: cublasLtGetStatusString, version libcublasLt.so.11", K::LibraryShadowed),
+            ("RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50", K::NoVisibleDevices),
+            ("ImportError: /home/u/.local/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", K::ExtensionMismatch),
+        ] {
+            let inv = run(text);
+            assert!(kinds(&inv).contains(&kind), "{text}: {:?}", kinds(&inv));
+        }
+        // A corrupt plan file is not a version mismatch.
+        let inv = run("ERROR: The engine plan file is not compatible with this version of TensorRT, expecting library version 5.1.5 got 0.0.0, please rebuild.");
+        assert_eq!(kinds(&inv), [K::Other]);
     }
 
     #[test]

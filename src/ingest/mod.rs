@@ -20,6 +20,7 @@ macro_rules! regex_fn {
 
 pub mod clean;
 pub mod collect_env;
+pub mod context;
 pub mod dockerfile;
 pub mod env;
 pub mod errors;
@@ -27,8 +28,10 @@ pub mod gate;
 pub mod nvcc;
 pub mod nvidia_smi;
 pub mod os;
+pub mod own_json;
 pub mod pip;
 pub mod proc_version;
+pub mod prose;
 pub mod repl;
 
 use serde::Serialize;
@@ -43,16 +46,58 @@ use crate::version::CudaVersion;
 pub use clean::{clean, Doc, Line};
 pub use errors::{missing_facts, ToBeSure};
 
+/// Like [`ingest`], but an input that is gpucompat's own JSON (`card --json`,
+/// `check --json`) is read as the Inventory it holds, and one of the wrong
+/// shape is an error. Text inputs add their facts to it.
+pub fn ingest_any(inputs: &[(String, String)]) -> Result<Inventory, own_json::OwnJsonError> {
+    let mut base: Option<Inventory> = None;
+    let mut texts = Vec::new();
+    for (name, text) in inputs {
+        match own_json::read(name, text) {
+            Some(inv) => {
+                let inv = inv?;
+                if base.is_none() {
+                    base = Some(inv);
+                }
+            }
+            None => texts.push((name.clone(), text.clone())),
+        }
+    }
+    let Some(mut inv) = base else {
+        return Ok(ingest(inputs));
+    };
+    if !texts.is_empty() {
+        let more = ingest(&texts);
+        // Facts from the pasted text fill what the saved JSON left unknown.
+        if inv.errors.is_empty() {
+            inv.errors = more.errors;
+        } else {
+            inv.errors.extend(more.errors);
+        }
+        for (k, v) in more.env {
+            inv.env.entry(k).or_insert(v);
+        }
+        if inv.setting.is_empty() {
+            inv.setting = more.setting;
+        }
+        inv.notes.extend(more.notes);
+    }
+    Ok(inv)
+}
+
 /// Parse pasted reports into one Inventory. Each input is `(name, text)`;
 /// with one input, facts cite `input line N`, with several `NAME line N`.
 pub fn ingest(inputs: &[(String, String)]) -> Inventory {
     let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
     let mut b = Builder::new(format!("explain {}", names.join(" ")));
+    let mut clues = context::Clues::default();
     for (name, text) in inputs {
         let label = if inputs.len() == 1 { "input" } else { name };
         let doc = clean(label, text);
         parse_doc(&doc, &mut b);
+        context::scan(&doc, &mut clues);
     }
+    context::apply(&clues, &mut b);
     b.finish()
 }
 
@@ -69,6 +114,8 @@ pub fn parse_doc(doc: &Doc, b: &mut Builder) {
     dockerfile::parse(doc, b);
     env::parse(doc, b);
     errors::parse(doc, b);
+    // Last: typed facts fill only what no tool output stated.
+    prose::parse(doc, b);
 }
 
 /// Facts a pasted report does not state but the knowledge base knows from
