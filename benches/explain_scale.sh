@@ -17,8 +17,12 @@ runs="${RUNS:-5}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-cargo build --release --quiet
-bin="target/release/gpucompat"
+# GPUCOMPAT_BIN: a binary already built (skips the release build).
+bin="${GPUCOMPAT_BIN:-}"
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin="target/release/gpucompat"
+fi
 
 python3 - "$work" <<'PY'
 import sys

@@ -53,7 +53,8 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     gpucompat::rules::observed::mark_thin_evidence(&mut findings);
     let to_be_sure = ingest::missing_facts(&inv);
 
-    let mut out = std::io::stdout().lock();
+    // Buffered: a report on a large paste is megabytes of small writes.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let report = Report {
             schema_version: SCHEMA_VERSION,
@@ -74,6 +75,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             render_text(&findings, &inv, &to_be_sure, ctx.verbose)
         )?;
     }
+    out.flush()?;
     Ok(exit_code(&findings))
 }
 

@@ -58,7 +58,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         let line = &doc.lines[i];
         let t = line.text.as_str();
         i += 1;
-        if t.len() < 3 {
+        if t.len() < 3 || !line.gate(super::gate::Gate::Context) {
             continue;
         }
         let Some(m) = re.captures(t) else { continue };

@@ -185,7 +185,7 @@ pub static CATALOG: &[Entry] = &[
     e("cuda-unsupported-ptx-enum", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", K::UnsupportedPtx, Some(222),
         "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX was compiled with an unsupported toolchain"),
     // --- GPU architecture ------------------------------------------------------------------------
-    e("cuda-no-kernel-image", "no kernel image is available for execution on the device", K::NoKernelImage, Some(209),
+    e("cuda-no-kernel-image", "no kernel image is available", K::NoKernelImage, Some(209),
         "RuntimeError: CUDA error: no kernel image is available for execution on the device"),
     e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
         "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"),
@@ -195,6 +195,10 @@ pub static CATALOG: &[Entry] = &[
         "Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.", gpu_too_old),
     ex("torch-gpu-requires-cuda", "which requires CUDA_VERSION >=", &[], K::ArchNotCompiled, None,
         "Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to", gpu_requires_cuda),
+    e("nvcc-unsupported-gpu-arch", "Unsupported gpu architecture", K::ArchNotCompiled, None,
+        "nvcc fatal   : Unsupported gpu architecture 'compute_86'"),
+    e("ptxas-arch-not-defined", "is not defined for option 'gpu-name'", K::ArchNotCompiled, None,
+        "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'"),
     e("nvrtc-bad-arch", "invalid value for --gpu-architecture", K::ArchNotCompiled, None,
         "nvrtc: error: invalid value for --gpu-architecture (-arch)"),
     // --- NVSwitch / fabric manager, forward compatibility ----------------------------------------
@@ -283,6 +287,8 @@ pub static CATALOG: &[Entry] = &[
         "FAILED_PRECONDITION: DNN library is not found."),
     ex("tf-cudnn-runtime-mismatch", "Loaded runtime CuDNN library", &[], K::CudnnVersionMismatch, None,
         "Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and equal or higher minor version.", tf_cudnn_mismatch),
+    e("paddle-cudnn-version", "but CUDNN version in your machine is", K::CudnnVersionMismatch, None,
+        "WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.5, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version."),
     ex("jax-cudnn-version", "but JAX was built against version", &["cudnn"], K::CudnnVersionMismatch, None,
         "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cudnnGetVersion() failed: Found cuDNN version 8600, but JAX was built against version 8904, which is newer.", jax_cudnn_mismatch),
     ex("torch-cudnn-incompatibility", "cuDNN version incompatibility", &[], K::CudnnVersionMismatch, None,
@@ -372,6 +378,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("a1111-torch-cannot-use-gpu", &["https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/480"]),
     ("cuda-device-not-available", &["https://github.com/Genesis-Embodied-AI/genesis-world/issues/156"]),
     ("amdgpu-gfx-not-supported", &["https://github.com/ollama/ollama/issues/4099", "https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/20"]),
+    ("paddle-cudnn-version", &["https://github.com/PaddlePaddle/Paddle/issues/23922", "https://github.com/PaddlePaddle/Paddle/issues/26954", "https://github.com/PaddlePaddle/Paddle/issues/24327"]),
+    ("nvcc-unsupported-gpu-arch", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
+    ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("ollama-nvml-init-failure-9", &["https://github.com/ollama/ollama/issues/1898"]),
 ];
 

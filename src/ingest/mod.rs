@@ -224,7 +224,7 @@ impl Builder {
             inv: Inventory::new(origin),
             notes: Notes::default(),
             current_env: None,
-            gpu_pos: GpuPositions::new(),
+            gpu_pos: GpuPositions::default(),
             seen_errors: Default::default(),
             error_counts: Default::default(),
         }
@@ -374,6 +374,13 @@ impl Builder {
             derive_frameworks(env);
         }
         self.inv.gpus.sort_by_key(|g| g.index);
+        if !self.gpu_pos.left_out.is_empty() {
+            let msg = format!(
+                "{} more GPUs were left out after the first {MAX_GPUS}: a paste this large is a fleet, not one machine",
+                self.gpu_pos.left_out.len()
+            );
+            self.note("input", msg);
+        }
         for (kind, (kept, left_out)) in std::mem::take(&mut self.error_counts) {
             if left_out > 0 {
                 let msg = format!(
@@ -528,32 +535,54 @@ pub fn put_opt<T: PartialEq + Serialize>(
 
 /// The GPU with this index, created if not yet seen. `pos` maps an index
 /// to its place in `gpus`, so a paste with thousands of rows stays linear.
-pub fn gpu_mut<'a>(gpus: &'a mut Vec<Gpu>, pos: &mut GpuPositions, index: u32) -> &'a mut Gpu {
-    let stale = pos.len() != gpus.len()
+/// Past [`MAX_GPUS`] a new index gets a scratch GPU that is never kept
+/// (the paste is a fleet dump, not one machine; `finish` notes how many).
+pub fn gpu_mut<'a>(gpus: &'a mut Vec<Gpu>, pos: &'a mut GpuPositions, index: u32) -> &'a mut Gpu {
+    let stale = pos.map.len() != gpus.len()
         || pos
+            .map
             .get(&index)
             .is_some_and(|&p| gpus.get(p).is_none_or(|g| g.index != index));
     if stale {
         // The list was changed behind the map's back: index it again.
-        pos.clear();
-        pos.extend(gpus.iter().enumerate().map(|(i, g)| (g.index, i)));
+        pos.map.clear();
+        pos.map
+            .extend(gpus.iter().enumerate().map(|(i, g)| (g.index, i)));
     }
-    let p = match pos.get(&index) {
+    let p = match pos.map.get(&index) {
         Some(&p) => p,
+        None if gpus.len() >= MAX_GPUS => {
+            pos.left_out.insert(index);
+            pos.scratch = Gpu {
+                index,
+                ..Default::default()
+            };
+            return &mut pos.scratch;
+        }
         None => {
             gpus.push(Gpu {
                 index,
                 ..Default::default()
             });
-            pos.insert(index, gpus.len() - 1);
+            pos.map.insert(index, gpus.len() - 1);
             gpus.len() - 1
         }
     };
     &mut gpus[p]
 }
 
+/// GPUs one paste may describe: a node has at most a few dozen; a paste
+/// with more is a fleet dump (`gpucompat fleet` reads those), and every
+/// rule's cost grows with the count.
+pub const MAX_GPUS: usize = 256;
+
 /// Where each GPU index sits in the builder's GPU list.
-pub type GpuPositions = std::collections::HashMap<u32, usize>;
+#[derive(Debug, Default)]
+pub struct GpuPositions {
+    map: std::collections::HashMap<u32, usize>,
+    scratch: Gpu,
+    left_out: std::collections::HashSet<u32>,
+}
 
 pub fn env_mut<'a>(envs: &'a mut Vec<PythonEnv>, current: &mut Option<usize>) -> &'a mut PythonEnv {
     let idx = match *current {
@@ -682,6 +711,22 @@ mod tests {
         );
         assert_eq!(inv.notes.len(), 1);
         assert!(inv.notes[0].message.contains("input line 9"));
+    }
+
+    #[test]
+    fn gpu_lookup_is_by_index_and_bounded() {
+        let mut text = String::from("name, driver_version, compute_cap\n");
+        for i in 0..(MAX_GPUS + 50) {
+            text.push_str(&format!("Tesla T4 #{i}, 550.54.15, 7.5\n"));
+        }
+        let inv = ingest(&[("t".to_string(), text)]);
+        assert_eq!(inv.gpus.len(), MAX_GPUS);
+        assert_eq!(inv.gpus[5].name.as_ref().unwrap().value, "Tesla T4 #5");
+        assert_eq!(inv.gpus[5].name.as_ref().unwrap().source, "input line 7");
+        assert!(inv
+            .notes
+            .iter()
+            .any(|n| n.message.starts_with("50 more GPUs")));
     }
 
     #[test]

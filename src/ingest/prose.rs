@@ -53,17 +53,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if t.len() < 6 || t.len() > 200 {
             continue;
         }
-        let l = t.as_bytes();
-        // Every pattern starts with one of these words; skip the rest cheaply.
-        let maybe = l.len() >= 3
-            && (t.contains("river")
-                || t.contains("GPU")
-                || t.contains("gpu")
-                || t.contains("Gpu")
-                || t.contains("card")
-                || t.contains("ersion")
-                || t.contains("install"));
-        if !maybe {
+        if !line.gate(super::gate::Gate::Prose) {
             continue;
         }
         let src = format!("{} {PROSE}", line.src);
