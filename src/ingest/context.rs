@@ -177,7 +177,7 @@ pub fn apply(c: &Clues, b: &mut Builder) {
                 .os
                 .kind
                 .as_ref()
-                .is_none_or(|k| k.value == OsKind::Linux)
+                .map_or(true, |k| k.value == OsKind::Linux)
         {
             inv.wsl.is_wsl = Some(Fact::new(true, src).with_note(note));
         }

@@ -542,7 +542,7 @@ pub fn gpu_mut<'a>(gpus: &'a mut Vec<Gpu>, pos: &'a mut GpuPositions, index: u32
         || pos
             .map
             .get(&index)
-            .is_some_and(|&p| gpus.get(p).is_none_or(|g| g.index != index));
+            .is_some_and(|&p| gpus.get(p).map_or(true, |g| g.index != index));
     if stale {
         // The list was changed behind the map's back: index it again.
         pos.map.clear();
