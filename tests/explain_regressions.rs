@@ -127,3 +127,20 @@ fn template_fields_are_read_as_prose() {
     // `got 0.0.0` is a file that is no engine, not a TensorRT version mismatch.
     assert_eq!(errors_in(&f, Category::TensorrtMismatch), 0, "{f:?}");
 }
+
+#[test]
+fn pasted_docker_run_without_gpus_is_the_container() {
+    // The NGC banner's "Use 'nvidia-docker run'" is a message, not the command.
+    let (inv, f) = explain("corpus/c2-docker-1903-ngc-tf-without-gpus-flag.txt");
+    assert_eq!(inv.setting.docker_run_gpus.map(|g| g.value), Some(false));
+    assert!(errors_in(&f, Category::Container) > 0, "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+}
+
+#[test]
+fn no_gpus_after_a_script_exports_cuda_visible_devices() {
+    let (inv, f) = explain("corpus/c3-tslib-windows-script-visible-devices-2-no-gpus.txt");
+    assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].value, "2");
+    assert!(categories(&f).contains(&Category::EnvVar), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+}

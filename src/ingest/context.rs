@@ -94,7 +94,13 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             first(&mut c.mig);
         }
         if m.name("docker").is_some() {
-            if lower.contains(" run") {
+            // A command line, not a message that mentions one ("Use 'nvidia-docker run' to ...").
+            let cmd = line.command().unwrap_or(t).trim_start();
+            let cmd = cmd.strip_prefix("sudo ").unwrap_or(cmd).trim_start();
+            let is_cmd = ["docker ", "nvidia-docker ", "podman "]
+                .iter()
+                .any(|p| cmd.starts_with(p));
+            if is_cmd && lower.contains(" run") {
                 // `docker run` continued over lines ending in `\`.
                 let mut cmd = lower.clone();
                 let mut j = i;

@@ -234,9 +234,16 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if facts::is_wsl(inv) && no_gpu {
         return Some("ERR023");
     }
+    // A launcher that reserved no GPU, or a script that set CUDA_VISIBLE_DEVICES.
     let hidden = flag(&inv.setting.ray_without_gpus) == Some(true)
-        || flag(&inv.setting.slurm_gpus) == Some(false);
-    if hidden && matches!(k, ErrorKind::NoDevice | ErrorKind::NoVisibleDevices) {
+        || flag(&inv.setting.slurm_gpus) == Some(false)
+        || inv.env.contains_key("CUDA_VISIBLE_DEVICES");
+    if hidden
+        && matches!(
+            k,
+            ErrorKind::NoDevice | ErrorKind::NoVisibleDevices | ErrorKind::CudaUnavailable
+        )
+    {
         return Some("ERR025");
     }
     None
@@ -311,6 +318,13 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
             "ERR025" => {
                 add("Ray task without num_gpus", &s.ray_without_gpus);
                 add("Slurm job asked for GPUs", &s.slurm_gpus);
+                if let Some(v) = inv.env.get("CUDA_VISIBLE_DEVICES") {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "CUDA_VISIBLE_DEVICES".into(),
+                        value: v.value.clone(),
+                        source: v.source.clone(),
+                    });
+                }
             }
             _ => {}
         }
@@ -567,10 +581,10 @@ setting_rule!(ERR024, check_err024, "ERR024", "observed-mig-enumeration-failure"
     ["https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"]);
 
 setting_rule!(ERR025, check_err025, "ERR025", "observed-launcher-hides-gpus", Category::EnvVar, ["ENV001"],
-    "A no-device error from a program started by a launcher that gave it no GPU (a Ray task without num_gpus, a Slurm job without a GPU request).",
-    "No-device errors next to a Ray task or actor declared without `num_gpus`, or a Slurm job whose options ask for no GPUs.",
+    "A no-device error from a program started by a launcher that gave it no GPU (a Ray task without num_gpus, a Slurm job without a GPU request) or by a script that sets CUDA_VISIBLE_DEVICES.",
+    "No-device errors next to a Ray task or actor declared without `num_gpus`, a Slurm job whose options ask for no GPUs, or a CUDA_VISIBLE_DEVICES the paste sets (export, os.environ, a command prefix).",
     "Ray sets CUDA_VISIBLE_DEVICES to empty for tasks that reserve no GPU; Slurm's cgroups and CUDA_VISIBLE_DEVICES expose only the GPUs a job requested. Either way the program sees no device although the node has GPUs.",
-    "Declare the GPUs: `@ray.remote(num_gpus=1)`, or `#SBATCH --gres=gpu:1` (or `--gpus=1`) for the Slurm job.",
+    "Declare the GPUs: `@ray.remote(num_gpus=1)`, or `#SBATCH --gres=gpu:1` (or `--gpus=1`) for the Slurm job; make CUDA_VISIBLE_DEVICES name GPUs that exist (`nvidia-smi -L`), and set it before the program first touches CUDA.",
     ["https://docs.ray.io/en/latest/ray-core/scheduling/accelerators.html", "https://slurm.schedmd.com/gres.html"]);
 
 observed_rule!(ERR026, check_err026, "ERR026", "observed-extension-build-mismatch", Category::CompiledExtension, Severity::Error,
