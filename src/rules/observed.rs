@@ -198,6 +198,15 @@ const NO_GPU_KINDS: &[ErrorKind] = &[
     ErrorKind::CudaUnavailable,
 ];
 
+/// Some environment's torch is a CPU-only build (`+cpu`, or no CUDA build).
+fn cpu_torch(inv: &Inventory) -> bool {
+    inv.python.iter().any(|e| {
+        e.torch
+            .as_ref()
+            .is_some_and(|t| t.cuda.as_ref().is_some_and(|c| c.value.is_none()))
+    })
+}
+
 /// The GPU is AMD and no NVIDIA GPU is in sight.
 fn amd_only(inv: &Inventory) -> bool {
     facts::has_amd_gpu(inv) && !inv.has_nvidia_hardware()
@@ -219,6 +228,10 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     if cuda && amd_only(inv) {
         return Some("ERR020");
+    }
+    // A CUDA extension that fails next to a CPU-only torch: the torch is what is wrong.
+    if k == ErrorKind::ExtensionMismatch && cpu_torch(inv) {
+        return Some("ERR029");
     }
     let no_gpu = NO_GPU_KINDS.contains(&k) || k == ErrorKind::InitFailed;
     if no_gpu && flag(&inv.setting.mig_enabled) == Some(true) {
@@ -314,6 +327,19 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR023" => add("WSL2", &inv.wsl.is_wsl),
+            "ERR029" => {
+                for e in &inv.python {
+                    if let Some(c) = e.torch.as_ref().and_then(|t| t.cuda.as_ref()) {
+                        if c.value.is_none() {
+                            f.evidence.push(crate::finding::Evidence {
+                                fact: format!("torch CUDA build ({})", e.path),
+                                value: "none (CPU-only)".into(),
+                                source: c.source.clone(),
+                            });
+                        }
+                    }
+                }
+            }
             "ERR024" => add("MIG enabled", &s.mig_enabled),
             "ERR025" => {
                 add("Ray task without num_gpus", &s.ray_without_gpus);
@@ -608,8 +634,15 @@ observed_rule!(ERR028, check_err028, "ERR028", "observed-cuda-unavailable", Cate
     "Run `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` and `nvidia-smi` on the machine (or `gpucompat check` there): a `+cpu` or None CUDA build needs the CUDA wheel, a failing nvidia-smi needs the driver.",
     ["https://pytorch.org/get-started/locally/", "https://pytorch.org/docs/stable/notes/cuda.html"]);
 
+setting_rule!(ERR029, check_err029, "ERR029", "observed-extension-on-cpu-torch", Category::CpuOnlyWheel, ["WHL001"],
+    "A CUDA extension failed to load next to a CPU-only torch: the torch build is what is wrong.",
+    "Extension load failures (undefined symbol, 'xFormers was built for') in a report whose torch is a CPU-only build (`+cpu`, or no CUDA build).",
+    "Extensions with CUDA kernels (xformers, flash-attn, bitsandbytes, vLLM) are built against a CUDA build of torch. An update that replaced torch with its CPU build (a dependency resolver picking PyPI's default on Windows, a `--index-url .../cpu`) leaves them unloadable, and reinstalling the extension does not help.",
+    "Reinstall torch from the CUDA index the extension was built for (`pip install torch==X --index-url https://download.pytorch.org/whl/cuXXX`), with torchvision and torchaudio to match.",
+    ["https://pytorch.org/get-started/locally/", "https://github.com/facebookresearch/xformers#installing-xformers"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
-    &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028,
+    &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029,
 ];
