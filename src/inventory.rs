@@ -560,6 +560,10 @@ pub enum ErrorKind {
     Timeout,
     /// CUDA out of memory (not a compatibility failure; reported so it is not misread as one).
     OutOfMemory,
+    /// NVRM: the GPU is supported only by an older (legacy) driver branch.
+    GpuDroppedByDriver,
+    /// NVRM: the open kernel module does not support this (pre-Turing) GPU.
+    OpenModuleUnsupported,
     /// A program or framework says CUDA is not available, without saying why
     /// (`torch.cuda.is_available(): False`, "Torch is not able to use GPU").
     CudaUnavailable,

@@ -134,6 +134,14 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "a GPU operation or query hung or timed out",
             "nvidia-smi; sudo dmesg | grep -i xid",
         ),
+        GpuDroppedByDriver => (
+            "the installed driver branch no longer supports this GPU; only an older (legacy) branch does, so the kernel module ignores it",
+            "sudo dmesg | grep NVRM; nvidia-smi",
+        ),
+        OpenModuleUnsupported => (
+            "the open kernel module drives only Turing and newer GPUs; this one needs the proprietary module",
+            "sudo dmesg | grep NVRM; modinfo nvidia | grep license",
+        ),
         CudaUnavailable => (
             "the program found CUDA unavailable: a CPU-only build, no NVIDIA driver or GPU, or GPUs hidden from it",
             "python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi",
@@ -641,8 +649,23 @@ setting_rule!(ERR029, check_err029, "ERR029", "observed-extension-on-cpu-torch",
     "Reinstall torch from the CUDA index the extension was built for (`pip install torch==X --index-url https://download.pytorch.org/whl/cuXXX`), with torchvision and torchaudio to match.",
     ["https://pytorch.org/get-started/locally/", "https://github.com/facebookresearch/xformers#installing-xformers"]);
 
+observed_rule!(ERR030, check_err030, "ERR030", "observed-gpu-dropped-by-driver", Category::ArchUnsupported, Severity::Error,
+    [GpuDroppedByDriver], ["ARCH003"],
+    "The kernel driver says the GPU is supported only by an older, legacy driver branch.",
+    "Each driver branch supports a set of GPU architectures; when a branch drops one (Kepler after R470), its kernel module ignores those GPUs and prints which legacy branch still supports them. No CUDA device exists until that branch is installed.",
+    "Install the legacy branch the message names (e.g. 470.xx for Kepler) and a CUDA/framework build that branch supports, or replace the GPU.",
+    ["https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html", "https://github.com/siderolabs/talos/issues/8764"]);
+
+observed_rule!(ERR031, check_err031, "ERR031", "observed-open-module-unsupported-gpu", Category::DriverBranch, Severity::Error,
+    [OpenModuleUnsupported], [],
+    "The open NVIDIA kernel module refused the GPU: it supports only Turing and newer.",
+    "The open kernel modules (nvidia-open, the default from R560) drive Turing and newer GPUs only; a Pascal, Volta or older GPU is left without a driver.",
+    "Install the proprietary kernel module of the same branch (e.g. `nvidia-driver-NNN` rather than `-open`, or `--kernel-module-type=proprietary` with the .run installer); from R590 Pascal and Volta are not supported at all.",
+    ["https://github.com/NVIDIA/open-gpu-kernel-modules#compatible-gpus", "https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/20"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
-    &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029,
+    &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
+    &ERR031,
 ];
