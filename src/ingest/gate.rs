@@ -264,7 +264,8 @@ const WORDS: &[(Gate, &[&str])] = &[
     (
         Gate::Prose,
         &[
-            "driver", "gpu", "gpus", "graphics", "video", "card", "version", "install",
+            "driver", "gpu", "gpus", "graphics", "video", "card", "version", "install", "torch",
+            "pytorch", "gtx", "rtx", "geforce", "tesla", "nvidia",
         ],
     ),
 ];

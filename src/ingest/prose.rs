@@ -32,6 +32,15 @@ regex_fn!(
     r"(?i)\bpip3?\s+install\b.*?\btorch\s*={2,3}\s*([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)"
 );
 
+regex_fn!(
+    torch_tagged_re,
+    r"(?i)\b(?:py)?torch[\s=:v-]*([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s*\+\s*(cpu|cu[0-9]{2,3}|rocm[0-9.]+)\b"
+);
+regex_fn!(
+    gpu_named_re,
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX)\s?[0-9]{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU))?|(?:NVIDIA\s+)?Tesla\s+[KPMVT][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?)\b"
+);
+
 /// Names that make a typed `GPU:` value an NVIDIA GPU's.
 fn nvidia_gpu_name(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
@@ -80,14 +89,31 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 }
             }
         }
+        // A GPU named in a short typed line (`**Setup:** i7-8750H, GTX 1070, 16 GB RAM`).
+        if b.inv.gpus.iter().all(|g| g.name.is_none()) && t.len() <= 120 {
+            if let Some(m) = gpu_named_re().captures(t) {
+                let name = m[1].trim().to_string();
+                if !name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA") {
+                    let g = b.gpu(0);
+                    g.name = Some(
+                        Fact::new(name, &src).with_note("typed in the report, not a tool's output"),
+                    );
+                }
+            }
+        }
         let torch_known = b.inv.python.iter().any(|e| {
             e.package("torch").is_some() || e.torch.as_ref().is_some_and(|t| t.version.is_some())
         });
         if !torch_known {
-            let v = torch_version_re()
+            let v = torch_tagged_re()
                 .captures(t)
-                .or_else(|| pip_torch_re().captures(t))
-                .map(|m| m[1].to_string());
+                .map(|m| format!("{}+{}", &m[1], m[2].to_ascii_lowercase()))
+                .or_else(|| {
+                    torch_version_re()
+                        .captures(t)
+                        .or_else(|| pip_torch_re().captures(t))
+                        .map(|m| m[1].to_string())
+                });
             if let Some(v) = v {
                 b.package("torch", &v, &src);
             }
@@ -130,6 +156,17 @@ mod tests {
         assert!(p.source.ends_with("(prose)"));
         let inv = run("- PyTorch Version (e.g., 1.0): 1.4.0\n");
         assert_eq!(inv.python[0].package("torch").unwrap().version, "1.4.0");
+    }
+
+    #[test]
+    fn tagged_torch_and_gpu_names_in_a_line() {
+        let inv =
+            run("**Setup:** i7-8750H, GTX 1070, 16 GB RAM.\n**Versions:** PyTorch 2.8.0 + cu129\n");
+        assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "GTX 1070");
+        let p = inv.python[0].package("torch").unwrap();
+        assert_eq!(p.version, "2.8.0+cu129");
+        let inv = run("Cuda not compiled\ntorch2.2.0+cpu\n");
+        assert_eq!(inv.python[0].package("torch").unwrap().version, "2.2.0+cpu");
     }
 
     #[test]
