@@ -242,7 +242,12 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
         return Some("ERR029");
     }
     let no_gpu = NO_GPU_KINDS.contains(&k) || k == ErrorKind::InitFailed;
-    if no_gpu && flag(&inv.setting.mig_enabled) == Some(true) {
+    let mig = flag(&inv.setting.mig_enabled) == Some(true)
+        || inv
+            .gpus
+            .iter()
+            .any(|g| g.mig.as_ref().is_some_and(|m| m.value.enabled));
+    if no_gpu && mig {
         return Some("ERR024");
     }
     if k == ErrorKind::InitFailed && e.text.contains("NVML") && facts::in_container(inv) {
