@@ -9,6 +9,9 @@
 //! reads past the `source:` line of a sealed report; unset (CI), both parts
 //! are scored and both scores printed.
 
+// Tests report measurements and skips on the console.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use std::collections::BTreeSet;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
