@@ -5,6 +5,7 @@
 //! knowledge base ([`kb::Kb`]) and return [`finding::Finding`]s; `plan`
 //! solves for a stack that runs; `render` prints.
 
+pub mod card;
 pub mod finding;
 pub mod ingest;
 pub mod inventory;

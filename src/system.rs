@@ -200,13 +200,10 @@ pub fn resolve_in_root(root: &Path, path: &Path, follow_last: bool) -> io::Resul
                     Ok(m) if m.file_type().is_symlink() => {
                         hops += 1;
                         if hops > MAX_LINK_HOPS {
-                            return Err(io::Error::new(
-                                io::ErrorKind::Other,
-                                format!(
-                                    "{}: more than {MAX_LINK_HOPS} symbolic links (a loop)",
-                                    path.display()
-                                ),
-                            ));
+                            return Err(io::Error::other(format!(
+                                "{}: more than {MAX_LINK_HOPS} symbolic links (a loop)",
+                                path.display()
+                            )));
                         }
                         let target = std::fs::read_link(root.join(&candidate))?;
                         if target.is_absolute() {
@@ -233,6 +230,9 @@ pub const MAX_COMMAND_OUTPUT: u64 = 4 * 1024 * 1024;
 /// `<root>/proc/self/environ` is read up to this size (Linux caps the
 /// environment of `execve` near 2 MiB).
 pub const MAX_ENVIRON: u64 = 2 * 1024 * 1024;
+
+/// `explain` reads at most this much pasted text (each file, and stdin).
+pub const MAX_PASTE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Why a file was not read: it is not a regular file.
 fn not_regular(path: &Path, ft: std::fs::FileType) -> io::Error {

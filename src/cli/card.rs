@@ -61,6 +61,9 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             labels::prometheus(&inv, Some(tier(&inv, &ctx.kb).level), Some(&findings))
         }
     };
-    print!("{out}");
+    match format {
+        Format::Json => gpucompat::render::sanitize::print_exact(out.trim_end_matches('\n')),
+        _ => gpucompat::render::sanitize::print(&out),
+    }
     Ok(0)
 }

@@ -4,10 +4,8 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-
 use gpucompat::finding::exit_code;
-use gpucompat::inventory::{Inventory, SCHEMA_VERSION};
+use gpucompat::inventory::Inventory;
 use gpucompat::probe::probe;
 use gpucompat::render::findings as render;
 use gpucompat::rules::{self, Selector};
@@ -66,25 +64,7 @@ fn parse_selectors(list: &[String]) -> anyhow::Result<Vec<Selector>> {
 
 /// Read a saved card: the Inventory itself, or a `check --json` report holding one.
 pub fn read_card(path: &std::path::Path) -> anyhow::Result<Inventory> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("--card {}", path.display()))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("--card {}: not JSON", path.display()))?;
-    let inv_value = match value.get("inventory") {
-        Some(inv) if value.get("findings").is_some() => inv.clone(),
-        _ => value,
-    };
-    let inv: Inventory = serde_json::from_value(inv_value)
-        .with_context(|| format!("--card {}: not a gpucompat card", path.display()))?;
-    if inv.schema_version > SCHEMA_VERSION {
-        eprintln!(
-            "gpucompat: warning: {} has card schema {} (this build reads {}); unknown fields are ignored",
-            path.display(),
-            inv.schema_version,
-            SCHEMA_VERSION
-        );
-    }
-    Ok(inv)
+    Ok(gpucompat::card::read(path)?)
 }
 
 /// `--smoke`: run the GPU smoke test. Its findings (SMK*) join the check's;
@@ -135,12 +115,14 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     rules::sort_findings(&mut findings);
 
     if json {
-        println!("{}", render::json(&findings, &inv));
+        gpucompat::render::sanitize::print_exact(&render::json(&findings, &inv));
     } else {
-        print!(
-            "{}",
-            render::text(&findings, &inv, rules::all().len(), ctx.verbose)
-        );
+        gpucompat::render::sanitize::print(&render::text(
+            &findings,
+            &inv,
+            rules::all().len(),
+            ctx.verbose,
+        ));
     }
     Ok(exit_code(&findings))
 }

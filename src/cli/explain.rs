@@ -3,7 +3,6 @@
 //! their input line, run the rules, and say what else to run when a fact
 //! that would change the verdict is missing.
 
-use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -52,7 +51,6 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let findings = run_rules(&inv, &ctx.kb);
     let to_be_sure = ingest::missing_facts(&inv);
 
-    let mut out = std::io::stdout().lock();
     if args.json {
         let report = Report {
             schema_version: SCHEMA_VERSION,
@@ -64,14 +62,9 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             inventory: &inv,
             to_be_sure: &to_be_sure,
         };
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
+        gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&report)?);
     } else {
-        write!(
-            out,
-            "{}",
-            render_text(&findings, &inv, &to_be_sure, ctx.verbose)
-        )?;
+        gpucompat::render::sanitize::print(&render_text(&findings, &inv, &to_be_sure, ctx.verbose));
     }
     Ok(exit_code(&findings))
 }
@@ -82,15 +75,16 @@ fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<(String, String)>> {
     for f in files.iter().map(Some).chain(stdin_only.then_some(None)) {
         let (name, bytes) = match f {
             Some(p) if p.as_os_str() != "-" => {
-                let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+                let bytes = gpucompat::system::read_input(p, gpucompat::system::MAX_PASTE_BYTES)
+                    .with_context(|| format!("reading {}", p.display()))?;
                 (p.display().to_string(), bytes)
             }
             _ => {
-                let mut bytes = Vec::new();
-                std::io::stdin()
-                    .lock()
-                    .read_to_end(&mut bytes)
-                    .context("reading standard input")?;
+                let bytes = gpucompat::system::read_input(
+                    std::path::Path::new("-"),
+                    gpucompat::system::MAX_PASTE_BYTES,
+                )
+                .context("reading standard input")?;
                 ("stdin".to_string(), bytes)
             }
         };

@@ -22,16 +22,10 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
-    let text = if args.file.as_os_str() == "-" {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
-            .map_err(|e| anyhow::anyhow!("standard input: {e}"))?;
-        String::from_utf8_lossy(&b).into_owned()
-    } else {
-        let bytes = std::fs::read(&args.file)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
-        String::from_utf8_lossy(&bytes).into_owned()
-    };
+    let bytes =
+        gpucompat::system::read_input(&args.file, gpucompat::plan::lint::MAX_DOCKERFILE_BYTES)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     let mut hosts = Vec::new();
     for p in &args.hosts {
         let inv = load_card(p)?;
@@ -54,12 +48,12 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             "file": args.file.display().to_string(),
             "findings": findings,
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&v)?);
     } else {
-        print!(
-            "{}",
-            render_text(&args.file.display().to_string(), &findings)
-        );
+        gpucompat::render::sanitize::print(&render_text(
+            &args.file.display().to_string(),
+            &findings,
+        ));
     }
     Ok(exit_code(&findings))
 }

@@ -117,11 +117,19 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         }
     }
     let format = if args.json { Format::Json } else { args.format };
-    print!("{}", formats::render(&plan, format, args.group));
+    let out = formats::render(&plan, format, args.group);
+    if format == Format::Json {
+        gpucompat::render::sanitize::print_exact(out.trim_end_matches('\n'));
+    } else {
+        gpucompat::render::sanitize::print(&out);
+    }
     if ctx.verbose && format != Format::Pins && format != Format::Json {
         for s in &plan.stacks {
             for r in &s.reasons {
-                eprintln!("stack {}: {}: {}", s.id, r.subject, r.text);
+                gpucompat::render::sanitize::eprint_line(&format!(
+                    "stack {}: {}: {}",
+                    s.id, r.subject, r.text
+                ));
             }
         }
     }

@@ -28,20 +28,23 @@ pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             let mut v: Vec<serde_json::Value> =
                 serde_json::from_str(&render::rules_json(&all)).unwrap_or_default();
             v.extend(lint::RULES.iter().map(lint_summary));
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            gpucompat::render::sanitize::print_exact(
+                &serde_json::to_string_pretty(&v).unwrap_or_default(),
+            );
         } else {
-            print!("{}", render::rules_text(&all));
-            println!("\nDockerfile rules (gpucompat lint):");
+            let mut out = render::rules_text(&all);
+            out.push_str("\nDockerfile rules (gpucompat lint):\n");
             for r in lint::RULES {
-                println!(
-                    "{:<8} {:<38}  {:<7}  {:<23}  {}",
+                out.push_str(&format!(
+                    "{:<8} {:<38}  {:<7}  {:<23}  {}\n",
                     r.code,
                     r.name,
                     r.severity.to_string(),
                     r.category.as_str(),
                     r.summary
-                );
+                ));
             }
+            gpucompat::render::sanitize::print(&out);
         }
         return Ok(0);
     };
@@ -57,26 +60,29 @@ pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
                 "how_to_fix": r.how_to_fix,
                 "sources": [r.sources],
             });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            gpucompat::render::sanitize::print_exact(
+                &serde_json::to_string_pretty(&v).unwrap_or_default(),
+            );
         } else {
-            print!("{}", lint_docs(r));
+            gpucompat::render::sanitize::print(&lint_docs(r));
         }
         return Ok(0);
     }
     match rules::by_code(&code) {
         Some(r) => {
             if args.json {
-                println!("{}", render::rule_json(r));
+                gpucompat::render::sanitize::print_exact(&render::rule_json(r));
             } else {
-                print!("{}", r.render_docs());
+                gpucompat::render::sanitize::print(&r.render_docs());
             }
             Ok(0)
         }
         None => {
-            eprintln!(
-                "gpucompat: unknown rule {code:?}; nearest: {}",
+            gpucompat::render::sanitize::eprint_line(&format!(
+                "gpucompat: unknown rule {:?}; nearest: {}",
+                gpucompat::render::sanitize::excerpt(&code, 40),
                 rules::nearest_codes(&code).join(", ")
-            );
+            ));
             Ok(2)
         }
     }

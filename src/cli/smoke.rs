@@ -62,9 +62,9 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let report = smoke::run_smoke_with(&host, &opts);
     if args.json {
         let text = serde_json::to_string_pretty(&report).context("serializing the report")?;
-        println!("{text}");
+        gpucompat::render::sanitize::print_exact(&text);
     } else {
-        print!("{}", render_text(&report, &ctx.kb, ctx.verbose));
+        gpucompat::render::sanitize::print(&render_text(&report, &ctx.kb, ctx.verbose));
     }
     // Smoke under a --root tree tested nothing: a usage error, not a pass.
     if report.skipped_not_live() {

@@ -4,3 +4,4 @@ pub mod card;
 pub mod findings;
 pub mod labels;
 pub mod python_envs;
+pub mod sanitize;
