@@ -182,7 +182,11 @@ impl Kb {
                         ),
                     }),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => embedded_json(name),
-                Err(source) => Err(KbError::Read { path, source }),
+                // The message names the file; kept out of the error's source chain so it is said once.
+                Err(e) => Err(KbError::Parse {
+                    name: name.to_string(),
+                    message: e.to_string(),
+                }),
             }
         })?;
         tables::validate(&kb).map_err(KbError::Invalid)?;

@@ -250,8 +250,8 @@ pub struct CudaImageRow {
     pub source: String,
 }
 
-/// `--kb` table files larger than this are refused.
-pub const MAX_TABLE_BYTES: u64 = 16 * 1024 * 1024;
+/// `--kb` table files larger than this are refused (the largest built-in table is under 100 KiB).
+pub const MAX_TABLE_BYTES: u64 = 2 * 1024 * 1024;
 
 /// What is wrong with one row of a table (rows count from 1, in file order).
 #[derive(Debug, Clone, PartialEq, Eq)]

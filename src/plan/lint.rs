@@ -20,7 +20,7 @@ use crate::plan::require::{
 use crate::version::{CudaVersion, DriverVersion};
 
 /// Dockerfiles larger than this are refused (`lint` reads at most this much).
-pub const MAX_DOCKERFILE_BYTES: u64 = 4 * 1024 * 1024;
+pub const MAX_DOCKERFILE_BYTES: u64 = 1024 * 1024;
 /// ARG/ENV substitution adds at most this many bytes to one value or one
 /// RUN line; a `$VAR` whose value would pass it stays as written. Without
 /// it, `ARG B=${A}${A}` lines double a value each line.
@@ -889,7 +889,10 @@ pub fn lint(text: &str, kb: &Kb, hosts: &[HostSpec]) -> Vec<Finding> {
     let mut stages: Vec<Stage> = Vec::new();
     // The latest stage of each name (a FROM may name an earlier stage).
     let mut by_name: HashMap<String, usize> = HashMap::new();
+    // Repeats are folded as they come, so a RUN line of 100 000 words holds one finding, not 100 000.
+    let mut collapsed = Collapsed::default();
     for ins in parse_dockerfile(text) {
+        collapsed.extend(findings.drain(..));
         match ins.keyword.as_str() {
             "ARG" => {
                 for (k, v) in key_values(&ins.args) {
@@ -1027,48 +1030,61 @@ pub fn lint(text: &str, kb: &Kb, hosts: &[HostSpec]) -> Vec<Finding> {
     if let Some(last) = stages.last() {
         check_final_stage(kb, last, hosts, &mut findings);
     }
+    collapsed.extend(findings.drain(..));
+    let mut findings = collapsed.finish();
     findings.sort_by_key(|f| (f.line, f.code.clone()));
-    collapse_repeats(findings)
+    findings
 }
 
 /// One finding per code and message: the first keeps its line, and says how
 /// often and where else the same thing was seen.
-fn collapse_repeats(findings: Vec<Finding>) -> Vec<Finding> {
-    let mut index: HashMap<(String, String), usize> = HashMap::new();
-    let mut out: Vec<(Finding, Vec<usize>)> = Vec::new();
-    for f in findings {
-        let key = (f.code.clone(), f.message.clone());
-        match index.get(&key) {
-            Some(&i) => out[i].1.push(f.line.unwrap_or(0)),
-            None => {
-                index.insert(key, out.len());
-                out.push((f, Vec::new()));
+#[derive(Default)]
+struct Collapsed {
+    index: HashMap<(String, String), usize>,
+    /// Each finding, how many times it came again, and the first of those lines.
+    out: Vec<(Finding, usize, Vec<usize>)>,
+}
+
+impl Collapsed {
+    fn extend(&mut self, findings: impl Iterator<Item = Finding>) {
+        for f in findings {
+            let key = (f.code.clone(), f.message.clone());
+            match self.index.get(&key) {
+                Some(&i) => {
+                    let (_, n, lines) = &mut self.out[i];
+                    *n += 1;
+                    if lines.len() < SHOWN_REPEAT_LINES {
+                        lines.push(f.line.unwrap_or(0));
+                    }
+                }
+                None => {
+                    self.index.insert(key, self.out.len());
+                    self.out.push((f, 0, Vec::new()));
+                }
             }
         }
     }
-    out.into_iter()
-        .map(|(mut f, more)| {
-            if !more.is_empty() {
-                let mut lines: Vec<String> = more
-                    .iter()
-                    .take(SHOWN_REPEAT_LINES)
-                    .map(|l| l.to_string())
-                    .collect();
-                if more.len() > SHOWN_REPEAT_LINES {
-                    lines.push("…".into());
+
+    fn finish(self) -> Vec<Finding> {
+        self.out
+            .into_iter()
+            .map(|(mut f, n, lines)| {
+                if n > 0 {
+                    let mut shown: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                    if n > lines.len() {
+                        shown.push("…".into());
+                    }
+                    let s = if n == 1 { "" } else { "s" };
+                    f.message = format!(
+                        "{} (and {n} more time{s}, line{s} {})",
+                        f.message,
+                        shown.join(", ")
+                    );
                 }
-                f.message = format!(
-                    "{} (and {} more time{}, line{} {})",
-                    f.message,
-                    more.len(),
-                    if more.len() == 1 { "" } else { "s" },
-                    if more.len() == 1 { "" } else { "s" },
-                    lines.join(", ")
-                );
-            }
-            f
-        })
-        .collect()
+                f
+            })
+            .collect()
+    }
 }
 
 fn check_install(kb: &Kb, s: &mut Stage, inst: &Install, line: usize, findings: &mut Vec<Finding>) {

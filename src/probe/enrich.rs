@@ -9,9 +9,13 @@ use crate::kb::tables::GpuRow;
 use crate::kb::{GpuLookup, Kb};
 
 pub(crate) fn apply(kb: &Kb, inv: &mut Inventory, log: &mut Log) {
+    let mut names: std::collections::HashMap<String, Option<String>> = Default::default();
     for d in inv.pci.iter_mut().filter(|d| d.vendor == GpuVendor::Nvidia) {
         if d.name.is_none() {
-            d.name = kb.gpu_by_pci_id(&d.device_id).map(|r| r.name.clone());
+            d.name = names
+                .entry(d.device_id.clone())
+                .or_insert_with(|| kb.gpu_by_pci_id(&d.device_id).map(|r| r.name.clone()))
+                .clone();
         }
     }
     let pci = inv.pci.clone();

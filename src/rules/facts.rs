@@ -208,15 +208,26 @@ fn row_for_name<'a>(kb: &'a Kb, name: &str) -> Option<&'a GpuRow> {
 /// Every NVIDIA GPU: the driver's list, plus PCI devices the driver does not list.
 pub fn nvidia_gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
     let mut out = Vec::new();
+    // Indexes and memos keep this linear in GPUs and PCI devices (cards of 100 000 GPUs).
+    let mut by_bus: std::collections::HashMap<String, &PciDevice> = Default::default();
+    for p in inv.nvidia_pci() {
+        by_bus.entry(bus_key(&p.address)).or_insert(p);
+    }
+    let mut by_name: std::collections::HashMap<&str, Option<&GpuRow>> = Default::default();
     for g in &inv.gpus {
         let name = g.name.as_ref().map(|f| f.value.clone());
-        let pci = g.pci_bus_id.as_ref().and_then(|b| {
-            inv.nvidia_pci()
-                .find(|p| bus_key(&p.address) == bus_key(&b.value))
-        });
-        let row = name
-            .as_deref()
-            .and_then(|n| row_for_name(kb, n))
+        let pci = g
+            .pci_bus_id
+            .as_ref()
+            .and_then(|b| by_bus.get(&bus_key(&b.value)).copied());
+        let row = g
+            .name
+            .as_ref()
+            .and_then(|n| {
+                *by_name
+                    .entry(n.value.as_str())
+                    .or_insert_with(|| row_for_name(kb, &n.value))
+            })
             .or_else(|| pci.and_then(|p| kb.gpu_by_pci_id(&p.device_id)));
         let cc = match &g.compute_capability {
             Some(f) => Some(Sourced {
@@ -260,20 +271,24 @@ pub fn nvidia_gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
             pci,
         });
     }
+    // Sets and a per-id memo keep this linear on a bus with thousands of devices.
+    let listed: std::collections::HashSet<&str> = out
+        .iter()
+        .filter_map(|v| v.pci.map(|q| q.address.as_str()))
+        .collect();
+    let mut by_id: std::collections::HashMap<&str, Option<&GpuRow>> = Default::default();
     for p in inv.nvidia_pci() {
-        if out
-            .iter()
-            .any(|v| v.pci.is_some_and(|q| q.address == p.address))
-        {
+        if listed.contains(p.address.as_str()) {
             continue;
         }
         // The driver listed GPUs but could not tell their bus ids: don't count twice.
         if !inv.gpus.is_empty() && inv.gpus.iter().all(|g| g.pci_bus_id.is_none()) {
             continue;
         }
-        let row = kb
-            .gpu_by_pci_id(&p.device_id)
-            .or_else(|| p.name.as_deref().and_then(|n| row_for_name(kb, n)));
+        let row = *by_id
+            .entry(p.device_id.as_str())
+            .or_insert_with(|| kb.gpu_by_pci_id(&p.device_id));
+        let row = row.or_else(|| p.name.as_deref().and_then(|n| row_for_name(kb, n)));
         let name = row.map(|r| r.name.clone()).or_else(|| p.name.clone());
         let cc = row.and_then(|r| {
             r.compute_capability.map(|c| Sourced {
