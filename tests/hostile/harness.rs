@@ -172,6 +172,8 @@ fn measured_child() {
         cmd.current_dir(c);
     }
     let start = Instant::now();
+    // Reaped by wait_measured (wait4), which std's Child cannot do.
+    #[allow(clippy::zombie_processes)]
     let child = cmd.spawn().expect("spawn gpucompat");
     let (code, cpu, rss) = wait_measured(child.id() as i32, start);
     let res = serde_json::json!({
