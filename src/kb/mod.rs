@@ -160,6 +160,26 @@ impl Kb {
         })
     }
 
+    /// The embedded tables with `name` replaced by the TOML `text`, validated as
+    /// `--kb` tables are (what `with_overrides` does for one file; fuzzing uses it).
+    pub fn with_table_text(name: &str, text: &str) -> Result<Kb, KbError> {
+        if !EMBEDDED.iter().any(|(n, _)| *n == name) {
+            return Err(KbError::Parse {
+                name: name.to_string(),
+                message: "no such table".into(),
+            });
+        }
+        let kb = Kb::from_sources(&|n| {
+            if n == name {
+                Ok(Source::Toml(text.to_string()))
+            } else {
+                embedded_json(n)
+            }
+        })?;
+        tables::validate(&kb).map_err(KbError::Invalid)?;
+        Ok(kb)
+    }
+
     /// The embedded tables, with any `<name>.toml` in `dir` taking the place of its twin.
     pub fn with_overrides(dir: &Path) -> Result<Kb, KbError> {
         if !dir.is_dir() {
