@@ -396,17 +396,20 @@ impl Host {
         }
         match self.open_in_root(path) {
             Some(r) => r,
-            None => {
-                use std::os::unix::fs::OpenOptionsExt;
-                let p = self.resolved(path, true)?;
-                let f = std::fs::OpenOptions::new()
-                    .read(true)
-                    .custom_flags(nonblocking_flags() | rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-                    .open(&p)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-                check_regular(f, path)
-            }
+            None => self.open_resolved(path),
         }
+    }
+
+    /// The fallback of [`Host::open`]: resolve in the root, open the last component without following it.
+    fn open_resolved(&self, path: &Path) -> io::Result<std::fs::File> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let p = self.resolved(path, true)?;
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nonblocking_flags() | rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+            .open(&p)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        check_regular(f, path)
     }
 
     /// `None` when the kernel has no `openat2` (before Linux 5.6, or filtered).
@@ -739,6 +742,47 @@ mod tests {
             map_under(root, Path::new("/../../etc/passwd")),
             Path::new("/tmp/fx/etc/passwd")
         );
+    }
+
+    #[test]
+    fn links_resolve_inside_the_root_both_ways() {
+        use std::os::unix::fs::symlink;
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "host").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("etc")).unwrap();
+        std::fs::create_dir_all(root.join("usr/lib")).unwrap();
+        std::fs::write(root.join("usr/lib/os-release"), "image").unwrap();
+        symlink("/usr/lib/os-release", root.join("etc/os-release")).unwrap();
+        symlink(outside.path().join("secret"), root.join("etc/abs")).unwrap();
+        let climb = format!(
+            "../../../../../../..{}",
+            outside.path().join("secret").display()
+        );
+        symlink(&climb, root.join("etc/climb")).unwrap();
+        symlink("/etc/loop2", root.join("etc/loop1")).unwrap();
+        symlink("/etc/loop1", root.join("etc/loop2")).unwrap();
+        let h = Host::new(root);
+        for open in [Host::open, Host::open_resolved] {
+            let read = |p: &str| {
+                open(&h, Path::new(p)).map(|mut f| {
+                    let mut s = String::new();
+                    f.read_to_string(&mut s).unwrap();
+                    s
+                })
+            };
+            assert_eq!(read("/etc/os-release").unwrap(), "image");
+            assert!(read("/etc/abs").is_err());
+            assert!(read("/etc/climb").is_err());
+            assert!(read("/etc/loop1").is_err());
+        }
+        assert_eq!(
+            resolve_in_root(root, Path::new("/etc/abs"), true).unwrap(),
+            root.join(outside.path().join("secret").strip_prefix("/").unwrap())
+        );
+        assert!(h.read_link(Path::new("/etc/os-release")).is_ok());
+        assert!(!h.exists(Path::new("/etc/abs/x")));
     }
 
     #[test]

@@ -576,5 +576,6 @@ fn only_cards_are_read_as_cards() {
     assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
     let r = run(&["pin", "--host", &report]);
     assert!(r.code == 0 || r.code == 1, "{}", r.stderr);
-    assert!(!r.out().contains("torch+cpu") || r.out().contains("3090"));
+    // The embedded card is the machine, not an empty host: the 3090's CUDA build is pinned.
+    assert!(r.out().contains("+cu126"), "{}", r.out());
 }
