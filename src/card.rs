@@ -79,10 +79,11 @@ pub fn parse(text: &str, shown: &str) -> Result<Inventory, CardError> {
 }
 
 fn parse_in(text: &str, shown: &str, report_allowed: bool) -> Result<Inventory, CardError> {
+    // Field paths hold the card's own map keys, and messages may quote its values: both are cut short.
     let shape = |field: &str, message: String| CardError::Shape {
         path: shown.to_string(),
-        field: field.to_string(),
-        message,
+        field: excerpt(field, 120),
+        message: excerpt(&message, 300),
     };
     let json_err = |e: serde_json::Error| CardError::Json {
         path: shown.to_string(),
@@ -186,9 +187,9 @@ fn consistent(inv: &Inventory) -> Result<(), (String, String)> {
     Ok(())
 }
 
-/// serde_json's message, which names a line and column but never quotes the input.
+/// serde_json's message, with its line and column; a value it quotes is cut short.
 fn json_message(e: &serde_json::Error) -> String {
-    e.to_string()
+    excerpt(&e.to_string(), 300)
 }
 
 fn first_token(text: &str) -> &'static str {

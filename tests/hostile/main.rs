@@ -206,6 +206,21 @@ fn card_errors_are_short() {
     let r = run(&["check", "--card", p.to_str().unwrap()]);
     r.check("card with a 200 KB key", 2);
     assert!(r.stderr.len() < 1000 && !r.stderr.contains('\u{1b}'));
+    // A 200 KB value of the wrong type.
+    let value = "v\\u001b".repeat(100_000);
+    std::fs::write(
+        &p,
+        format!("{{\"schema_version\":1,\"origin\":\"x\",\"os\":{{}},\"gpus\":[{{\"index\":\"{value}\"}}]}}"),
+    )
+    .unwrap();
+    let r = run(&["check", "--card", p.to_str().unwrap()]);
+    r.check("card with a 200 KB value", 2);
+    assert!(r.stderr.contains("gpus[0].index"), "{}", r.stderr);
+    assert!(
+        r.stderr.len() < 1000 && !r.stderr.contains('\u{1b}'),
+        "{}",
+        r.stderr.len()
+    );
 }
 
 // ---- 6. FIFOs never block ----
