@@ -1,4 +1,8 @@
-//! Subcommands: each file holds its arguments and its `run`.
+//! Subcommands: each file holds its arguments and its `run`: parse the
+//! arguments, make the library call, render, return the exit code.
+
+// The command line prints; the library does not (Cargo.toml [lints]).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod card;
 mod check;
@@ -58,6 +62,42 @@ pub enum Command {
     Lint(lint::Args),
     /// Prove the GPU computes: an fp16 matmul through the driver and cuBLAS.
     Smoke(smoke::Args),
+}
+
+/// Write the result to stdout. A closed pipe (`gpucompat check | head`) ends
+/// the output quietly instead of panicking.
+/// Text is made inert first (`render::sanitize`): values from cards, pastes and
+/// images may hold terminal escapes.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    emit_exact(&gpucompat::render::sanitize::text(text))
+}
+
+/// JSON and other exact formats, printed as they are.
+pub fn emit_exact(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// `--select` and `--ignore`, shared by every command that reports findings.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct SelectArgs {
+    /// Only these rules: codes (DRV001, SMK001, DKR001), families (DRV) or categories (driver_too_old); repeatable, comma lists allowed.
+    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
+    pub select: Vec<String>,
+
+    /// Skip these rules: codes, families or categories; repeatable, comma lists allowed.
+    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+}
+
+impl SelectArgs {
+    pub fn parse(&self) -> anyhow::Result<gpucompat::rules::Selection> {
+        gpucompat::rules::Selection::parse(&self.select, &self.ignore).map_err(anyhow::Error::msg)
+    }
 }
 
 /// What every subcommand gets.

@@ -11,7 +11,7 @@ use gpucompat::plan::resolver::{resolve, Components, PlanRequest};
 use gpucompat::probe::{probe, ProbeOptions};
 use gpucompat::version::{ComputeCapability, DriverVersion};
 
-use super::Ctx;
+use super::{emit, Ctx};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -119,17 +119,14 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let format = if args.json { Format::Json } else { args.format };
     let out = formats::render(&plan, format, args.group);
     if format == Format::Json {
-        gpucompat::render::sanitize::print_exact(out.trim_end_matches('\n'));
+        super::emit_exact(&out)?;
     } else {
-        gpucompat::render::sanitize::print(&out);
+        emit(&out)?;
     }
     if ctx.verbose && format != Format::Pins && format != Format::Json {
         for s in &plan.stacks {
             for r in &s.reasons {
-                gpucompat::render::sanitize::eprint_line(&format!(
-                    "stack {}: {}: {}",
-                    s.id, r.subject, r.text
-                ));
+                eprintln!("stack {}: {}: {}", s.id, r.subject, r.text);
             }
         }
     }

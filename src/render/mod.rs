@@ -1,7 +1,10 @@
 //! Everything users read: text, JSON, Markdown. Only this module and `main` print.
 
 pub mod card;
+pub mod explain;
 pub mod findings;
 pub mod labels;
+pub mod platforms;
 pub mod python_envs;
 pub mod sanitize;
+pub mod smoke;
