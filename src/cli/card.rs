@@ -63,6 +63,10 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         }
         Format::Prometheus => labels::prometheus(inv, Some(tier.level), Some(&r.findings)),
     };
-    emit(&out)?;
+    if format == Format::Json {
+        super::emit_exact(&out)?;
+    } else {
+        emit(&out)?;
+    }
     Ok(0)
 }

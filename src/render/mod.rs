@@ -6,4 +6,5 @@ pub mod findings;
 pub mod labels;
 pub mod platforms;
 pub mod python_envs;
+pub mod sanitize;
 pub mod smoke;
