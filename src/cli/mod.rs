@@ -8,6 +8,7 @@ mod explain;
 mod lint;
 mod pin;
 mod rule;
+mod shell;
 mod smoke;
 
 use std::path::PathBuf;
@@ -58,6 +59,10 @@ pub enum Command {
     Lint(lint::Args),
     /// Prove the GPU computes: an fp16 matmul through the driver and cuBLAS.
     Smoke(smoke::Args),
+    /// Print shell completions (bash, zsh, fish, powershell, elvish) to standard output.
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff) to standard output.
+    Man,
 }
 
 /// What every subcommand gets.
@@ -125,5 +130,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Pin(a) => pin::run(&ctx, a),
         Command::Lint(a) => lint::run(&ctx, a),
         Command::Smoke(a) => smoke::run(&ctx, a),
+        Command::Completions(a) => shell::completions(a),
+        Command::Man => shell::man(),
     }
 }
