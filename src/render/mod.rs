@@ -2,5 +2,7 @@
 
 pub mod card;
 pub mod findings;
+pub mod github;
 pub mod labels;
 pub mod python_envs;
+pub mod sarif;
