@@ -79,7 +79,7 @@ fn every_machine_fixture_gives_its_expected_findings() {
         assert_eq!(text.code, *exit, "{fixture} text exit code");
         assert_eq!(json.code, *exit, "{fixture} json exit code");
         let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
-        assert_eq!(v["schema_version"], 1);
+        assert_eq!(v["schema_version"], gpucompat::report::SCHEMA_VERSION);
         assert!(v["inventory"].is_object(), "{fixture}: inventory in JSON");
         let got = codes(&v);
         for c in *fire {

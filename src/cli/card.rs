@@ -3,9 +3,8 @@
 
 use clap::ValueEnum;
 
-use gpucompat::probe::probe;
 use gpucompat::render::{card, labels};
-use gpucompat::tier::tier;
+use gpucompat::report::{report, Input, Options};
 
 use super::Ctx;
 
@@ -44,22 +43,25 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
-    let opts = ctx.probe_options(args.python.clone(), args.exec_python);
-    let inv = probe(&ctx.probe_host(), &ctx.kb, &opts);
+    let host = ctx.probe_host();
+    let input = Input::Probe {
+        system: &host,
+        options: ctx.probe_options(args.python.clone(), args.exec_python),
+    };
+    let r = report(input, &ctx.kb, &Options::default())?;
+    let (Some(inv), Some(tier)) = (r.inventory.as_ref(), r.tier.as_ref()) else {
+        anyhow::bail!("the probe returned no inventory");
+    };
     let format = if args.json { Format::Json } else { args.format };
     let out = match format {
-        Format::Json => card::json(&inv)?,
-        Format::Text => card::text(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
-        Format::Markdown => card::markdown(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
+        Format::Json => card::json(inv)?,
+        Format::Text => card::text(inv, &ctx.kb, tier, ctx.verbose),
+        Format::Markdown => card::markdown(inv, &ctx.kb, tier, ctx.verbose),
         Format::Labels => {
-            let findings = gpucompat::rules::run_rules(&inv, &ctx.kb);
-            let l = labels::labels(&inv, Some(tier(&inv, &ctx.kb).level), Some(&findings));
+            let l = labels::labels(inv, Some(tier.level), Some(&r.findings));
             labels::nfd_feature_file(&l)
         }
-        Format::Prometheus => {
-            let findings = gpucompat::rules::run_rules(&inv, &ctx.kb);
-            labels::prometheus(&inv, Some(tier(&inv, &ctx.kb).level), Some(&findings))
-        }
+        Format::Prometheus => labels::prometheus(inv, Some(tier.level), Some(&r.findings)),
     };
     print!("{out}");
     Ok(0)

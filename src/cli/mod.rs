@@ -1,4 +1,8 @@
-//! Subcommands: each file holds its arguments and its `run`.
+//! Subcommands: each file holds its arguments and its `run`: parse the
+//! arguments, make the library call, render, return the exit code.
+
+// The command line prints; the library does not (Cargo.toml [lints]).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod card;
 mod check;
@@ -63,6 +67,24 @@ pub enum Command {
     Completions(shell::CompletionsArgs),
     /// Print the man page (roff) to standard output.
     Man,
+}
+
+/// `--select` and `--ignore`, shared by every command that reports findings.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct SelectArgs {
+    /// Only these rules: codes (DRV001, SMK001, DKR001), families (DRV) or categories (driver_too_old); repeatable, comma lists allowed.
+    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
+    pub select: Vec<String>,
+
+    /// Skip these rules: codes, families or categories; repeatable, comma lists allowed.
+    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+}
+
+impl SelectArgs {
+    pub fn parse(&self) -> anyhow::Result<gpucompat::rules::Selection> {
+        gpucompat::rules::Selection::parse(&self.select, &self.ignore).map_err(anyhow::Error::msg)
+    }
 }
 
 /// What every subcommand gets.

@@ -1,8 +1,10 @@
 //! Everything users read: text, JSON, Markdown. Only this module and `main` print.
 
 pub mod card;
+pub mod explain;
 pub mod findings;
 pub mod github;
 pub mod labels;
 pub mod python_envs;
 pub mod sarif;
+pub mod smoke;
