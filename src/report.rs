@@ -418,3 +418,93 @@ fn read_inputs(files: &[PathBuf]) -> Result<Vec<(String, String)>, ReportError> 
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Selection;
+
+    fn kb() -> &'static Kb {
+        Kb::embedded()
+    }
+
+    #[test]
+    fn pasted_text_gives_a_sorted_explain_report() {
+        let text = "NVIDIA-SMI 470.182.03   Driver Version: 470.182.03   CUDA Version: 11.4\n\
+                    torch==2.5.1+cu124\n";
+        let r = report(
+            Input::Text(vec![("paste".into(), text.into())]),
+            kb(),
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(r.kind, Kind::Explain);
+        assert_eq!(r.schema_version, SCHEMA_VERSION);
+        assert_eq!(r.rules_checked, rules::all().len());
+        assert!(r.inventory.is_some() && r.tier.is_none());
+        let mut sorted = r.findings.clone();
+        rules::sort_findings(&mut sorted);
+        assert_eq!(r.findings, sorted);
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(v["kind"], "explain");
+        assert!(v["to_be_sure"].is_array());
+    }
+
+    #[test]
+    fn a_card_gives_a_check_report_with_its_tier() {
+        let inv = Inventory::new("card test");
+        let r = report(Input::Card(Box::new(inv)), kb(), &Options::default()).unwrap();
+        assert_eq!(r.kind, Kind::Check);
+        assert_eq!(r.no_accelerator().map(|t| t.level), Some(1));
+        assert_eq!(r.origin(), "card test");
+    }
+
+    #[test]
+    fn selection_counts_the_rules_of_the_report_kind() {
+        let text = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nRUN apt-get install -y nvidia-driver-550\n";
+        let lint = |selection: Selection| {
+            report(
+                Input::DockerfileText {
+                    name: "Dockerfile".into(),
+                    text: text.into(),
+                    hosts: Vec::new(),
+                },
+                kb(),
+                &Options {
+                    selection,
+                    smoke: None,
+                },
+            )
+            .unwrap()
+        };
+        let all = lint(Selection::default());
+        assert_eq!(all.rules_checked, crate::plan::lint::RULES.len());
+        assert!(all.findings.iter().any(|f| f.code == "DKR002"));
+        assert_eq!(all.exit_code(), 1);
+        let ignored = lint(Selection::parse(&[] as &[&str], &["DKR002"]).unwrap());
+        assert_eq!(ignored.rules_checked, crate::plan::lint::RULES.len() - 1);
+        assert!(ignored.findings.iter().all(|f| f.code != "DKR002"));
+        // Selecting only smoke rules checks no Dockerfile rule.
+        let smoke_only = lint(Selection::parse(&["SMK"], &[]).unwrap());
+        assert_eq!(smoke_only.rules_checked, 0);
+        assert!(smoke_only.findings.is_empty());
+    }
+
+    #[test]
+    fn unreadable_inputs_are_errors_naming_the_path() {
+        let e = report(
+            Input::CardFile(PathBuf::from("/nonexistent/card.json")),
+            kb(),
+            &Options::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/card.json"), "{e}");
+        let e = report(
+            Input::Pasted(vec![PathBuf::from("/nonexistent/paste.txt")]),
+            kb(),
+            &Options::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/paste.txt"), "{e}");
+    }
+}

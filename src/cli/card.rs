@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use gpucompat::render::{card, labels};
 use gpucompat::report::{report, Input, Options};
 
-use super::Ctx;
+use super::{emit, Ctx};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -63,6 +63,6 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         }
         Format::Prometheus => labels::prometheus(inv, Some(tier.level), Some(&r.findings)),
     };
-    print!("{out}");
+    emit(&out)?;
     Ok(0)
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use gpucompat::render::findings as render;
 use gpucompat::report::{report, Input, Options};
 
-use super::{Ctx, SelectArgs};
+use super::{emit, Ctx, SelectArgs};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -70,9 +70,9 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     let r = report(input, &ctx.kb, &options)?;
     if json {
-        println!("{}", r.to_json());
+        emit(&format!("{}\n", r.to_json()))?;
     } else {
-        print!("{}", render::text(&r, ctx.verbose));
+        emit(&render::text(&r, ctx.verbose))?;
     }
     Ok(r.exit_code())
 }

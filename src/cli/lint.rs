@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use gpucompat::render::findings as render;
 use gpucompat::report::{report, Input, Options};
 
-use super::{Ctx, SelectArgs};
+use super::{emit, Ctx, SelectArgs};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -33,9 +33,9 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     let r = report(input, &ctx.kb, &options)?;
     if args.json {
-        println!("{}", r.to_json());
+        emit(&format!("{}\n", r.to_json()))?;
     } else {
-        print!("{}", render::lint_text(&r, ctx.verbose));
+        emit(&render::lint_text(&r, ctx.verbose))?;
     }
     Ok(r.exit_code())
 }

@@ -69,6 +69,17 @@ pub enum Command {
     Man,
 }
 
+/// Write the result to stdout. A closed pipe (`gpucompat check | head`) ends
+/// the output quietly instead of panicking.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 /// `--select` and `--ignore`, shared by every command that reports findings.
 #[derive(Debug, Default, Clone, clap::Args)]
 pub struct SelectArgs {

@@ -4,7 +4,7 @@
 use gpucompat::render::findings as render;
 use gpucompat::rules::registry;
 
-use super::Ctx;
+use super::{emit, Ctx};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -25,18 +25,18 @@ pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let Some(code) = args.code.filter(|_| !args.all) else {
         let all = registry::all();
         if args.json {
-            println!("{}", render::rules_json(&all));
+            emit(&format!("{}\n", render::rules_json(&all)))?;
         } else {
-            print!("{}", render::rules_text(&all));
+            emit(&render::rules_text(&all))?;
         }
         return Ok(0);
     };
     match registry::by_code(&code) {
         Some(r) => {
             if args.json {
-                println!("{}", render::rule_json(&r));
+                emit(&format!("{}\n", render::rule_json(&r)))?;
             } else {
-                print!("{}", r.render_docs());
+                emit(&r.render_docs())?;
             }
             Ok(0)
         }

@@ -7,7 +7,7 @@ use gpucompat::render::smoke as render;
 use gpucompat::report::{report, Input, Options};
 use gpucompat::smoke::{GemmChoice, SmokeOptions};
 
-use super::{Ctx, SelectArgs};
+use super::{emit, Ctx, SelectArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -69,9 +69,9 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     let r = report(input, &ctx.kb, &options)?;
     if args.json {
-        println!("{}", r.to_json());
+        emit(&format!("{}\n", r.to_json()))?;
     } else {
-        print!("{}", render::text(&r, &ctx.kb, ctx.verbose));
+        emit(&render::text(&r, &ctx.kb, ctx.verbose))?;
     }
     // Smoke under a --root tree tested nothing: a usage error, not a pass.
     Ok(r.exit_code())

@@ -190,13 +190,13 @@ rules! {
         what: "`smoke` (or `check --smoke`) asked to run under a --root other than /.",
         why: "A directory tree has no running driver; loading its libraries would run code from it, so nothing is loaded and nothing is proven.",
         fix: "Run `gpucompat smoke` on the machine, or inside the container, itself.",
-        sources: ["gpucompat docs/security.md (the --root boundary)"];
+        sources: ["gpucompat README, `--root`: code inside a root is not loaded or run"];
     SMOKE_WORKER_FAILED = "SMK023", "smoke-worker-failed", PlatformPosture, Error,
         "the smoke test's worker thread stopped without a result",
         what: "The thread that makes the driver calls ending, or failing to start, without reporting a result.",
         why: "Nothing was proven about the GPU; this is a gpucompat bug or a crash inside the driver.",
         fix: "Report it with `gpucompat smoke --json -v` output.",
-        sources: ["gpucompat smoke (the worker thread)"];
+        sources: ["gpucompat src/smoke/mod.rs (the worker thread and its timeouts)"];
 }
 
 /// The rule with this code.
