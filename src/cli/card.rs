@@ -26,11 +26,11 @@ pub enum Format {
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
     /// Print the inventory as JSON (same as --format json).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, default_value_t = Format::Text, alias = "output-format")]
     pub format: Format,
 
     /// Also read this Python interpreter or environment directory (repeatable).

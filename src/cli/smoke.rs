@@ -7,13 +7,13 @@ use gpucompat::render::smoke as render;
 use gpucompat::report::{report, Input, Options};
 use gpucompat::smoke::{GemmChoice, SmokeOptions};
 
-use super::{emit, Ctx, SelectArgs};
+use super::output::OutputArgs;
+use super::{Ctx, SelectArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 
     /// Seconds any one step (a driver call, the GEMM) may take before it is reported as hung.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
@@ -30,7 +30,7 @@ pub struct Args {
 impl Default for Args {
     fn default() -> Self {
         Args {
-            json: false,
+            output: OutputArgs::default(),
             timeout: 60.0,
             gemm: Gemm::Auto,
             selection: SelectArgs::default(),
@@ -68,11 +68,8 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         options: opts,
     };
     let r = report(input, &ctx.kb, &options)?;
-    if args.json {
-        emit(&format!("{}\n", r.to_json()))?;
-    } else {
-        emit(&render::text(&r, &ctx.kb, ctx.verbose))?;
-    }
+    args.output
+        .print(&r, ctx.verbose, || render::text(&r, &ctx.kb, ctx.verbose))?;
     // Smoke under a --root tree tested nothing: a usage error, not a pass.
-    Ok(r.exit_code())
+    Ok(args.output.exit_code(&r))
 }
