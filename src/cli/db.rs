@@ -119,7 +119,9 @@ fn emit<A: Answer>(ctx: &Ctx, json: bool, answer: Result<A, Unknown>) -> anyhow:
 /// The OS a driver version belongs to (Linux and Windows number their drivers apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OsArg {
+    /// Linux driver numbering (`550.54.14`).
     Linux,
+    /// Windows driver numbering (`552.22`).
     Windows,
 }
 

@@ -326,3 +326,92 @@ fn usage(message: &str) -> anyhow::Result<i32> {
     eprintln!("gpucompat: error: {message}");
     Ok(2)
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// Every argument and every possible value of every subcommand, as
+    /// `path: what lacks a description`.
+    fn undescribed(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            let id = arg.get_id().as_str();
+            if matches!(id, "help" | "version") {
+                continue;
+            }
+            if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                out.push(format!("{path}: --{id}"));
+            }
+            if arg.get_action().takes_values() {
+                for v in arg.get_possible_values() {
+                    if v.get_help().is_none() && !v.is_hide_set() {
+                        out.push(format!("{path}: --{id} {}", v.get_name()));
+                    }
+                }
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            if sub.get_about().is_none() && sub.get_name() != "help" {
+                out.push(format!("{path} {}: no about", sub.get_name()));
+            }
+            undescribed(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_option_and_value_of_every_subcommand_has_a_description() {
+        let mut out = Vec::new();
+        undescribed(&Cli::command(), "gpucompat", &mut out);
+        assert!(
+            out.is_empty(),
+            "options without a description:\n{}",
+            out.join("\n")
+        );
+    }
+
+    #[test]
+    fn global_options_are_grouped_and_shown_only_where_they_apply() {
+        let mut cli = Cli::command();
+        cli.build();
+        let heading = |sub: &str, id: &str| {
+            let cmd = cli.find_subcommand(sub).unwrap();
+            cmd.get_arguments()
+                .find(|a| a.get_id() == id)
+                .map(|a| a.get_help_heading().map(str::to_string))
+        };
+        let global = Some(Some("Global options".to_string()));
+        for sub in ["check", "card", "pin", "db"] {
+            for id in ["root", "kb", "verbose", "color"] {
+                assert_eq!(heading(sub, id), global, "{sub} --{id}");
+            }
+        }
+        for (sub, ids) in [
+            ("explain", &["kb", "verbose"][..]),
+            ("lint", &["kb", "verbose"][..]),
+            ("smoke", &["root", "verbose"][..]),
+        ] {
+            for id in ids {
+                assert_eq!(heading(sub, id), global, "{sub} --{id}");
+            }
+        }
+        for (sub, id) in [
+            ("rule", "root"),
+            ("rule", "kb"),
+            ("rule", "verbose"),
+            ("smoke", "kb"),
+            ("explain", "root"),
+            ("completions", "root"),
+            ("completions", "kb"),
+            ("man", "verbose"),
+        ] {
+            assert_eq!(heading(sub, id), None, "{sub} --{id} should not exist");
+        }
+    }
+}

@@ -10,10 +10,15 @@ use super::Cli;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Shell {
+    /// Bash: `source <(gpucompat completions bash)`.
     Bash,
+    /// Zsh: write to a file named `_gpucompat` in a directory on `$fpath`.
     Zsh,
+    /// Fish: write to `~/.config/fish/completions/gpucompat.fish`.
     Fish,
+    /// PowerShell: `gpucompat completions powershell | Out-String | Invoke-Expression`.
     Powershell,
+    /// Elvish: `eval (gpucompat completions elvish | slurp)`.
     Elvish,
 }
 

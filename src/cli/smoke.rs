@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
 
-    /// Which GEMM to run: cuBLAS when present, else the built-in kernel (auto); only cuBLAS; only the built-in kernel.
+    /// Which GEMM to run.
     #[arg(long, value_enum, default_value_t = Gemm::Auto)]
     pub gemm: Gemm,
 
@@ -40,8 +40,11 @@ impl Default for Args {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Gemm {
+    /// cuBLAS when present, else the built-in kernel.
     Auto,
+    /// Only cuBLAS.
     Cublas,
+    /// Only the built-in kernel.
     Builtin,
 }
 
