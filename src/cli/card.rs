@@ -43,12 +43,17 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
+    let exec_python = args.exec_python;
     let host = ctx.probe_host();
     let input = Input::Probe {
         system: &host,
         options: ctx.probe_options(args.python.clone(), args.exec_python),
     };
+    let progress = exec_python.then(|| {
+        super::progress::Progress::start("running the inventory script in each Python interpreter")
+    });
     let r = report(input, &ctx.kb, &Options::default())?;
+    drop(progress);
     let (Some(inv), Some(tier)) = (r.inventory.as_ref(), r.tier.as_ref()) else {
         anyhow::bail!("the probe returned no inventory");
     };

@@ -36,6 +36,7 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
+    let exec_python = args.exec_python && args.card.is_none();
     let host = ctx.host();
     let probe_host = ctx.probe_host();
     let options = Options {
@@ -56,7 +57,11 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             options: ctx.probe_options(args.python, args.exec_python),
         },
     };
+    let progress = exec_python.then(|| {
+        super::progress::Progress::start("running the inventory script in each Python interpreter")
+    });
     let r = report(input, &ctx.kb, &options)?;
+    drop(progress);
     args.output
         .print(&r, ctx.verbose, || render::text(&r, ctx.verbose))?;
     Ok(args.output.exit_code(&r))

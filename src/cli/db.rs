@@ -88,11 +88,11 @@ fn emit<A: Answer>(ctx: &Ctx, json: bool, answer: Result<A, Unknown>) -> anyhow:
     match answer {
         Ok(a) => {
             if json {
-                println!("{}", serde_json::to_string_pretty(&a)?);
+                super::emit(&format!("{}\n", serde_json::to_string_pretty(&a)?))?;
             } else {
                 let mut t = Text::default();
                 a.render(&mut t);
-                print!("{}", t.finish(ctx.verbose));
+                super::emit(&t.finish(ctx.verbose))?;
             }
             Ok(0)
         }
@@ -109,7 +109,10 @@ fn emit<A: Answer>(ctx: &Ctx, json: bool, answer: Result<A, Unknown>) -> anyhow:
                 struct ErrorOut<'a> {
                     error: &'a Unknown,
                 }
-                println!("{}", serde_json::to_string_pretty(&ErrorOut { error: &u })?);
+                super::emit(&format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&ErrorOut { error: &u })?
+                ))?;
             }
             Ok(2)
         }

@@ -29,6 +29,12 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         selection: args.selection.parse()?,
         smoke: None,
     };
+    let reads_stdin = args.files.is_empty() || args.files.iter().any(|f| f.as_os_str() == "-");
+    if reads_stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!(
+            "gpucompat: reading a report from standard input: paste it, then press Ctrl-D (Ctrl-Z then Enter on Windows)"
+        );
+    }
     let r = report(Input::Pasted(args.files), &ctx.kb, &options)?;
     args.output
         .print(&r, ctx.verbose, || render::text(&r, ctx.verbose))?;

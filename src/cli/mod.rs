@@ -12,6 +12,7 @@ mod explain;
 mod lint;
 mod output;
 mod pin;
+mod progress;
 mod rule;
 mod shell;
 mod smoke;
@@ -287,21 +288,17 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
     }
     let kb_dir = given.kb.or(cli.kb);
     let kb = match &kb_dir {
-        Some(dir) => Kb::with_overrides(dir).with_context(|| format!("--kb {}", dir.display()))?,
+        Some(dir) => {
+            dir_or_bail("--kb", dir)?;
+            Kb::with_overrides(dir).with_context(|| format!("--kb {}", dir.display()))?
+        }
         None => Kb::embedded().clone(),
     };
     let root = given
         .root
         .or(cli.root)
         .unwrap_or_else(|| PathBuf::from("/"));
-    if !root.is_dir() {
-        let why = if root.exists() {
-            "not a directory"
-        } else {
-            "no such directory"
-        };
-        anyhow::bail!("--root {}: {why}", root.display());
-    }
+    dir_or_bail("--root", &root)?;
     let ctx = Ctx {
         kb,
         root,
@@ -319,6 +316,19 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Completions(a) => shell::completions(a),
         Command::Man => shell::man(),
     }
+}
+
+/// `--kb DIR`, `--root DIR`: an error that says what DIR is instead.
+fn dir_or_bail(option: &str, dir: &std::path::Path) -> anyhow::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let why = if dir.exists() {
+        "not a directory"
+    } else {
+        "no such directory"
+    };
+    anyhow::bail!("{option} {}: {why}", dir.display())
 }
 
 /// A usage error: the message on stderr, exit 2.
