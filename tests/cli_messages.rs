@@ -93,3 +93,44 @@ fn explain_says_it_reads_standard_input_only_on_a_terminal() {
         "{all}"
     );
 }
+
+/// `--exec-python` with an interpreter that takes two seconds: the progress
+/// line shows on a terminal's stderr, and never in a pipe.
+#[test]
+fn a_slow_exec_python_shows_progress_only_on_a_terminal() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let python = dir.path().join("bin/python3");
+    std::fs::create_dir_all(python.parent().unwrap()).unwrap();
+    std::fs::write(&python, "#!/bin/sh\nsleep 2\necho '{}'\n").unwrap();
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("gpucompat");
+    let args = [
+        "check",
+        "--exec-python",
+        "--python",
+        python.to_str().unwrap(),
+    ];
+
+    let piped = std::process::Command::new(&bin)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        !stderr(&piped).contains("running the inventory script"),
+        "{}",
+        stderr(&piped)
+    );
+
+    let cmd = format!("{} {} 2>&1 >/dev/null", bin.display(), args.join(" "));
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux `script` gives the command a terminal");
+    let all = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        all.contains("running the inventory script in each Python interpreter"),
+        "{all}"
+    );
+}

@@ -13,7 +13,7 @@ pub enum Format {
     /// A table for people (add -v for the source of every fact).
     #[default]
     Text,
-    /// The whole inventory, with schema_version (see README).
+    /// The whole inventory, with schema_version (see docs/json.md).
     Json,
     /// The compatibility card for a course or lab, with the tier.
     Markdown,
