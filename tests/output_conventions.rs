@@ -320,3 +320,24 @@ fn global_options_apply_only_where_they_mean_something() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn rule_db_card_and_pin_take_output_format_too() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = gpucompat().args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+    };
+    assert_eq!(
+        json(&["rule", "DRV001", "--output-format", "json"])["code"],
+        "DRV001"
+    );
+    assert_eq!(
+        json(&["db", "driver", "550.54.14", "--output-format", "json"])["driver"],
+        "550.54.14"
+    );
+    assert!(json(&["db", "image", "--list", "--output-format", "json"]).is_array());
+    let card = gpucompat_at_fixture(CLEAN, &["card", "--output-format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&card.stdout).unwrap();
+    assert!(v["schema_version"].is_number(), "{v}");
+}

@@ -40,16 +40,22 @@ pub enum DbCommand {
     Image(super::db_plan::ImageArgs),
 }
 
-pub fn run(ctx: &Ctx, cmd: DbCommand) -> anyhow::Result<i32> {
+pub fn run(ctx: &Ctx, cmd: DbCommand, json: bool) -> anyhow::Result<i32> {
     let kb = &ctx.kb;
     match cmd {
-        DbCommand::Driver(a) => emit(ctx, a.json, driver::answer(kb, &a)),
-        DbCommand::Cuda(a) => emit(ctx, a.json, cuda::answer(kb, &a)),
-        DbCommand::Gpu(a) => emit(ctx, a.json, gpu::answer(kb, &a)),
-        DbCommand::Torch(a) => emit(ctx, a.json, torch::answer(kb, &a)),
-        DbCommand::Arch(a) => emit(ctx, a.json, arch::answer(kb, &a)),
-        DbCommand::Require(a) => super::db_plan::run_require(ctx, a),
-        DbCommand::Image(a) => super::db_plan::run_image(ctx, a),
+        DbCommand::Driver(a) => emit(ctx, json || a.json, driver::answer(kb, &a)),
+        DbCommand::Cuda(a) => emit(ctx, json || a.json, cuda::answer(kb, &a)),
+        DbCommand::Gpu(a) => emit(ctx, json || a.json, gpu::answer(kb, &a)),
+        DbCommand::Torch(a) => emit(ctx, json || a.json, torch::answer(kb, &a)),
+        DbCommand::Arch(a) => emit(ctx, json || a.json, arch::answer(kb, &a)),
+        DbCommand::Require(mut a) => {
+            a.json |= json;
+            super::db_plan::run_require(ctx, a)
+        }
+        DbCommand::Image(mut a) => {
+            a.json |= json;
+            super::db_plan::run_image(ctx, a)
+        }
     }
 }
 

@@ -165,6 +165,9 @@ impl Given {
 pub struct DbArgs {
     #[command(flatten)]
     pub global: Probing,
+    /// Output format [default: text]; `--json` is the same as json.
+    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<rule::Format>,
     #[command(subcommand)]
     pub command: db::DbCommand,
 }
@@ -307,7 +310,10 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
     match command {
         Command::Check(a) => check::run(&ctx, a.args),
         Command::Card(a) => card::run(&ctx, a.args),
-        Command::Db(a) => db::run(&ctx, a.command),
+        Command::Db(a) => {
+            let json = a.output_format == Some(rule::Format::Json);
+            db::run(&ctx, a.command, json)
+        }
         Command::Rule(a) => rule::run(&ctx, a),
         Command::Explain(a) => explain::run(&ctx, a.args),
         Command::Pin(a) => pin::run(&ctx, a.args),

@@ -27,9 +27,9 @@ pub struct Args {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// The docs (or the catalog) as text.
+    /// Text for people.
     Text,
-    /// Same as --json.
+    /// JSON, the same as --json.
     Json,
 }
 
