@@ -62,7 +62,11 @@ fn every_machine_fixture_gives_its_expected_findings() {
     let mut seen = 0;
     for e in std::fs::read_dir(dir).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
-        if ["cards", "explain", "plan", "python"].contains(&name.as_str()) {
+        // macOS and Windows trees are tested in tests/platforms.rs.
+        if ["cards", "explain", "plan", "python"].contains(&name.as_str())
+            || name.starts_with("macos")
+            || name.starts_with("windows")
+        {
             continue;
         }
         assert!(

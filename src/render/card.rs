@@ -476,6 +476,10 @@ fn sections(inv: &Inventory, kb: &Kb, tier: &Tier) -> Vec<Section> {
         });
     }
 
+    for (title, rows) in super::platforms::sections(inv) {
+        out.push(Section { title, rows });
+    }
+
     // Environment
     if !inv.env.is_empty() {
         let rows = inv

@@ -5,6 +5,7 @@ pub mod explain;
 pub mod findings;
 pub mod github;
 pub mod labels;
+pub mod platforms;
 pub mod python_envs;
 pub mod sarif;
 pub mod smoke;

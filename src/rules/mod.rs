@@ -18,12 +18,14 @@ pub mod fabric;
 pub mod facts;
 pub mod fix;
 pub mod library;
+pub mod macos;
 pub mod mig;
 pub mod observed;
 pub mod platform;
 pub mod registry;
 pub mod runtime;
 pub mod wheel;
+pub mod windows;
 
 use serde::Serialize;
 
@@ -133,6 +135,8 @@ pub fn all() -> Vec<&'static Rule> {
     v.extend_from_slice(library::RULES);
     v.extend_from_slice(fabric::RULES);
     v.extend_from_slice(mig::RULES);
+    v.extend_from_slice(macos::RULES);
+    v.extend_from_slice(windows::RULES);
     v.extend_from_slice(observed::RULES);
     v
 }

@@ -523,6 +523,54 @@ pub fn firing(code: &str) -> Inventory {
             .build(),
         "MIG001" => mig_a100("535.104.05", Some(2), true),
         "MIG002" => mig_a100("535.104.05", Some(0), true),
+        "MAC001" => B::macos()
+            .torch("2.2.2", None)
+            .with(|i| {
+                i.apple.apple_silicon = f(true, "sysctl hw.optional.arm64");
+                i.python[0].arch = f("x86_64".into(), "/Users/ana/miniconda3/bin/python3.12");
+            })
+            .build(),
+        "MAC002" => B::macos().torch("1.11.0", None).build(),
+        "MAC003" => B::macos()
+            .torch("2.2.2", None)
+            .with(|i| i.os.version_id = f("12.2.1".into(), "/System/Library/CoreServices/SystemVersion.plist"))
+            .build(),
+        "WIN001" => B::windows()
+            .torch("2.4.0+cu124", Some("12.4"))
+            .with(|i| {
+                i.windows.vc_runtime.push(FileCheck {
+                    name: "msvcp140.dll".into(),
+                    path: "/Windows/System32/msvcp140.dll".into(),
+                    present: false,
+                })
+            })
+            .build(),
+        "WIN002" => B::windows()
+            .with(|i| {
+                i.windows.cuda_path_vars.push(PathVar {
+                    var: "CUDA_PATH".into(),
+                    value: r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8".into(),
+                    exists: false,
+                })
+            })
+            .build(),
+        "WIN003" => B::windows()
+            .torch("2.5.1", None)
+            .with(|i| i.windows.long_paths_enabled = f(false, "reg query LongPathsEnabled"))
+            .build(),
+        "WIN004" => B::windows()
+            .driver("566.36", Some("12.7"))
+            .gpu("NVIDIA GeForce RTX 4060 Ti")
+            .with(|i| {
+                i.windows.wsl_distros.push(WslDistro {
+                    name: "Legacy".into(),
+                    state: "Stopped".into(),
+                    version: 1,
+                    default: false,
+                    source: "wsl.exe --list --verbose".into(),
+                })
+            })
+            .build(),
         "MIG003" => mig_a100("450.51.06", Some(1), true),
         "ERR001" => pasted(NvmlDriverLibraryMismatch, "Failed to initialize NVML: Driver/library version mismatch"),
         "ERR002" => pasted(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version"),
@@ -724,6 +772,62 @@ pub fn near_miss(code: &str) -> Inventory {
             .build(),
         "MIG001" => mig_a100("535.104.05", None, false),
         "MIG002" => mig_a100("535.104.05", Some(2), true),
+        "MAC001" => B::macos()
+            .torch("2.5.1", None)
+            .with(|i| {
+                i.apple.apple_silicon = f(true, "sysctl hw.optional.arm64");
+                i.python[0].arch = f(
+                    "arm64 x86_64".into(),
+                    "/Library/Frameworks/Python.framework/Versions/3.12/bin/python3.12",
+                );
+            })
+            .build(),
+        "MAC002" => B::macos().torch("1.12.0", None).build(),
+        "MAC003" => B::macos()
+            .torch("2.2.2", None)
+            .with(|i| {
+                i.os.version_id = f(
+                    "12.3".into(),
+                    "/System/Library/CoreServices/SystemVersion.plist",
+                )
+            })
+            .build(),
+        "WIN001" => B::windows()
+            .torch("2.4.0+cu124", Some("12.4"))
+            .with(|i| {
+                i.windows.vc_runtime.push(FileCheck {
+                    name: "msvcp140.dll".into(),
+                    path: "/Windows/System32/msvcp140.dll".into(),
+                    present: true,
+                })
+            })
+            .build(),
+        "WIN002" => B::windows()
+            .with(|i| {
+                i.windows.cuda_path_vars.push(PathVar {
+                    var: "CUDA_PATH".into(),
+                    value: r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4".into(),
+                    exists: true,
+                })
+            })
+            .build(),
+        "WIN003" => B::windows()
+            .torch("2.5.1", None)
+            .with(|i| i.windows.long_paths_enabled = f(true, "reg query LongPathsEnabled"))
+            .build(),
+        "WIN004" => B::windows()
+            .driver("566.36", Some("12.7"))
+            .gpu("NVIDIA GeForce RTX 4060 Ti")
+            .with(|i| {
+                i.windows.wsl_distros.push(WslDistro {
+                    name: "Ubuntu".into(),
+                    state: "Running".into(),
+                    version: 2,
+                    default: true,
+                    source: "wsl.exe --list --verbose".into(),
+                })
+            })
+            .build(),
         "MIG003" => mig_a100("535.104.05", Some(1), true),
         // An observed error next to the fact that explains it: the fact rule speaks, not ERRnnn.
         "ERR001" => with_error(firing("DRV001"), NvmlDriverLibraryMismatch),
