@@ -71,7 +71,7 @@ fn every_fixture_has_cards() {
         let name = e.unwrap().file_name().to_string_lossy().replace('-', "_");
         // Directories of other inputs (saved cards, pasted reports, Python trees, plans), not machine roots.
         // macOS and Windows trees are tested in tests/platforms.rs.
-        if ["cards", "explain", "plan", "python"].contains(&name.as_str())
+        if ["cards", "explain", "kb", "plan", "python"].contains(&name.as_str())
             || name.starts_with("macos")
             || name.starts_with("windows")
         {

@@ -28,7 +28,7 @@ use gpucompat::system::Host;
 
 /// Will this machine's GPU software stack run? If not, exactly why, and how to fix it.
 #[derive(Debug, Parser)]
-#[command(name = "gpucompat", version, about, propagate_version = true)]
+#[command(name = "gpucompat", version = concat!(env!("CARGO_PKG_VERSION"), " (knowledge tables as of ", env!("GPUCOMPAT_KB_AS_OF"), ")"), about, propagate_version = true)]
 pub struct Cli {
     /// Load knowledge tables from DIR (files named like data/*.toml replace the built-in ones).
     #[arg(long, value_name = "DIR", help_heading = GLOBAL)]

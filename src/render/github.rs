@@ -67,6 +67,7 @@ mod tests {
             fix: Some(Fix {
                 command: Some("docker pull x:y".into()),
                 note: None,
+                actions: Vec::new(),
             }),
             line: Some(4),
         };

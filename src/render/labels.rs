@@ -49,7 +49,12 @@ pub fn labels(
     }
     if let Some(d) = inv.driver_version() {
         put("driver.version", d.value.to_string());
-        put("driver.branch", d.value.branch_name());
+        // Windows numbers do not carry their branch (552.22 is R550): resolve says.
+        let os = crate::kb::resolve::driver_os(inv);
+        if let Some(b) = crate::kb::resolve::driver_branch(crate::kb::Kb::embedded(), &d.value, os)
+        {
+            put("driver.branch", format!("R{}", b.value));
+        }
     }
     if let Some(f) = &inv.nvidia.module_flavor {
         put(

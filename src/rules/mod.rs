@@ -10,10 +10,12 @@
 //! the same cause, the error's finding is dropped and its text is added to
 //! that rule's evidence instead (see [`run_rules`]).
 
+pub mod action;
 pub mod arch;
 pub mod container;
 pub mod driver;
 pub mod env;
+pub mod extension;
 pub mod fabric;
 pub mod facts;
 pub mod fix;
@@ -135,6 +137,7 @@ pub fn all() -> Vec<&'static Rule> {
     v.extend_from_slice(library::RULES);
     v.extend_from_slice(fabric::RULES);
     v.extend_from_slice(mig::RULES);
+    v.extend_from_slice(extension::RULES);
     v.extend_from_slice(macos::RULES);
     v.extend_from_slice(windows::RULES);
     v.extend_from_slice(observed::RULES);

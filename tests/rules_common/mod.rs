@@ -300,6 +300,13 @@ pub fn pasted(kind: ErrorKind, text: &str) -> Inventory {
         .build()
 }
 
+/// A pasted error in a setting the context stage recorded.
+pub fn in_setting(kind: ErrorKind, text: &str, set: impl FnOnce(&mut Inventory)) -> Inventory {
+    let mut inv = pasted(kind, text);
+    set(&mut inv);
+    inv
+}
+
 pub fn lib(path: &str, version: &str) -> LibraryInstall {
     LibraryInstall {
         path: path.into(),
@@ -356,6 +363,16 @@ pub fn firing(code: &str) -> Inventory {
             })
             .build(),
         "DRV004" => B::linux().driver("470.82.01", None).pci_nvidia("0x2330", None).build(),
+        "DRV006" => hung_4090(Some("timed out after 5.0 s and was killed")),
+        "DRV007" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .with(|i| {
+                i.nvidia.smi_ok = Some(
+                    Fact::new(false, "nvidia-smi").with_note("timed out after 5.0 s and was killed"),
+                )
+            })
+            .build(),
         "DRV005" => B::linux().driver("560.35.03", Some("12.6")).gpu("NVIDIA H100 80GB HBM3").build(),
         "RUN001" => B::linux()
             .driver("535.104.05", Some("12.2"))
@@ -590,6 +607,47 @@ pub fn firing(code: &str) -> Inventory {
         "ERR016" => pasted(ToolkitTorchMismatch, "The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1)"),
         "ERR017" => pasted(CudaLibraryMissing, "libcublas.so.11: cannot open shared object file"),
         "ERR018" => pasted(OutOfMemory, "torch.OutOfMemoryError: CUDA out of memory"),
+        "EXT001" => ext_fixture("xformers-0.0.23.post1-torch-2.1.0-cpu"),
+        "EXT002" => ext_fixture("flash-attn2-t1000-turing"),
+        "EXT003" => ext_fixture("flash-attn-nvcc-121-torch-cu117"),
+        "EXT004" => ext_fixture("torch-cuda-arch-list-misses-3090"),
+        "ERR019" => in_setting(NoNvidiaDriver, "Found no NVIDIA driver on your system", |i| {
+            i.os.kind = f(OsKind::Macos, "input line 3");
+        }),
+        "ERR020" => amd(B(Inventory::new("explain issue.txt")))
+            .error(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")
+            .build(),
+        "ERR021" => in_setting(NoDevice, "no CUDA-capable device is detected", |i| {
+            i.setting.docker_run_gpus = f(false, "input line 2");
+        }),
+        "ERR022" => in_setting(InitFailed, "Failed to initialize NVML: Unknown Error", |i| {
+            i.container.runtime = f("docker".into(), "input line 1");
+        }),
+        // PLAT008 names the no-driver kinds under WSL itself; these it leaves to ERR023.
+        "ERR023" => in_setting(CudaUnavailable, "torch.cuda.is_available(): False", |i| {
+            i.wsl.is_wsl = f(true, "input line 1");
+        }),
+        "ERR024" => in_setting(NoDevice, "no CUDA-capable device is detected", |i| {
+            i.setting.mig_enabled = f(true, "input line 4");
+        }),
+        "ERR025" => in_setting(NoDevice, "No CUDA GPUs are available", |i| {
+            i.setting.ray_without_gpus = f(true, "input line 2");
+        }),
+        "ERR026" => pasted(ExtensionMismatch, "flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"),
+        "ERR027" => pasted(LibraryShadowed, "libcublas.so.11: undefined symbol: cublasLtGetStatusString"),
+        "ERR028" => pasted(CudaUnavailable, "torch.cuda.is_available(): False"),
+        "ERR029" => in_setting(ExtensionMismatch, "xFormers was built for: PyTorch 2.0.1 (you have 2.1.0+cpu)", |i| {
+            i.python.push(PythonEnv {
+                path: "reported".into(),
+                torch: Some(TorchBuild {
+                    cuda: f(None, "input line 2"),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            });
+        }),
+        "ERR030" => pasted(GpuDroppedByDriver, "NVRM: supported through the NVIDIA 470.xx Legacy drivers."),
+        "ERR031" => pasted(OpenModuleUnsupported, "NVRM: installed in this system is not supported by open nvidia.ko"),
         other => panic!("no firing inventory for {other}"),
     }
 }
@@ -625,6 +683,14 @@ pub fn near_miss(code: &str) -> Inventory {
         "DRV004" => B::linux()
             .driver("535.104.05", Some("12.2"))
             .pci_nvidia("0x2330", Some("nvidia"))
+            .build(),
+        "DRV006" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .build(),
+        "DRV007" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
             .build(),
         "DRV005" => B::linux()
             .driver("560.35.03", Some("12.6"))
@@ -848,8 +914,47 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR017" => with_error(firing("LIB008"), CudaLibraryMissing),
         // No fact rule supersedes these: without the error they stay quiet.
         "ERR013" | "ERR018" => pasted(Other, "something else"),
+        "EXT001" => ext_fixture("xformers-0.0.28.post3-torch-2.5.1-cu124"),
+        "EXT002" => ext_fixture("flash-attn2-a100-near-miss"),
+        "EXT003" => ext_fixture("flash-attn-nvcc-117-torch-cu117-near-miss"),
+        "EXT004" => ext_fixture("torch-cuda-arch-list-covers-gpu"),
+        "ERR019" => with_error(firing("PLAT001"), TorchNotCompiledWithCuda),
+        "ERR020" => with_error(firing("WHL002"), InsufficientDriver),
+        "ERR021" => {
+            let mut inv = with_error(firing("CTR001"), NoDevice);
+            inv.setting.docker_run_gpus = f(false, "input line 2");
+            inv
+        }
+        "ERR022" => {
+            let mut inv = firing("CTR001");
+            inv.errors.push(ObservedError {
+                kind: InitFailed,
+                text: "Failed to initialize NVML: Unknown Error".into(),
+                source: "input line 7".into(),
+                code: None,
+            });
+            inv
+        }
+        "ERR023" => with_error(firing("PLAT003"), LibcudaMissing),
+        "ERR024" => with_error(firing("MIG002"), NoDevice),
+        "ERR025" => with_error(firing("ENV001"), NoDevice),
+        "ERR027" => with_error(firing("ENV002"), LibraryShadowed),
+        "ERR028" => with_error(firing("WHL001"), CudaUnavailable),
+        "ERR029" => with_error(firing("WHL001"), ExtensionMismatch),
+        "ERR030" => with_error(firing("ARCH003"), GpuDroppedByDriver),
+        "ERR026" | "ERR031" => pasted(Other, "something else"),
         other => panic!("no near miss for {other}"),
     }
+}
+
+/// The inventory of a compiled-extension fixture (tests/fixtures/kb/extensions/NAME.json).
+pub fn ext_fixture(name: &str) -> Inventory {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/kb/extensions")
+        .join(format!("{name}.json"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    serde_json::from_value(v["inventory"].clone()).unwrap()
 }
 
 pub fn with_error(mut inv: Inventory, kind: ErrorKind) -> Inventory {
@@ -860,4 +965,32 @@ pub fn with_error(mut inv: Inventory, kind: ErrorKind) -> Inventory {
         code: None,
     });
     inv
+}
+
+/// An RTX 4090 on the bus with the nvidia driver bound, the module loaded and
+/// the device nodes there, but the driver query failed (with this note) and listed no GPU.
+pub fn hung_4090(note: Option<&str>) -> Inventory {
+    B::linux()
+        .pci_nvidia("0x2684", Some("nvidia"))
+        .with(|i| {
+            let n = &mut i.nvidia;
+            n.kernel_module = f("550.54.14".parse().unwrap(), "/sys/module/nvidia/version");
+            n.module_loaded = f(true, "/sys/module/nvidia");
+            n.device_nodes = vec![
+                DeviceNode {
+                    path: "/dev/nvidiactl".into(),
+                    readable: true,
+                },
+                DeviceNode {
+                    path: "/dev/nvidia0".into(),
+                    readable: true,
+                },
+            ];
+            let q = Fact::new(false, "nvidia-smi");
+            n.smi_ok = Some(match note {
+                Some(t) => q.with_note(t),
+                None => q,
+            });
+        })
+        .build()
 }
