@@ -14,8 +14,26 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
-            gpucompat::render::sanitize::eprint_line(&format!("gpucompat: error: {e:#}"));
+            gpucompat::render::sanitize::eprint_line(&format!("gpucompat: error: {}", message(&e)));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes, each said once: a cause whose text the message
+/// already holds (`path: No such file or directory` over the same I/O error)
+/// is not repeated.
+fn message(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }

@@ -119,5 +119,5 @@ fn a_missing_root_is_a_usage_error() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a directory"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no such directory"));
 }

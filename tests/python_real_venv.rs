@@ -1,7 +1,8 @@
-//! A real venv made by `scripts/make-test-venv.sh target/test-venv` (CI runs it
-//! before the tests): real pip installs of small wheels, read from disk and
-//! then by running the inventory script in its interpreter. Skipped, with a
-//! message, when the venv has not been made.
+//! A real venv made by `scripts/make-test-venv.sh target/test-venv`: real pip
+//! installs of small wheels, read from disk and then by running the inventory
+//! script in its interpreter. The test makes the venv itself when it is not
+//! there yet (python3 with venv and pip, and the package index, are needed
+//! once), and fails with the script's output when it cannot: it never skips.
 
 // Tests report measurements and skips on the console.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -14,17 +15,25 @@ use gpucompat::probe::ProbeOptions;
 use gpucompat::system::Host;
 use gpucompat::version::CudaVersion;
 
-fn venv() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-venv");
-    if dir.join(".ready").exists() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIP: {} is missing; run scripts/make-test-venv.sh target/test-venv to test a real venv",
-            dir.display()
+fn venv() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("target/test-venv");
+    if !dir.join(".ready").exists() {
+        let out = std::process::Command::new("bash")
+            .arg(root.join("scripts/make-test-venv.sh"))
+            .arg(&dir)
+            .current_dir(root)
+            .output()
+            .expect("bash runs scripts/make-test-venv.sh");
+        assert!(
+            out.status.success() && dir.join(".ready").exists(),
+            "scripts/make-test-venv.sh {} failed (it needs python3 with venv and pip, and the package index once):\n{}{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
         );
-        None
     }
+    dir
 }
 
 /// The live machine, but with nothing of the caller's environment pointing at
@@ -69,7 +78,7 @@ fn read(dir: &Path) -> PythonEnv {
 
 #[test]
 fn a_real_venv_read_from_disk_and_by_its_python() {
-    let Some(dir) = venv() else { return };
+    let dir = venv();
     let env = read(&dir);
     assert_eq!(env.kind, gpucompat::inventory::EnvKind::Venv);
     assert!(env.python_version.is_some());

@@ -13,7 +13,7 @@ pub enum Format {
     /// A table for people (add -v for the source of every fact).
     #[default]
     Text,
-    /// The whole inventory, with schema_version (see README).
+    /// The whole inventory, with schema_version (see docs/json.md).
     Json,
     /// The compatibility card for a course or lab, with the tier.
     Markdown,
@@ -26,11 +26,11 @@ pub enum Format {
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
     /// Print the inventory as JSON (same as --format json).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_enum, default_value_t = Format::Text, alias = "output-format")]
     pub format: Format,
 
     /// Also read this Python interpreter or environment directory (repeatable).
@@ -43,12 +43,17 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
+    let exec_python = args.exec_python;
     let host = ctx.probe_host();
     let input = Input::Probe {
         system: &host,
         options: ctx.probe_options(args.python.clone(), args.exec_python),
     };
+    let progress = exec_python.then(|| {
+        super::progress::Progress::start("running the inventory script in each Python interpreter")
+    });
     let r = report(input, &ctx.kb, &Options::default())?;
+    drop(progress);
     let (Some(inv), Some(tier)) = (r.inventory.as_ref(), r.tier.as_ref()) else {
         anyhow::bail!("the probe returned no inventory");
     };

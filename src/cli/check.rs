@@ -7,14 +7,8 @@ use std::path::PathBuf;
 use gpucompat::render::findings as render;
 use gpucompat::report::{report, Input, Options};
 
-use super::{emit, emit_exact, Ctx, SelectArgs};
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
-}
+use super::output::OutputArgs;
+use super::{Ctx, SelectArgs};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -22,13 +16,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE.json")]
     pub card: Option<PathBuf>,
 
-    /// Print the findings and the inventory as JSON (same as --format json).
-    #[arg(long)]
-    pub json: bool,
-
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: OutputArgs,
 
     #[command(flatten)]
     pub selection: SelectArgs,
@@ -47,7 +36,7 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
-    let json = args.json || args.format == Format::Json;
+    let exec_python = args.exec_python && args.card.is_none();
     let host = ctx.host();
     let probe_host = ctx.probe_host();
     let options = Options {
@@ -68,11 +57,12 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             options: ctx.probe_options(args.python, args.exec_python),
         },
     };
+    let progress = exec_python.then(|| {
+        super::progress::Progress::start("running the inventory script in each Python interpreter")
+    });
     let r = report(input, &ctx.kb, &options)?;
-    if json {
-        emit_exact(&format!("{}\n", r.to_json()))?;
-    } else {
-        emit(&render::text(&r, ctx.verbose))?;
-    }
-    Ok(r.exit_code())
+    drop(progress);
+    args.output
+        .print(&r, ctx.verbose, || render::text(&r, ctx.verbose))?;
+    Ok(args.output.exit_code(&r))
 }

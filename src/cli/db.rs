@@ -46,18 +46,24 @@ pub enum DbCommand {
     Image(super::db_plan::ImageArgs),
 }
 
-pub fn run(ctx: &Ctx, cmd: DbCommand) -> anyhow::Result<i32> {
+pub fn run(ctx: &Ctx, cmd: DbCommand, json: bool) -> anyhow::Result<i32> {
     let kb = &ctx.kb;
     match cmd {
-        DbCommand::Driver(a) => emit(ctx, a.json, driver::answer(kb, &a)),
-        DbCommand::Cuda(a) => emit(ctx, a.json, cuda::answer(kb, &a)),
-        DbCommand::Gpu(a) => emit(ctx, a.json, gpu::answer(kb, &a)),
-        DbCommand::Torch(a) => emit(ctx, a.json, torch::answer(kb, &a)),
-        DbCommand::Arch(a) => emit(ctx, a.json, arch::answer(kb, &a)),
-        DbCommand::Package(a) => emit(ctx, a.json, package::answer(kb, &a)),
-        DbCommand::Sources(a) => emit(ctx, a.json, sources::answer(kb, &a)),
-        DbCommand::Require(a) => super::db_plan::run_require(ctx, a),
-        DbCommand::Image(a) => super::db_plan::run_image(ctx, a),
+        DbCommand::Driver(a) => emit(ctx, json || a.json, driver::answer(kb, &a)),
+        DbCommand::Cuda(a) => emit(ctx, json || a.json, cuda::answer(kb, &a)),
+        DbCommand::Gpu(a) => emit(ctx, json || a.json, gpu::answer(kb, &a)),
+        DbCommand::Torch(a) => emit(ctx, json || a.json, torch::answer(kb, &a)),
+        DbCommand::Arch(a) => emit(ctx, json || a.json, arch::answer(kb, &a)),
+        DbCommand::Package(a) => emit(ctx, json || a.json, package::answer(kb, &a)),
+        DbCommand::Sources(a) => emit(ctx, json || a.json, sources::answer(kb, &a)),
+        DbCommand::Require(mut a) => {
+            a.json |= json;
+            super::db_plan::run_require(ctx, a)
+        }
+        DbCommand::Image(mut a) => {
+            a.json |= json;
+            super::db_plan::run_image(ctx, a)
+        }
     }
 }
 
@@ -96,11 +102,11 @@ fn emit<A: Answer>(ctx: &Ctx, json: bool, answer: Result<A, Unknown>) -> anyhow:
     match answer {
         Ok(a) => {
             if json {
-                gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&a)?);
+                super::emit_exact(&format!("{}\n", serde_json::to_string_pretty(&a)?))?;
             } else {
                 let mut t = Text::default();
                 a.render(&mut t);
-                gpucompat::render::sanitize::print(&t.finish(ctx.verbose));
+                super::emit(&t.finish(ctx.verbose))?;
             }
             Ok(0)
         }
@@ -123,9 +129,10 @@ fn emit<A: Answer>(ctx: &Ctx, json: bool, answer: Result<A, Unknown>) -> anyhow:
                 struct ErrorOut<'a> {
                     error: &'a Unknown,
                 }
-                gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(
-                    &ErrorOut { error: &u },
-                )?);
+                super::emit_exact(&format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&ErrorOut { error: &u })?
+                ))?;
             }
             Ok(2)
         }
@@ -135,7 +142,9 @@ fn emit<A: Answer>(ctx: &Ctx, json: bool, answer: Result<A, Unknown>) -> anyhow:
 /// The OS a driver version belongs to (Linux and Windows number their drivers apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OsArg {
+    /// Linux driver numbering (`550.54.14`).
     Linux,
+    /// Windows driver numbering (`552.22`).
     Windows,
 }
 

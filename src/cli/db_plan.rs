@@ -56,9 +56,16 @@ pub struct RequireArgs {
 /// Show an nvidia/cuda image's CUDA, cuDNN and requirement, and whether hosts satisfy it.
 #[derive(Debug, clap::Args)]
 pub struct ImageArgs {
-    /// An image reference (nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04); none lists the table.
-    #[arg(value_name = "IMAGE")]
+    /// An image reference (nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04).
+    #[arg(
+        value_name = "IMAGE",
+        required_unless_present = "list",
+        conflicts_with = "list"
+    )]
     pub image: Option<String>,
+    /// List every image the cuda_images table knows instead.
+    #[arg(long)]
+    pub list: bool,
     /// Check against this card instead of this machine; repeatable.
     #[arg(long = "host", value_name = "CARD.json")]
     pub hosts: Vec<PathBuf>,
@@ -179,10 +186,10 @@ pub fn run_require(ctx: &Ctx, args: RequireArgs) -> anyhow::Result<i32> {
         reports.push(evaluate_requirements(&label, set, &view, facts));
     }
     if args.json {
-        gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&reports)?);
+        super::emit_exact(&format!("{}\n", serde_json::to_string_pretty(&reports)?))?;
     } else {
         for r in &reports {
-            gpucompat::render::sanitize::print(&require_text(r, ctx.verbose));
+            super::emit(&require_text(r, ctx.verbose))?;
         }
     }
     Ok(reports.iter().map(|r| r.exit_code()).max().unwrap_or(0))
@@ -271,7 +278,7 @@ fn manual_view(
 }
 
 pub fn run_image(ctx: &Ctx, args: ImageArgs) -> anyhow::Result<i32> {
-    let Some(image) = &args.image else {
+    let Some(image) = args.image.as_ref().filter(|_| !args.list) else {
         return list_images(ctx, args.json);
     };
     let image = ImageRef::parse(image);
@@ -282,9 +289,9 @@ pub fn run_image(ctx: &Ctx, args: ImageArgs) -> anyhow::Result<i32> {
     };
     let report = image_report(&ctx.kb, &image, &hosts);
     if args.json {
-        gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&report)?);
+        super::emit_exact(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
-        gpucompat::render::sanitize::print(&image_text(&report, ctx.verbose));
+        super::emit(&image_text(&report, ctx.verbose))?;
     }
     Ok(report.exit_code())
 }
@@ -301,10 +308,10 @@ fn list_images(ctx: &Ctx, json: bool) -> anyhow::Result<i32> {
                 })
             })
             .collect();
-        gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&v)?);
+        super::emit_exact(&format!("{}\n", serde_json::to_string_pretty(&v)?))?;
         return Ok(0);
     }
-    let mut table = String::from(
+    let mut out = String::from(
         "| CUDA | cuDNN | NVIDIA_REQUIRE_CUDA | flavors | OS |\n|---|---|---|---|---|\n",
     );
     for r in rows {
@@ -320,7 +327,7 @@ fn list_images(ctx: &Ctx, json: bool) -> anyhow::Result<i32> {
                     first.to_string()
                 }
             });
-        table.push_str(&format!(
+        out.push_str(&format!(
             "| {} | {} | {} | {} | {} |\n",
             r.cuda,
             r.cudnn.as_deref().unwrap_or("-"),
@@ -329,5 +336,6 @@ fn list_images(ctx: &Ctx, json: bool) -> anyhow::Result<i32> {
             r.os.join(" ")
         ));
     }
+    super::emit(&out)?;
     Ok(0)
 }

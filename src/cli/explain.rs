@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use gpucompat::render::explain as render;
 use gpucompat::report::{report, Input, Options};
 
-use super::{emit, emit_exact, Ctx, SelectArgs};
+use super::output::OutputArgs;
+use super::{Ctx, SelectArgs};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -16,27 +17,26 @@ pub struct Args {
     #[arg(value_name = "FILE|-")]
     pub files: Vec<PathBuf>,
 
-    /// Print findings, the inventory and the follow-up commands as JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 
     #[command(flatten)]
     pub selection: SelectArgs,
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
-    if ctx.root != std::path::Path::new("/") {
-        eprintln!("gpucompat: --root has no effect on explain: it reads only the given input");
-    }
     let options = Options {
         selection: args.selection.parse()?,
         smoke: None,
     };
-    let r = report(Input::Pasted(args.files), &ctx.kb, &options)?;
-    if args.json {
-        emit_exact(&format!("{}\n", r.to_json()))?;
-    } else {
-        emit(&render::text(&r, ctx.verbose))?;
+    let reads_stdin = args.files.is_empty() || args.files.iter().any(|f| f.as_os_str() == "-");
+    if reads_stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        eprintln!(
+            "gpucompat: reading a report from standard input: paste it, then press Ctrl-D (Ctrl-Z then Enter on Windows)"
+        );
     }
-    Ok(r.exit_code())
+    let r = report(Input::Pasted(args.files), &ctx.kb, &options)?;
+    args.output
+        .print(&r, ctx.verbose, || render::text(&r, ctx.verbose))?;
+    Ok(args.output.exit_code(&r))
 }

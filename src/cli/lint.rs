@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use gpucompat::render::findings as render;
 use gpucompat::report::{report, Input, Options};
 
-use super::{emit, emit_exact, Ctx, SelectArgs};
+use super::output::OutputArgs;
+use super::{Ctx, SelectArgs};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -15,9 +16,8 @@ pub struct Args {
     /// Also check the image and its torch build against this card; repeatable.
     #[arg(long = "host", value_name = "CARD.json")]
     pub hosts: Vec<PathBuf>,
-    /// Findings as JSON (the report envelope, see docs/json.md).
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
     #[command(flatten)]
     pub selection: SelectArgs,
 }
@@ -32,10 +32,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         hosts: args.hosts,
     };
     let r = report(input, &ctx.kb, &options)?;
-    if args.json {
-        emit_exact(&format!("{}\n", r.to_json()))?;
-    } else {
-        emit(&render::lint_text(&r, ctx.verbose))?;
-    }
-    Ok(r.exit_code())
+    args.output
+        .print(&r, ctx.verbose, || render::lint_text(&r, ctx.verbose))?;
+    Ok(args.output.exit_code(&r))
 }

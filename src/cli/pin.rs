@@ -45,10 +45,11 @@ pub struct Args {
     /// An image flavor with cuDNN.
     #[arg(long)]
     pub cudnn: bool,
-    #[arg(long, value_enum, default_value = "pins")]
+    /// What to write: the pin list, a Dockerfile, requirements.txt, uv settings, or JSON.
+    #[arg(long, value_enum, default_value = "pins", alias = "output-format")]
     pub format: Format,
     /// Same as --format json.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Only this stack (1-based) when the fleet is split.
     #[arg(long, value_name = "N")]

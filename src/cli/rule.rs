@@ -17,11 +17,24 @@ pub struct Args {
     pub all: bool,
 
     /// Print JSON: a list of {code, name, kind, category, severity, summary}, or one rule with its docs.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "output_format")]
     pub json: bool,
+
+    /// Output format [default: text].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<Format>,
 }
 
-pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Text for people.
+    Text,
+    /// JSON, the same as --json.
+    Json,
+}
+
+pub fn run(_ctx: &Ctx, mut args: Args) -> anyhow::Result<i32> {
+    args.json |= args.output_format == Some(Format::Json);
     let Some(code) = args.code.filter(|_| !args.all) else {
         let all = registry::all();
         if args.json {

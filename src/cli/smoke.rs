@@ -7,19 +7,19 @@ use gpucompat::render::smoke as render;
 use gpucompat::report::{report, Input, Options};
 use gpucompat::smoke::{GemmChoice, SmokeOptions};
 
-use super::{emit, emit_exact, Ctx, SelectArgs};
+use super::output::OutputArgs;
+use super::{Ctx, SelectArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 
     /// Seconds any one step (a driver call, the GEMM) may take before it is reported as hung.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub timeout: f64,
 
-    /// Which GEMM to run: cuBLAS when present, else the built-in kernel (auto); only cuBLAS; only the built-in kernel.
+    /// Which GEMM to run.
     #[arg(long, value_enum, default_value_t = Gemm::Auto)]
     pub gemm: Gemm,
 
@@ -30,7 +30,7 @@ pub struct Args {
 impl Default for Args {
     fn default() -> Self {
         Args {
-            json: false,
+            output: OutputArgs::default(),
             timeout: 60.0,
             gemm: Gemm::Auto,
             selection: SelectArgs::default(),
@@ -40,8 +40,11 @@ impl Default for Args {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Gemm {
+    /// cuBLAS when present, else the built-in kernel.
     Auto,
+    /// Only cuBLAS.
     Cublas,
+    /// Only the built-in kernel.
     Builtin,
 }
 
@@ -68,11 +71,8 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         options: opts,
     };
     let r = report(input, &ctx.kb, &options)?;
-    if args.json {
-        emit_exact(&format!("{}\n", r.to_json()))?;
-    } else {
-        emit(&render::text(&r, &ctx.kb, ctx.verbose))?;
-    }
+    args.output
+        .print(&r, ctx.verbose, || render::text(&r, &ctx.kb, ctx.verbose))?;
     // Smoke under a --root tree tested nothing: a usage error, not a pass.
-    Ok(r.exit_code())
+    Ok(args.output.exit_code(&r))
 }

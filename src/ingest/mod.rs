@@ -536,7 +536,7 @@ pub fn env_mut<'a>(envs: &'a mut Vec<PythonEnv>, current: &mut Option<usize>) ->
 
 fn reported_env(src: &str) -> PythonEnv {
     PythonEnv {
-        path: format!("reported ({src})"),
+        path: format!("the reported environment ({src})"),
         kind: EnvKind::Reported,
         active: true,
         ..Default::default()

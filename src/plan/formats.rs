@@ -16,6 +16,7 @@ pub enum Format {
     Requirements,
     /// A pyproject snippet for uv: dependencies, [[tool.uv.index]], [tool.uv.sources].
     Uv,
+    /// The plan as JSON: every stack, its hosts and its pins, each with its source.
     Json,
 }
 

@@ -3,8 +3,10 @@
 pub mod card;
 pub mod explain;
 pub mod findings;
+pub mod github;
 pub mod labels;
 pub mod platforms;
 pub mod python_envs;
 pub mod sanitize;
+pub mod sarif;
 pub mod smoke;

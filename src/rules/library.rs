@@ -620,6 +620,15 @@ pub static LIB007: Rule = Rule {
     superseded_by: &[],
 };
 
+/// Where an nvcc is: a toolkit directory, or (from a pasted `nvcc --version`) just "nvcc on PATH".
+fn nvcc_where(path: &str) -> String {
+    if path.starts_with("nvcc ") {
+        format!("The {path}")
+    } else {
+        format!("nvcc at {path}")
+    }
+}
+
 fn check_lib007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let Some(tk) = inv.toolkits.iter().find(|t| t.has_nvcc) else {
         return vec![];
@@ -637,8 +646,8 @@ fn check_lib007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         };
         let f = LIB007
             .finding(format!(
-                "nvcc at {} is CUDA {}, while {} uses its bundled CUDA {}: fine for running torch, which never uses the system toolkit.{extra}",
-                tk.path, tk.version.value, t.label, c.value
+                "{} is CUDA {}, while {} uses its bundled CUDA {}: fine for running torch, which never uses the system toolkit.{extra}",
+                nvcc_where(&tk.path), tk.version.value, t.label, c.value
             ))
             .fact(format!("CUDA toolkit ({})", tk.path), &tk.version);
         out.push(t.cite_cuda(f).fix_note("Nothing to fix for running torch; to build extensions, point CUDA_HOME at a toolkit of torch's CUDA major."));

@@ -109,7 +109,8 @@ pub fn judgment_finding(
 ) -> Option<Finding> {
     let r = j.rt.cuda.value.major_minor();
     let drv = facts::driver(inv);
-    let drv_s = drv.map_or("unknown".to_string(), |d| d.value.to_string());
+    let drv_s = drv.map_or("the driver".to_string(), |d| format!("driver {}", d.value));
+    let drv_paren = drv.map_or(String::new(), |d| format!(" (driver {})", d.value));
     let (severity, message) = match &j.verdict {
         Verdict::Fine => return None,
         Verdict::MinorCompat { floor } => {
@@ -122,7 +123,7 @@ pub fn judgment_finding(
                 (
                     Severity::Warning,
                     format!(
-                        "{} in {} bundles CUDA {r}, newer than the driver's CUDA {} (driver {drv_s}); it runs under minor-version compatibility (driver at or above {floor_s}) with caveats: APIs newer than CUDA {} return cudaErrorCallRequiresNewerDriver, and PTX built by CUDA {r} cannot be JIT-compiled by this driver.",
+                        "{} in {} bundles CUDA {r}, newer than the driver's CUDA {}{drv_paren}; it runs under minor-version compatibility (driver at or above {floor_s}) with caveats: APIs newer than CUDA {} return cudaErrorCallRequiresNewerDriver, and PTX built by CUDA {r} cannot be JIT-compiled by this driver.",
                         j.rt.what, j.rt.env.path, j.max.value, j.max.value
                     ),
                 )
@@ -130,7 +131,7 @@ pub fn judgment_finding(
                 (
                     Severity::Error,
                     format!(
-                        "{} in {} bundles CUDA {r}, newer than the driver's CUDA {} (driver {drv_s}), and {} has only PTX in this wheel: under minor-version compatibility the driver cannot JIT-compile PTX built by CUDA {r} (error 222, unsupported PTX version), so no kernel runs there.",
+                        "{} in {} bundles CUDA {r}, newer than the driver's CUDA {}{drv_paren}, and {} has only PTX in this wheel: under minor-version compatibility the driver cannot JIT-compile PTX built by CUDA {r} (error 222, unsupported PTX version), so no kernel runs there.",
                         j.rt.what, j.rt.env.path, j.max.value, j.ptx_only.join(", ")
                     ),
                 )
@@ -161,7 +162,7 @@ pub fn judgment_finding(
                 (
                     Severity::Warning,
                     format!(
-                        "{} in {} bundles CUDA {r} but driver {drv_s} supports at most CUDA {}: {why}{floor_hint}. This datacenter GPU has the cuda-compat package, so it runs under forward compatibility only if those libraries are the ones loaded (LD_LIBRARY_PATH or ld cache).",
+                        "{} in {} bundles CUDA {r} but {drv_s} supports at most CUDA {}: {why}{floor_hint}. This datacenter GPU has the cuda-compat package, so it runs under forward compatibility only if those libraries are the ones loaded (LD_LIBRARY_PATH or ld cache).",
                         j.rt.what, j.rt.env.path, j.max.value
                     ),
                 )
@@ -169,7 +170,7 @@ pub fn judgment_finding(
                 (
                     Severity::Error,
                     format!(
-                        "{} in {} bundles CUDA {r} but driver {drv_s} supports at most CUDA {}: {why}{floor_hint}. CUDA fails at start-up with 'driver version is insufficient for CUDA runtime version' (error 35).",
+                        "{} in {} bundles CUDA {r} but {drv_s} supports at most CUDA {}: {why}{floor_hint}. CUDA fails at start-up with 'driver version is insufficient for CUDA runtime version' (error 35).",
                         j.rt.what, j.rt.env.path, j.max.value
                     ),
                 )

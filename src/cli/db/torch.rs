@@ -104,7 +104,21 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<TorchAnswer, Unknown> {
         Some((r, l)) => (r.trim(), Some(l.trim())),
         None => (q, None),
     };
-    let Some(row) = kb.torch_release(release) else {
+    // `2.8` means the newest 2.8.x the table knows.
+    let newest_patch = || {
+        let prefix = format!("{release}.");
+        kb.torch_releases
+            .row
+            .iter()
+            .filter(|r| release.matches('.').count() == 1 && r.version.starts_with(&prefix))
+            .max_by_key(|r| {
+                r.version[prefix.len()..]
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()
+                    .and_then(|p| p.parse::<u32>().ok())
+            })
+    };
+    let Some(row) = kb.torch_release(release).or_else(newest_patch) else {
         let names: Vec<String> = kb
             .torch_releases
             .row
