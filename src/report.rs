@@ -96,7 +96,7 @@ pub struct Options<'a> {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
-    #[error("{path}: {source}")]
+    #[error("{}", read_message(path, source))]
     Read {
         path: String,
         source: std::io::Error,
@@ -364,6 +364,16 @@ fn read_card(path: &Path) -> Result<Inventory, ReportError> {
 }
 
 /// Read a file, or standard input for `-`; bytes that are not UTF-8 become U+FFFD.
+/// The read error, naming the path once (the system's errors often name it already).
+fn read_message(path: &str, e: &std::io::Error) -> String {
+    let e = e.to_string();
+    if e.contains(path) {
+        e
+    } else {
+        format!("{path}: {e}")
+    }
+}
+
 /// At most `cap` bytes, only from a regular file (or stdin), opened without blocking.
 fn read_text(path: &Path, cap: u64) -> Result<String, ReportError> {
     let read = crate::system::read_input(path, cap);
