@@ -6,6 +6,7 @@
 //! solves for a stack that runs; `render` prints.
 
 pub mod finding;
+pub mod fleet;
 pub mod ingest;
 pub mod inventory;
 pub mod kb;

@@ -1,10 +1,15 @@
 //! `gpucompat card`: probe this machine (or `--root DIR`) and print its
-//! compatibility card as a text table, JSON (the Inventory) or Markdown.
+//! compatibility card as a text table, JSON (the Inventory), Markdown, node
+//! labels, a Prometheus page or package-manager hints.
+
+use std::path::PathBuf;
 
 use clap::ValueEnum;
 
+use gpucompat::fleet::output::write_atomic;
+use gpucompat::fleet::time::now_unix;
 use gpucompat::probe::probe;
-use gpucompat::render::{card, labels};
+use gpucompat::render::{card, labels, prometheus};
 use gpucompat::tier::tier;
 
 use super::Ctx;
@@ -34,9 +39,17 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 
+    /// Write to FILE instead of stdout, atomically (a dot-file in the same directory, then a rename).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Labels: NFD drops them this many seconds after the run (`# +expiry-time=`); 0 never.
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
+    pub expire_after: u64,
+
     /// Also read this Python interpreter or environment directory (repeatable).
     #[arg(long, value_name = "PATH")]
-    pub python: Vec<std::path::PathBuf>,
+    pub python: Vec<PathBuf>,
 
     /// Run a small inventory script in each Python interpreter (torch import, a GPU matmul).
     #[arg(long)]
@@ -47,20 +60,40 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let opts = ctx.probe_options(args.python.clone(), args.exec_python);
     let inv = probe(&ctx.probe_host(), &ctx.kb, &opts);
     let format = if args.json { Format::Json } else { args.format };
+    let now = now_unix();
     let out = match format {
         Format::Json => card::json(&inv)?,
         Format::Text => card::text(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
         Format::Markdown => card::markdown(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
         Format::Labels => {
             let findings = gpucompat::rules::run_rules(&inv, &ctx.kb);
-            let l = labels::labels(&inv, Some(tier(&inv, &ctx.kb).level), Some(&findings));
-            labels::nfd_feature_file(&l)
+            let stamp = labels::Stamp {
+                now,
+                ttl: args.expire_after,
+            };
+            let l = labels::labels(
+                &inv,
+                &ctx.kb,
+                Some(tier(&inv, &ctx.kb).level),
+                Some(&findings),
+                Some(stamp),
+            );
+            labels::nfd_feature_file(&l, Some(stamp))
         }
         Format::Prometheus => {
             let findings = gpucompat::rules::run_rules(&inv, &ctx.kb);
-            labels::prometheus(&inv, Some(tier(&inv, &ctx.kb).level), Some(&findings))
+            prometheus::page(
+                &inv,
+                &ctx.kb,
+                Some(tier(&inv, &ctx.kb).level),
+                Some(&findings),
+                Some(now),
+            )
         }
     };
-    print!("{out}");
+    match &args.output {
+        Some(path) => write_atomic(path, &out)?,
+        None => print!("{out}"),
+    }
     Ok(0)
 }

@@ -3,4 +3,5 @@
 pub mod card;
 pub mod findings;
 pub mod labels;
+pub mod prometheus;
 pub mod python_envs;

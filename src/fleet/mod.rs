@@ -1,0 +1,6 @@
+//! Fleet views: what one node publishes to a scheduler (labels, metrics,
+//! package-manager hints) and what many nodes' cards say together (`fleet`).
+
+pub mod node;
+pub mod output;
+pub mod time;
