@@ -242,3 +242,20 @@ fn the_nfd_checker_rejects_what_nfd_would() {
     let bad = "gpucompat.io/gpu.product=NVIDIA--\n";
     assert!(std::panic::catch_unwind(|| assert_nfd_feature_file(bad)).is_err());
 }
+
+#[test]
+fn package_manager_views() {
+    let c = card("hgx-h100-nvswitch", "conda");
+    assert!(c.contains("\n__cuda_arch=9.0=0\n"), "{c}");
+    assert!(c.contains("\nexport CONDA_OVERRIDE_CUDA="), "{c}");
+    let u = card("geforce-desktop", "uv-env");
+    assert!(
+        u.lines()
+            .last()
+            .unwrap()
+            .starts_with("export UV_TORCH_BACKEND=cu"),
+        "{u}"
+    );
+    let cpu = card("vm-no-gpu", "uv-env");
+    assert!(cpu.ends_with("export UV_TORCH_BACKEND=cpu\n"), "{cpu}");
+}

@@ -9,7 +9,7 @@ use clap::ValueEnum;
 use gpucompat::fleet::output::write_atomic;
 use gpucompat::fleet::time::now_unix;
 use gpucompat::probe::probe;
-use gpucompat::render::{card, labels, prometheus};
+use gpucompat::render::{card, labels, package_views, prometheus};
 use gpucompat::tier::tier;
 
 use super::Ctx;
@@ -27,6 +27,10 @@ pub enum Format {
     Labels,
     /// A Prometheus textfile-collector page.
     Prometheus,
+    /// conda virtual packages (`__cuda`, `__glibc`, `__linux`, `__archspec`, `__cuda_arch`) and CONDA_OVERRIDE_* lines.
+    Conda,
+    /// UV_TORCH_BACKEND for a torch build that fits the driver and every GPU.
+    UvEnv,
 }
 
 #[derive(Debug, Default, clap::Args)]
@@ -61,6 +65,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let inv = probe(&ctx.probe_host(), &ctx.kb, &opts);
     let format = if args.json { Format::Json } else { args.format };
     let now = now_unix();
+    let mut code = 0;
     let out = match format {
         Format::Json => card::json(&inv)?,
         Format::Text => card::text(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
@@ -90,10 +95,16 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
                 Some(now),
             )
         }
+        Format::Conda => package_views::conda(&inv, &ctx.kb),
+        Format::UvEnv => {
+            let (text, found) = package_views::uv_env(&inv, &ctx.kb);
+            code = i32::from(!found);
+            text
+        }
     };
     match &args.output {
         Some(path) => write_atomic(path, &out)?,
         None => print!("{out}"),
     }
-    Ok(0)
+    Ok(code)
 }

@@ -3,5 +3,6 @@
 pub mod card;
 pub mod findings;
 pub mod labels;
+pub mod package_views;
 pub mod prometheus;
 pub mod python_envs;
