@@ -5,6 +5,7 @@ mod check;
 mod db;
 mod db_plan;
 mod explain;
+mod fleet;
 mod lint;
 mod pin;
 mod rule;
@@ -58,6 +59,8 @@ pub enum Command {
     Lint(lint::Args),
     /// Prove the GPU computes: an fp16 matmul through the driver and cuBLAS.
     Smoke(smoke::Args),
+    /// The lab card of many nodes' cards: groups, floors, nodes in error, a stack for all.
+    Fleet(fleet::Args),
 }
 
 /// What every subcommand gets.
@@ -125,5 +128,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Pin(a) => pin::run(&ctx, a),
         Command::Lint(a) => lint::run(&ctx, a),
         Command::Smoke(a) => smoke::run(&ctx, a),
+        Command::Fleet(a) => fleet::run(&ctx, a),
     }
 }
