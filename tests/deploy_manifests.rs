@@ -19,7 +19,9 @@ fn validator() -> bool {
             std::env::var("CI").is_err(),
             "kubernetes-validate is required in CI (.ci/run installs it)"
         );
-        eprintln!("SKIPPED: kubernetes-validate is not installed (pip install kubernetes-validate)");
+        eprintln!(
+            "SKIPPED: kubernetes-validate is not installed (pip install kubernetes-validate)"
+        );
     }
     ok
 }
@@ -51,7 +53,11 @@ fn manifests_match_the_kubernetes_schemas() {
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(root.join(MANIFESTS[0])).unwrap();
     let bad = dir.path().join("bad.yaml");
-    std::fs::write(&bad, text.replace("readOnlyRootFilesystem", "readOnlyRootFileSystem")).unwrap();
+    std::fs::write(
+        &bad,
+        text.replace("readOnlyRootFilesystem", "readOnlyRootFileSystem"),
+    )
+    .unwrap();
     assert!(!validate(&bad).status.success());
 }
 
