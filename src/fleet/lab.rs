@@ -26,6 +26,9 @@ pub struct GpuCount {
     pub count: usize,
 }
 
+/// One fact of a key, as text (for outliers).
+type KeyText = fn(&Key) -> String;
+
 /// What makes two nodes identical for scheduling.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct Key {
@@ -167,25 +170,6 @@ fn gpus_text(g: &[GpuCount]) -> String {
         .join(" + ")
 }
 
-/// Map over the nodes on every core, keeping the order.
-fn par_map<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .clamp(1, 8);
-    let chunk = items.len().div_ceil(threads).max(1);
-    let f = &f;
-    std::thread::scope(|s| {
-        let hs: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<U>>()))
-            .collect();
-        hs.into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
-}
-
 fn floor<V: Ord + Clone + ToString>(values: &[(Option<V>, &str)]) -> Option<Floor> {
     let lo = values.iter().filter_map(|(v, _)| v.clone()).min()?;
     let at: Vec<&str> = values
@@ -231,7 +215,7 @@ fn outliers(fact: &str, values: &[(String, &str)]) -> Vec<Outlier> {
 /// Build the lab card from the cards that were read.
 pub fn lab_card(kb: &Kb, cards: &[NodeCard], rejected: Vec<Rejected>, with: Components) -> LabCard {
     // A bare card is checked here; a check report keeps the node's own findings.
-    let per_node: Vec<(NodeFacts, Vec<Finding>)> = par_map(cards, |c| {
+    let per_node: Vec<(NodeFacts, Vec<Finding>)> = crate::fleet::par_map(cards, |c| {
         let facts = NodeFacts::of(&c.inventory, kb);
         let findings = match &c.findings {
             Some(f) => f.clone(),
@@ -320,16 +304,12 @@ pub fn lab_card(kb: &Kb, cards: &[NodeCard], rejected: Vec<Rejected>, with: Comp
         .collect();
 
     let mut outl = Vec::new();
-    let dims: [(&str, Box<dyn Fn(&Key) -> String>); 3] = [
-        (
-            "driver",
-            Box::new(|k: &Key| k.driver.clone().unwrap_or_else(|| "none".into())),
-        ),
-        ("gpus", Box::new(|k: &Key| gpus_text(&k.gpus))),
-        (
-            "os",
-            Box::new(|k: &Key| k.os.clone().unwrap_or_else(|| "unknown".into())),
-        ),
+    let dims: [(&str, KeyText); 3] = [
+        ("driver", |k| {
+            k.driver.clone().unwrap_or_else(|| "none".into())
+        }),
+        ("gpus", |k| gpus_text(&k.gpus)),
+        ("os", |k| k.os.clone().unwrap_or_else(|| "unknown".into())),
     ];
     for (fact, f) in &dims {
         let vals: Vec<(String, &str)> = keys.iter().zip(&names).map(|(k, n)| (f(k), *n)).collect();

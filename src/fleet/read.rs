@@ -137,32 +137,11 @@ pub fn card_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 /// hostnames are rejected after the first: two cards for one node mean one
 /// of them is stale or copied, and counting both would skew the groups.
 pub fn read_cards(paths: &[PathBuf]) -> (Vec<NodeCard>, Vec<Rejected>) {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(8)
-        .max(1);
-    let chunk = paths.len().div_ceil(threads).max(1);
-    let results: Vec<Result<NodeCard, Rejected>> = std::thread::scope(|s| {
-        let handles: Vec<_> = paths
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter()
-                        .map(|p| {
-                            read_one(p).map_err(|reason| Rejected {
-                                path: p.display().to_string(),
-                                reason,
-                            })
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+    let results: Vec<Result<NodeCard, Rejected>> = super::par_map(paths, |p| {
+        read_one(p).map_err(|reason| Rejected {
+            path: p.display().to_string(),
+            reason,
+        })
     });
     let mut good = Vec::new();
     let mut bad = Vec::new();
