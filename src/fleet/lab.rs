@@ -215,14 +215,19 @@ fn outliers(fact: &str, values: &[(String, &str)]) -> Vec<Outlier> {
 /// Build the lab card from the cards that were read.
 pub fn lab_card(kb: &Kb, cards: &[NodeCard], rejected: Vec<Rejected>, with: Components) -> LabCard {
     // A bare card is checked here; a check report keeps the node's own findings.
-    let per_node: Vec<(NodeFacts, Vec<Finding>)> = crate::fleet::par_map(cards, |c| {
+    let checked: Vec<(NodeFacts, Option<Vec<Finding>>)> = crate::fleet::par_map(cards, |c| {
         let facts = NodeFacts::of(&c.inventory, kb);
         let findings = match &c.findings {
-            Some(f) => f.clone(),
-            None => crate::rules::run_rules(&c.inventory, kb),
+            Some(_) => None,
+            None => Some(crate::rules::run_rules(&c.inventory, kb)),
         };
         (facts, findings)
     });
+    let per_node: Vec<(&NodeFacts, &[Finding])> = checked
+        .iter()
+        .zip(cards)
+        .map(|((f, own), c)| (f, own.as_deref().or(c.findings.as_deref()).unwrap_or(&[])))
+        .collect();
 
     let mut by_key: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
     let keys: Vec<Key> = cards

@@ -36,32 +36,55 @@ pub struct Rejected {
 #[derive(Deserialize)]
 struct Envelope {
     findings: Vec<Finding>,
-    inventory: serde_json::Value,
+    inventory: Inventory,
+}
+
+/// Just enough of a card or report to decide how to read it.
+#[derive(Deserialize)]
+struct Head {
+    schema_version: Option<u64>,
+    findings: Option<serde::de::IgnoredAny>,
+    inventory: Option<Version>,
+}
+
+#[derive(Deserialize)]
+struct Version {
+    schema_version: Option<u64>,
+}
+
+fn json_error(e: serde_json::Error) -> String {
+    match e.classify() {
+        serde_json::error::Category::Data => format!("not a gpucompat card: {e}"),
+        _ => format!("not JSON: {e}"),
+    }
 }
 
 /// Parse one card's bytes. `path` is only used to name the node when the
-/// card carries no hostname.
+/// card carries no hostname. Two passes over the text (a cheap one for the
+/// shape and version, then the typed one) cost less than building a
+/// `serde_json::Value` first.
 pub fn parse_card(path: &str, bytes: &[u8]) -> Result<NodeCard, String> {
-    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+    let Some(first) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {
         return Err("empty file".into());
-    }
+    };
     let text = std::str::from_utf8(bytes).map_err(|_| "not text (binary data)".to_string())?;
     if text.contains('\0') {
         return Err("not text (binary data)".into());
     }
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    let obj = value
-        .as_object()
-        .ok_or("not a gpucompat card: the JSON is not an object")?;
-    let (inv_value, findings) = if obj.contains_key("findings") && obj.contains_key("inventory") {
-        let env = Envelope::deserialize(&value)
-            .map_err(|e| format!("not a gpucompat check report: {e}"))?;
-        (env.inventory, Some(env.findings))
+    if bytes[first] != b'{' {
+        return Err(match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Ok(_) => "not a gpucompat card: the JSON is not an object".into(),
+            Err(e) => format!("not JSON: {e}"),
+        });
+    }
+    let head: Head = serde_json::from_str(text).map_err(json_error)?;
+    let envelope = head.findings.is_some() && head.inventory.is_some();
+    let version = if envelope {
+        head.inventory.and_then(|v| v.schema_version)
     } else {
-        (value, None)
+        head.schema_version
     };
-    match inv_value.get("schema_version").and_then(|v| v.as_u64()) {
+    match version {
         Some(v) if v == u64::from(SCHEMA_VERSION) => {}
         Some(v) => {
             return Err(format!(
@@ -70,8 +93,15 @@ pub fn parse_card(path: &str, bytes: &[u8]) -> Result<NodeCard, String> {
         }
         None => return Err("not a gpucompat card: no schema_version".into()),
     }
-    let inventory =
-        Inventory::deserialize(&inv_value).map_err(|e| format!("not a gpucompat card: {e}"))?;
+    let (inventory, findings) = if envelope {
+        let env: Envelope =
+            serde_json::from_str(text).map_err(|e| format!("not a gpucompat check report: {e}"))?;
+        (env.inventory, Some(env.findings))
+    } else {
+        let inv: Inventory =
+            serde_json::from_str(text).map_err(|e| format!("not a gpucompat card: {e}"))?;
+        (inv, None)
+    };
     let name = inventory
         .os
         .hostname
@@ -93,7 +123,9 @@ pub fn parse_card(path: &str, bytes: &[u8]) -> Result<NodeCard, String> {
 }
 
 fn read_one(path: &Path) -> Result<NodeCard, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
     if !meta.is_file() {
         return Err("not a regular file".into());
     }
@@ -103,7 +135,13 @@ fn read_one(path: &Path) -> Result<NodeCard, String> {
             meta.len()
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
+    file.take(MAX_CARD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_CARD_BYTES {
+        return Err(format!("more than a card can be ({MAX_CARD_BYTES} bytes)"));
+    }
     parse_card(&path.display().to_string(), &bytes)
 }
 

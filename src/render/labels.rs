@@ -247,6 +247,15 @@ mod tests {
         assert_eq!(get(&l, "driver.minor"), Some("104"));
         assert_eq!(get(&l, "driver.rev"), Some("5"));
         assert_eq!(get(&l, "driver.branch.kind"), Some("ltsb"));
+        assert_eq!(get(&l, "driver.branch.eol"), Some("2026-06"));
+        assert_eq!(get(&l, "driver.eol"), Some("false"));
+        let later = Stamp {
+            now: 1_796_256_000, // 2026-12-03
+            ttl: 0,
+        };
+        let after = labels(&inv, kb, None, None, Some(later));
+        assert_eq!(get(&after, "driver.eol"), Some("true"));
+        assert!(!nfd_feature_file(&after, Some(later)).contains("expiry"));
         assert_eq!(get(&l, "cuda.max.major"), Some("12"));
         assert_eq!(get(&l, "cuda.max.minor"), Some("2"));
         assert_eq!(get(&l, "gpu.cc.min.major"), Some("8"));
