@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     if cards.is_empty() {
         anyhow::bail!("no readable card among {} file(s)", paths.len());
     }
-    let card = lab_card(&ctx.kb, &cards, rejected, with);
+    let card = lab_card(&ctx.kb, cards, rejected, with);
     let format = if args.json { Format::Json } else { args.format };
     let out = match format {
         Format::Text => render::text(&card),

@@ -4,7 +4,7 @@
 //! error and outliers are listed, and the pin resolver finds the newest
 //! stack that runs everywhere, or one per group where none does.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
@@ -212,10 +212,59 @@ fn outliers(fact: &str, values: &[(String, &str)]) -> Vec<Outlier> {
         .collect()
 }
 
+/// For each card, the index of the first card whose inventory is the same
+/// but for the hostname (itself when none is). Nothing a rule or the node
+/// facts read depends on the hostname, so such cards share one check.
+/// Candidates are only bare cards of the same group key, at most 16 per key.
+fn twins(cards: &mut [NodeCard], keys: &[Key]) -> Vec<usize> {
+    let names: Vec<_> = cards
+        .iter_mut()
+        .map(|c| c.inventory.os.hostname.take())
+        .collect();
+    let mut reps: HashMap<&Key, Vec<usize>> = HashMap::new();
+    let mut rep_of: Vec<usize> = (0..cards.len()).collect();
+    for (i, key) in keys.iter().enumerate() {
+        // A check report keeps its own findings: it is nobody's twin.
+        if cards[i].findings.is_some() {
+            continue;
+        }
+        let list = reps.entry(key).or_default();
+        match list
+            .iter()
+            .find(|&&r| cards[r].inventory == cards[i].inventory)
+        {
+            Some(&r) => rep_of[i] = r,
+            None if list.len() < 16 => list.push(i),
+            None => {}
+        }
+    }
+    for (c, n) in cards.iter_mut().zip(names) {
+        c.inventory.os.hostname = n;
+    }
+    rep_of
+}
+
 /// Build the lab card from the cards that were read.
-pub fn lab_card(kb: &Kb, cards: &[NodeCard], rejected: Vec<Rejected>, with: Components) -> LabCard {
+pub fn lab_card(
+    kb: &Kb,
+    mut cards: Vec<NodeCard>,
+    rejected: Vec<Rejected>,
+    with: Components,
+) -> LabCard {
+    let keys: Vec<Key> = cards
+        .iter()
+        .map(|c| Key {
+            driver: c.inventory.driver_version().map(|d| d.value.to_string()),
+            gpus: gpus_of(c),
+            os: os_of(c),
+        })
+        .collect();
+    let rep_of = twins(&mut cards, &keys);
+    let cards = &cards[..];
+    let unique: Vec<usize> = (0..cards.len()).filter(|&i| rep_of[i] == i).collect();
     // A bare card is checked here; a check report keeps the node's own findings.
-    let checked: Vec<(NodeFacts, Option<Vec<Finding>>)> = crate::fleet::par_map(cards, |c| {
+    let checked: Vec<(NodeFacts, Option<Vec<Finding>>)> = crate::fleet::par_map(&unique, |&i| {
+        let c = &cards[i];
         let facts = NodeFacts::of(&c.inventory, kb);
         let findings = match &c.findings {
             Some(_) => None,
@@ -223,22 +272,22 @@ pub fn lab_card(kb: &Kb, cards: &[NodeCard], rejected: Vec<Rejected>, with: Comp
         };
         (facts, findings)
     });
-    let per_node: Vec<(&NodeFacts, &[Finding])> = checked
-        .iter()
-        .zip(cards)
-        .map(|((f, own), c)| (f, own.as_deref().or(c.findings.as_deref()).unwrap_or(&[])))
+    let mut slot = vec![0; cards.len()];
+    for (k, &i) in unique.iter().enumerate() {
+        slot[i] = k;
+    }
+    let per_node: Vec<(&NodeFacts, &[Finding])> = (0..cards.len())
+        .map(|i| {
+            let (f, own) = &checked[slot[rep_of[i]]];
+            let findings = match &cards[i].findings {
+                Some(mine) => mine.as_slice(),
+                None => own.as_deref().unwrap_or(&[]),
+            };
+            (f, findings)
+        })
         .collect();
 
     let mut by_key: BTreeMap<Key, Vec<usize>> = BTreeMap::new();
-    let keys: Vec<Key> = cards
-        .iter()
-        .zip(&per_node)
-        .map(|(c, (f, _))| Key {
-            driver: f.driver.as_ref().map(|d| d.to_string()),
-            gpus: gpus_of(c),
-            os: os_of(c),
-        })
-        .collect();
     for (i, k) in keys.iter().enumerate() {
         by_key.entry(k.clone()).or_default().push(i);
     }
@@ -360,5 +409,64 @@ pub fn lab_card(kb: &Kb, cards: &[NodeCard], rejected: Vec<Rejected>, with: Comp
         outliers: outl,
         common_stack,
         plan,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inventory::{Fact, Inventory};
+
+    fn node(host: &str, module: &str, lib: &str) -> NodeCard {
+        let mut inv = Inventory::new("t");
+        inv.os.hostname = Some(Fact::new(host.into(), "t"));
+        inv.nvidia.kernel_module = Some(Fact::new(module.parse().unwrap(), "/proc"));
+        inv.nvidia
+            .user_libraries
+            .push(crate::inventory::UserLibrary {
+                name: "libnvidia-ml".into(),
+                path: format!("/usr/lib/libnvidia-ml.so.{lib}"),
+                version: Fact::new(lib.parse().unwrap(), "file name"),
+            });
+        NodeCard {
+            path: format!("{host}.json"),
+            name: host.into(),
+            inventory: inv,
+            findings: None,
+        }
+    }
+
+    #[test]
+    fn twins_share_a_check_and_keep_their_names() {
+        let kb = Kb::embedded();
+        let mut report = node("d", "550.54.14", "550.54.14");
+        report.findings = Some(vec![]);
+        let cards = vec![
+            node("a", "550.54.14", "550.90.07"),
+            node("b", "550.54.14", "550.90.07"),
+            node("c", "550.54.14", "550.54.14"),
+            report,
+        ];
+        let lab = lab_card(kb, cards, vec![], Components::parse("torch").unwrap());
+        let in_error: Vec<&str> = lab.errors.iter().map(|e| e.node.as_str()).collect();
+        // a and b have a kernel module and NVML of different releases; c and d do not.
+        assert!(
+            in_error.contains(&"a") && in_error.contains(&"b"),
+            "{in_error:?}"
+        );
+        assert!(
+            !in_error.contains(&"c") && !in_error.contains(&"d"),
+            "{in_error:?}"
+        );
+        let codes = |n: &str| -> Vec<String> {
+            lab.errors
+                .iter()
+                .find(|e| e.node == n)
+                .map(|e| e.findings.iter().map(|f| f.code.clone()).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(codes("a"), codes("b"));
+        let names: Vec<&String> = lab.groups.iter().flat_map(|g| &g.nodes).collect();
+        assert_eq!(names.len(), 4);
     }
 }
