@@ -45,10 +45,11 @@ pub enum Category {
     DriverBranch,
     PlatformPosture,
     Misconception,
+    CompiledExtension,
 }
 
 impl Category {
-    pub const ALL: [Category; 19] = [
+    pub const ALL: [Category; 20] = [
         Category::CpuOnlyWheel,
         Category::DriverTooOld,
         Category::ArchUnsupported,
@@ -68,6 +69,7 @@ impl Category {
         Category::DriverBranch,
         Category::PlatformPosture,
         Category::Misconception,
+        Category::CompiledExtension,
     ];
 
     /// The snake_case name used in JSON and on the command line.
@@ -92,6 +94,7 @@ impl Category {
             Category::DriverBranch => "driver_branch",
             Category::PlatformPosture => "platform_posture",
             Category::Misconception => "misconception",
+            Category::CompiledExtension => "compiled_extension",
         }
     }
 
@@ -133,6 +136,10 @@ pub struct Fix {
     /// What to do, in words (always set when there is no command).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The change the fix makes, in a form code can apply to an inventory
+    /// (the fix property test does); empty where the fix is advice only.
+    #[serde(skip)]
+    pub actions: Vec<crate::rules::action::FixAction>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -187,6 +194,7 @@ impl Finding {
         self.fix = Some(Fix {
             command: Some(command.into()),
             note,
+            ..Default::default()
         });
         self
     }
@@ -195,6 +203,7 @@ impl Finding {
         self.fix = Some(Fix {
             command: None,
             note: Some(note.into()),
+            ..Default::default()
         });
         self
     }

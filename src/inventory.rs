@@ -69,6 +69,9 @@ pub struct Inventory {
     pub gpus: Vec<Gpu>,
     pub amd: AmdInfo,
     pub apple: AppleInfo,
+    /// Windows-only facts (VC++ runtime, long paths, WSL seen from Windows, CUDA_PATH checks).
+    #[serde(skip_serializing_if = "WindowsInfo::is_empty")]
+    pub windows: WindowsInfo,
     pub container: ContainerInfo,
     pub wsl: WslInfo,
     pub fabric: FabricInfo,
@@ -283,6 +286,97 @@ pub struct AppleInfo {
     pub chip: F<String>,
     pub unified_memory_gib: F<u64>,
     pub mps_available: F<bool>,
+    /// GPU cores (`sppci_cores` of `system_profiler SPDisplaysDataType`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_cores: F<u32>,
+    /// Metal support as system_profiler words it (`Metal 3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metal: F<String>,
+    /// The CPU is Apple silicon (`hw.optional.arm64`), whatever the probing process runs as.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub apple_silicon: F<bool>,
+    /// CPU name (`machdep.cpu.brand_string`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: F<String>,
+    /// Rosetta 2 is installed (its runtime is on disk).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rosetta_installed: F<bool>,
+    /// Every graphics processor system_profiler lists (Intel and AMD ones on Intel Macs too).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub graphics: Vec<Fact<String>>,
+}
+
+/// A video controller as Windows lists it (`Win32_VideoController`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct VideoController {
+    pub name: String,
+    /// The internal form (`32.0.15.6094`), as WMI reports it.
+    pub driver_version: Option<String>,
+    /// `PCI\VEN_10DE&DEV_2684&...`
+    pub pnp_device_id: Option<String>,
+    pub vendor: GpuVendor,
+    pub source: String,
+}
+
+/// A file looked for, and whether it is there.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FileCheck {
+    pub name: String,
+    /// Where it was found, or the first place looked when it was not.
+    pub path: String,
+    pub present: bool,
+}
+
+/// An environment variable that names a directory, and whether it exists.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PathVar {
+    pub var: String,
+    pub value: String,
+    pub exists: bool,
+}
+
+/// A WSL distribution as `wsl.exe --list --verbose` lists it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WslDistro {
+    pub name: String,
+    pub state: String,
+    /// 1 or 2.
+    pub version: u32,
+    pub default: bool,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WindowsInfo {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub video_controllers: Vec<VideoController>,
+    /// vcruntime140.dll, vcruntime140_1.dll, msvcp140.dll in System32.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vc_runtime: Vec<FileCheck>,
+    /// The NVIDIA driver's CUDA driver library (`nvcuda.dll`) in System32.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvcuda_dll: F<bool>,
+    /// `HKLM\SYSTEM\CurrentControlSet\Control\FileSystem` `LongPathsEnabled`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub long_paths_enabled: F<bool>,
+    /// CUDA_PATH and CUDA_PATH_V*_* with whether their directory exists.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cuda_path_vars: Vec<PathVar>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wsl_exe: F<bool>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wsl_distros: Vec<WslDistro>,
+}
+
+impl WindowsInfo {
+    pub fn is_empty(&self) -> bool {
+        self == &WindowsInfo::default()
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -384,6 +478,12 @@ pub struct TorchBuild {
     pub cudnn: F<String>,
     /// `torch.version.git_version`: the commit the wheel was built from.
     pub git_version: F<String>,
+    /// The wheel's platform tag (`Tag:` in the dist-info WHEEL file: `cp312-none-macosx_11_0_arm64`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wheel_tag: F<String>,
+    /// The CUDA runtime DLL inside a Windows wheel (`torch\lib\cudart64_12.dll`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bundled_cudart: F<String>,
 }
 
 /// Build facts of other ML frameworks (onnxruntime, tensorflow, jax, tensorrt).
@@ -437,6 +537,10 @@ pub struct PythonEnv {
     pub cuda_runtime: F<CudaVersion>,
     /// The cuDNN the environment's wheels carry (`nvidia-cudnn-cu12` version).
     pub cudnn: F<String>,
+    /// The CPU architectures the interpreter is built for (`arm64`, `x86_64`, `arm64 x86_64`
+    /// for a universal2 build), from its Mach-O header or its wheels' platform tags.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arch: F<String>,
 }
 
 impl PythonEnv {

@@ -3,7 +3,8 @@
 //! The pipeline (see DESIGN.md): `probe` (live system) or `ingest` (pasted
 //! text) fill an [`inventory::Inventory`]; `rules` check it against the
 //! knowledge base ([`kb::Kb`]) and return [`finding::Finding`]s; `plan`
-//! solves for a stack that runs; `render` prints.
+//! solves for a stack that runs; `render` prints. [`report::report`] is the
+//! one entry point every findings command calls (see docs/architecture.md).
 
 pub mod finding;
 pub mod fleet;
@@ -13,6 +14,7 @@ pub mod kb;
 pub mod plan;
 pub mod probe;
 pub mod render;
+pub mod report;
 pub mod rules;
 pub mod smoke;
 pub mod system;

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+#[allow(clippy::print_stderr)] // the binary prints; the library does not (Cargo.toml [lints])
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {

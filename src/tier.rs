@@ -16,7 +16,7 @@
 use serde::Serialize;
 
 use crate::inventory::{GpuVendor, Inventory, OsKind, Segment};
-use crate::kb::{GpuLookup, Kb};
+use crate::kb::Kb;
 
 /// 16 GiB, compared after rounding to whole GiB: a "16 GB" card reports
 /// a little less (16376 MiB for an RTX 4080).
@@ -64,53 +64,35 @@ pub fn tier(inv: &Inventory, kb: &Kb) -> Tier {
 
 fn accelerators(inv: &Inventory, kb: &Kb) -> Vec<Accel> {
     let mut out = Vec::new();
-    if !inv.gpus.is_empty() {
-        for g in &inv.gpus {
-            let name = g
-                .name
-                .as_ref()
-                .map(|n| n.value.clone())
-                .unwrap_or_else(|| format!("GPU {}", g.index));
-            let row = match kb.gpu_match(&name) {
-                GpuLookup::Found(r) => Some(r),
-                _ => None,
-            };
-            let memory_mib = g
-                .memory_mib
-                .as_ref()
-                .map(|m| m.value)
-                .or_else(|| row.and_then(|r| r.vram_gib).map(|v| (v * 1024.0) as u64));
-            let source = g
-                .name
-                .as_ref()
-                .map(|n| n.source.clone())
-                .unwrap_or_default();
-            out.push(Accel {
-                segment: g
-                    .segment
+    for g in crate::kb::resolve::gpus(inv, kb) {
+        let (name, source) = match (g.gpu, g.pci) {
+            (Some(d), _) => (
+                d.name
                     .as_ref()
-                    .map(|s| s.value)
-                    .or(row.map(|r| r.segment)),
-                name,
-                memory_mib,
-                source,
-            });
-        }
-    } else {
-        for d in inv.nvidia_pci() {
-            let row = kb.gpu_by_pci_id(&d.device_id);
-            out.push(Accel {
-                name: row
-                    .map(|r| r.name.clone())
-                    .unwrap_or_else(|| format!("NVIDIA device {}", d.device_id)),
-                segment: row.map(|r| r.segment),
-                memory_mib: row.and_then(|r| r.vram_gib).map(|v| (v * 1024.0) as u64),
-                source: match row {
-                    Some(r) => format!("{} and kb gpus: {}", d.source, r.name),
-                    None => d.source.clone(),
+                    .map(|n| n.value.clone())
+                    .unwrap_or_else(|| format!("GPU {}", d.index)),
+                d.name
+                    .as_ref()
+                    .map(|n| n.source.clone())
+                    .unwrap_or_default(),
+            ),
+            (None, Some(p)) => (
+                g.name
+                    .clone()
+                    .unwrap_or_else(|| format!("NVIDIA device {}", p.device_id)),
+                match g.row {
+                    Some(r) => format!("{} and kb gpus: {}", p.source, r.name),
+                    None => p.source.clone(),
                 },
-            });
-        }
+            ),
+            (None, None) => continue,
+        };
+        out.push(Accel {
+            segment: g.segment.as_ref().map(|s| s.value),
+            memory_mib: g.memory_mib(),
+            name,
+            source,
+        });
     }
     // AMD GPUs count when ROCm's kernel interface is there.
     if inv.amd.kfd_present.as_ref().is_some_and(|f| f.value) {

@@ -198,9 +198,38 @@ fn gpu_ambiguous_and_unknown_cc() {
     let v = json(&["gpu", "A100"]);
     assert_eq!(v["match"], "ambiguous");
     assert!(v["gpu"].is_null());
-    assert_eq!(v["candidates"].as_array().unwrap().len(), 4);
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 6);
     // A row whose CC is not known says so, and every torch answer is unknown.
-    let v = json(&["gpu", "RTX 5090 D"]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("gpus.toml"),
+        r#"[meta]
+table = "gpus"
+description = "test override"
+
+[[row]]
+name = "NVIDIA Test GPU"
+architecture = "Blackwell"
+segment = "geforce"
+source = "test"
+"#,
+    )
+    .unwrap();
+    let kb = dir.path().to_str().unwrap();
+    let run = |json: bool| {
+        let mut args = vec!["--kb", kb, "db", "gpu", "Test GPU"];
+        if json {
+            args.push("--json");
+        }
+        let out = Command::cargo_bin("gpucompat")
+            .unwrap()
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: Value = serde_json::from_str(&run(true)).unwrap();
     assert!(v["gpu"]["compute_capability"].is_null());
     assert!(v["gpu"]["architecture_facts"].is_null());
     assert!(v["gpu"]["torch_kernels"]
@@ -208,8 +237,21 @@ fn gpu_ambiguous_and_unknown_cc() {
         .unwrap()
         .iter()
         .all(|k| k["kernel"] == "unknown"));
-    let text = ok(&["gpu", "RTX 5090 D"]);
+    let text = run(false);
     assert!(text.contains("compute capability  unknown"), "{text}");
+}
+
+#[test]
+fn gpu_derived_cc_names_its_rule() {
+    let v = json(&["gpu", "RTX 5090 D"]);
+    assert_eq!(v["gpu"]["compute_capability"], "12.0");
+    assert_eq!(v["gpu"]["cc_derived"], "chip");
+    assert!(v["gpu"]["cc_rule"].as_str().unwrap().contains("GB20x"));
+    let text = ok(&["gpu", "RTX 5090 D"]);
+    assert!(text.contains("12.0 (derived: GB20x"), "{text}");
+    // An itemised model carries no derivation.
+    let v = json(&["gpu", "NVIDIA GeForce RTX 5090"]);
+    assert!(v["gpu"]["cc_derived"].is_null());
 }
 
 #[test]
@@ -387,4 +429,114 @@ fn verbose_lists_the_sources() {
     assert!(text.contains("sources:"), "{text}");
     assert!(text.contains("[cuda_toolkits 12.4.0] https://docs.nvidia.com/"));
     assert!(!ok(&["cuda", "12.4"]).contains("sources:"));
+}
+
+// ---- package, sources, --version ---------------------------------------
+
+#[test]
+fn package_answers_for_each_package_table() {
+    // One release of an extension: the torch it pins, from PyPI metadata.
+    let v = json(&["package", "xformers", "0.0.28.post3"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows[0]["facts"]["torch"][0], "2.5.1");
+    assert_eq!(rows[0]["kb"]["table"], "extensions");
+    // A series lists its releases; the near release 0.0.28.post1 is not 0.0.28.post3.
+    assert_eq!(
+        json(&["package", "xformers", "0.0.28"])["rows"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // A range row answers for a release inside it; spelling with '_' is the same package.
+    let v = json(&["package", "flash_attn", "2.7.4"]);
+    assert_eq!(v["rows"][0]["facts"]["min_cc"], "8.0");
+    for (name, table) in [
+        ("onnxruntime", "onnxruntime"),
+        ("tensorrt", "tensorrt"),
+        ("tensorflow", "tensorflow"),
+        ("cudnn", "cudnn"),
+        ("jax", "jax"),
+        ("jax-cuda12-plugin", "jax"),
+        ("vllm", "extensions"),
+    ] {
+        let v = json(&["package", name]);
+        let rows = v["rows"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{name}");
+        assert!(
+            rows.iter()
+                .all(|r| r["kb"]["table"] == table
+                    && !r["kb"]["source"].as_str().unwrap().is_empty()),
+            "{name}"
+        );
+    }
+    let text = ok(&["package", "xformers", "0.0.30"]);
+    assert!(
+        text.contains("xformers 0.0.30") && text.contains("torch") && text.contains("2.7.0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn package_unknown_is_exit_2_with_nearest() {
+    let (code, _, err) = db(&["package", "xformer"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("nearest known: xformers"), "{err}");
+    let (code, _, err) = db(&["package", "vllm", "9.9"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not in the tables"), "{err}");
+}
+
+#[test]
+fn sources_lists_every_table_and_source() {
+    let v = json(&["sources"]);
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 17);
+    assert!(tables.iter().all(|t| t["rows"].as_u64().unwrap() > 0));
+    let sources = v["sources"].as_array().unwrap();
+    assert!(sources.iter().any(|s| s["source"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://developer.nvidia.com/cuda-legacy-gpus")));
+    assert!(sources.iter().all(|s| s["rows"].as_u64().unwrap() >= 1));
+    assert!(ok(&["sources"]).contains(" sources:"));
+}
+
+#[test]
+fn version_names_the_tables_as_of_date() {
+    let out = Command::cargo_bin("gpucompat")
+        .unwrap()
+        .arg("--version")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("knowledge tables as of 20"), "{text}");
+}
+
+#[test]
+fn torch_answers_for_every_release_since_1_0() {
+    let kb = gpucompat::kb::Kb::embedded();
+    let releases: Vec<&str> = kb
+        .torch_releases
+        .row
+        .iter()
+        .map(|r| r.version.as_str())
+        .collect();
+    for v in [
+        "1.0.0", "1.0.1", "1.1.0", "1.2.0", "1.4.0", "1.5.0", "1.5.1", "1.6.0", "1.7.0", "1.7.1",
+        "1.8.0", "1.8.1", "1.8.2", "1.9.0", "1.9.1", "1.10.0", "1.10.1", "1.11.0", "1.12.0",
+        "2.0.0", "2.15.0",
+    ] {
+        assert!(releases.contains(&v), "torch {v} missing");
+    }
+    for v in &releases {
+        let out = json(&["torch", v]);
+        assert_eq!(out["release"], *v, "{v}");
+        assert!(!out["kb"]["source"].as_str().unwrap().is_empty(), "{v}");
+    }
+    // 1.7.1: the variants and the PyPI default of the previous-versions page.
+    let v = json(&["torch", "1.7.1"]);
+    assert_eq!(v["default_variant"], "cu102");
+    assert_eq!(v["torchvision"], "0.8.2");
 }

@@ -46,7 +46,7 @@ fn json_has_the_contract_fields() {
         .stdout
         .clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], gpucompat::report::SCHEMA_VERSION);
     assert_eq!(v["tool"]["name"], "gpucompat");
     assert!(v["findings"].is_array());
     let lib = &v["inventory"]["nvidia"]["user_libraries"][0]["version"];

@@ -2,6 +2,9 @@
 //! categories a maintainer would name. Scores the rules on them; the score
 //! is asserted once the rule catalog is present (before that it is printed).
 
+// Tests report measurements and skips on the console.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

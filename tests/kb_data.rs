@@ -29,6 +29,7 @@ fn kb_tables(kb: &Kb) -> serde_json::Value {
         "torch_arch": kb.torch_arch, "onnxruntime": kb.onnxruntime, "tensorrt": kb.tensorrt,
         "cudnn": kb.cudnn, "tensorflow": kb.tensorflow, "jax": kb.jax,
         "nvidia_wheels": kb.nvidia_wheels, "cuda_images": kb.cuda_images,
+        "extensions": kb.extensions,
     })
 }
 

@@ -86,13 +86,17 @@ fn driver_580_65_06_runs_cuda_13_0() {
 }
 
 #[test]
-fn driver_older_than_cuda_9_0_is_unknown() {
-    // [RN] cuda_toolkits 9.0.76: linux_driver 384.81 is the oldest row
+fn driver_older_than_cuda_8_0_is_unknown() {
+    // [RN] cuda_toolkits 9.0.76: linux_driver 384.81; 8.0.44: 367.48 is the oldest row
     assert_eq!(
         max_cuda("384.81", OsKind::Linux),
         Some(("9.0".into(), false))
     );
-    assert_eq!(max_cuda("384.80", OsKind::Linux), None);
+    assert_eq!(
+        max_cuda("384.80", OsKind::Linux),
+        Some(("8.0".into(), false))
+    );
+    assert_eq!(max_cuda("367.47", OsKind::Linux), None);
 }
 
 #[test]
@@ -311,8 +315,12 @@ fn rtx_5090_never_matches_the_d_or_laptop_part() {
         panic!()
     };
     assert_eq!(d.name, "NVIDIA GeForce RTX 5090 D");
-    // its CC was only derived from the chip family: unknown
-    assert_eq!(d.compute_capability, None);
+    // not itemised on the CC page: its CC is derived from the chip family, and says so
+    assert_eq!(d.compute_capability, Some(cc("12.0")));
+    assert_eq!(
+        d.cc_derived,
+        Some(gpucompat::kb::tables::CcDerivation::Chip)
+    );
     let GpuLookup::Found(l) = kb().gpu("GeForce RTX 5090 Laptop GPU") else {
         panic!()
     };
@@ -321,11 +329,11 @@ fn rtx_5090_never_matches_the_d_or_laptop_part() {
 
 #[test]
 fn rtx_5090_alone_does_not_pick_among_variants() {
-    // rows 5090, 5090 D, 5090 Laptop GPU all contain "5090"
+    // rows 5090, 5090 D, 5090 D v2, 5090 Laptop GPU all contain "5090"
     let GpuLookup::Ambiguous(rows) = kb().gpu("5090") else {
         panic!()
     };
-    assert_eq!(rows.len(), 3);
+    assert_eq!(rows.len(), 4);
 }
 
 #[test]
@@ -344,11 +352,11 @@ fn rtx_4090_is_ada_8_9() {
 
 #[test]
 fn a100_is_ambiguous() {
-    // gpus: four A100 rows (SXM4 40/80GB, PCIE 40GB, 80GB PCIe), all CC 8.0
+    // gpus: six A100 rows (SXM4 40/80GB, PCIE 40GB, 80GB PCIe, PG509-200, SXM-64GB), all CC 8.0
     let GpuLookup::Ambiguous(rows) = kb().gpu("A100") else {
         panic!()
     };
-    assert_eq!(rows.len(), 4);
+    assert_eq!(rows.len(), 6);
     assert!(rows.iter().all(|r| r.compute_capability == Some(cc("8.0"))));
 }
 

@@ -54,14 +54,17 @@ fn overrides_describe_a_gpu_machine_on_a_cpu_only_one() {
     let cc = inv.gpus[0].compute_capability.as_ref().unwrap();
     assert_eq!(cc.value.to_string(), "8.0");
     assert_eq!(cc.source, "kb gpus: NVIDIA A100-SXM4-80GB");
-    // The kb has no CC for the A10G: it stays unknown, never guessed.
-    assert!(inv.gpus[2].compute_capability.is_none());
+    // The A10G is not itemised on NVIDIA's CC page; the kb derives 8.6 from its chip (GA102).
+    let a10g = inv.gpus[2].compute_capability.as_ref().unwrap();
+    assert_eq!(a10g.value.to_string(), "8.6");
+    assert!(a10g.source.starts_with("kb gpus"), "{}", a10g.source);
     assert_eq!(inv.gpus[2].memory_mib.as_ref().unwrap().value, 23028);
     assert_eq!(
         inv.gpus[2].name.as_ref().unwrap().source,
         "env GPUCOMPAT_GPUS"
     );
-    assert!(inv
+    // Every GPU has a CC now, so no "unknown compute capability" note is left.
+    assert!(!inv
         .notes
         .iter()
         .any(|n| n.subject == "GPU 2" && n.message.contains("has none")));

@@ -3,6 +3,9 @@
 //! then by running the inventory script in its interpreter. Skipped, with a
 //! message, when the venv has not been made.
 
+// Tests report measurements and skips on the console.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use std::path::{Path, PathBuf};
 
 use gpucompat::inventory::PythonEnv;

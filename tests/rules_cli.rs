@@ -63,7 +63,7 @@ fn check_card_json_snapshots() {
     for p in cards() {
         let out = run(&["check", "--card", p.to_str().unwrap(), "--json"]);
         let v: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
-        assert_eq!(v["schema_version"], 1);
+        assert_eq!(v["schema_version"], gpucompat::report::SCHEMA_VERSION);
         assert_eq!(v["tool"]["name"], "gpucompat");
         assert!(v["inventory"].is_object());
         for f in v["findings"].as_array().unwrap() {
@@ -204,7 +204,7 @@ fn check_is_the_default_command_and_probes_the_root() {
 fn rule_all_lists_every_rule() {
     let out = run(&["rule", "--all"]);
     assert_eq!(out.code, 0);
-    for r in gpucompat::rules::all() {
+    for r in gpucompat::rules::registry::all() {
         assert!(
             out.stdout.contains(r.code) && out.stdout.contains(r.name),
             "{}",
@@ -217,10 +217,12 @@ fn rule_all_lists_every_rule() {
     let list = v.as_array().unwrap();
     assert_eq!(
         list.len(),
-        gpucompat::rules::all().len() + gpucompat::plan::lint::RULES.len()
+        gpucompat::rules::all().len()
+            + gpucompat::plan::lint::RULES.len()
+            + gpucompat::smoke::rules::RULES.len()
     );
     for r in list {
-        for k in ["code", "name", "category", "severity", "summary"] {
+        for k in ["code", "name", "kind", "category", "severity", "summary"] {
             assert!(r[k].is_string(), "{k} in {r}");
         }
     }

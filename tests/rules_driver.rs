@@ -125,9 +125,9 @@ fn a_branch_older_than_an_ended_lts_branch_has_ended_too() {
     let w = fired(&old, "DRV005");
     assert_eq!(w.len(), 1, "{:?}", codes(&old));
     assert!(w[0].message.contains("older than R535"), "{}", w[0].message);
-    // Near miss: R570 (PB, no end of life) is newer than every ended LTS branch.
+    // Near miss: R580 (LTSB, end of life 2028-06) is newer than every ended LTS branch.
     let newer = B::linux()
-        .driver("570.133.20", Some("12.8"))
+        .driver("580.95.05", Some("13.0"))
         .gpu("NVIDIA A100-SXM4-80GB")
         .build();
     assert!(fired(&newer, "DRV005").is_empty(), "{:?}", codes(&newer));
@@ -209,4 +209,45 @@ fn no_device_inside_wsl_is_the_windows_drivers_and_not_a_missing_linux_driver() 
         .build();
     assert!(fired(&linux, "PLAT008").is_empty());
     assert_eq!(fired(&linux, "ERR006").len(), 1);
+}
+
+#[test]
+fn a_gpu_on_the_bus_that_the_driver_does_not_answer_for_is_an_error() {
+    let e = fired(
+        &hung_4090(Some("timed out after 5.0 s and was killed")),
+        "DRV006",
+    );
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].severity, Severity::Error);
+    assert!(e[0].message.contains("timed out"), "{}", e[0].message);
+    assert!(e[0].message.contains("RTX 4090"), "{}", e[0].message);
+    // The more specific finding stands alone: no second word about the same query.
+    assert!(fired(&hung_4090(None), "DRV007").is_empty());
+}
+
+#[test]
+fn a_gpu_the_driver_lists_or_a_query_never_run_is_no_silence() {
+    // Listed by NVML: nothing silent.
+    let listed = B::linux()
+        .driver("550.54.14", Some("12.4"))
+        .gpu("NVIDIA GeForce RTX 4090")
+        .build();
+    assert!(fired(&listed, "DRV006").is_empty());
+    // No driver query ran at all (an unpacked image): nothing to compare the bus with.
+    let mut unqueried = hung_4090(None);
+    unqueried.nvidia.smi_ok = None;
+    assert!(fired(&unqueried, "DRV006").is_empty());
+    // Inside a container the host's other GPUs are on the bus: not this rule's business.
+    let mut contained = hung_4090(None);
+    contained.container.runtime = f("docker".into(), "/.dockerenv");
+    assert!(fired(&contained, "DRV006").is_empty());
+}
+
+#[test]
+fn a_failed_driver_query_is_a_warning_not_an_all_clear() {
+    let w = fired(&firing("DRV007"), "DRV007");
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].severity, Severity::Warning);
+    assert!(w[0].message.contains("timed out"));
+    assert!(fired(&near_miss("DRV007"), "DRV007").is_empty());
 }

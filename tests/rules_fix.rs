@@ -3,6 +3,7 @@
 mod rules_common;
 
 use gpucompat::inventory::OsKind;
+use gpucompat::plan::fit::{Limits, Runs};
 use gpucompat::rules::fix::{self, KernelFit};
 use gpucompat::version::ComputeCapability;
 use rules_common::*;
@@ -28,19 +29,43 @@ fn cpu_torch_251_on_535_with_a_3090_gets_the_cu121_command() {
 fn the_pick_is_the_newest_variant_the_driver_runs_without_caveats() {
     let kb = kb();
     let d = "535.104.05".parse().unwrap();
-    let p = fix::pick_torch_cuda(kb, "2.5.1", Some(&d), OsKind::Linux, &[cc("8.6")]).unwrap();
+    let p = fix::pick_torch_cuda(
+        kb,
+        "2.5.1",
+        &Limits::new(kb, Some(&d), OsKind::Linux, &[cc("8.6")]),
+        None,
+    )
+    .unwrap();
     assert_eq!(p.variant, "cu121");
     assert_eq!(p.fit, KernelFit::Sass);
     let d = "550.54.14".parse().unwrap();
-    let p = fix::pick_torch_cuda(kb, "2.5.1", Some(&d), OsKind::Linux, &[cc("8.6")]).unwrap();
+    let p = fix::pick_torch_cuda(
+        kb,
+        "2.5.1",
+        &Limits::new(kb, Some(&d), OsKind::Linux, &[cc("8.6")]),
+        None,
+    )
+    .unwrap();
     assert_eq!(p.variant, "cu124");
     // An unknown driver rules nothing out.
-    let p = fix::pick_torch_cuda(kb, "2.5.1", None, OsKind::Linux, &[cc("8.6")]).unwrap();
+    let p = fix::pick_torch_cuda(
+        kb,
+        "2.5.1",
+        &Limits::new(kb, None, OsKind::Linux, &[cc("8.6")]),
+        None,
+    )
+    .unwrap();
     assert_eq!(p.variant, "cu124");
-    assert_eq!(p.driver_ok, None);
+    assert_eq!(p.runs, Runs::Unknown);
     // Windows minimums differ from Linux ones.
     let d = "531.14".parse().unwrap();
-    let p = fix::pick_torch_cuda(kb, "2.5.1", Some(&d), OsKind::Windows, &[cc("8.6")]).unwrap();
+    let p = fix::pick_torch_cuda(
+        kb,
+        "2.5.1",
+        &Limits::new(kb, Some(&d), OsKind::Windows, &[cc("8.6")]),
+        None,
+    )
+    .unwrap();
     assert_eq!(p.variant, "cu121");
 }
 
@@ -48,9 +73,20 @@ fn the_pick_is_the_newest_variant_the_driver_runs_without_caveats() {
 fn a_gpu_without_kernels_in_any_variant_rules_the_variant_out() {
     let kb = kb();
     let d = "570.124.04".parse().unwrap();
-    assert!(fix::pick_torch_cuda(kb, "2.5.1", Some(&d), OsKind::Linux, &[cc("12.0")]).is_none());
-    let newer = fix::newest_fitting_release(kb, None, Some(&d), OsKind::Linux, &[cc("12.0")], None)
-        .unwrap();
+    assert!(fix::pick_torch_cuda(
+        kb,
+        "2.5.1",
+        &Limits::new(kb, Some(&d), OsKind::Linux, &[cc("12.0")]),
+        None
+    )
+    .is_none());
+    let newer = fix::newest_fitting_release(
+        kb,
+        None,
+        &Limits::new(kb, Some(&d), OsKind::Linux, &[cc("12.0")]),
+        None,
+    )
+    .unwrap();
     assert_eq!(newer.variant, "cu128");
     assert_eq!(newer.fit, KernelFit::Sass);
 }
@@ -67,17 +103,20 @@ fn when_no_variant_runs_on_the_driver_the_note_says_what_to_change() {
     assert!(fx.command.is_none());
     let note = fx.note.unwrap();
     assert!(note.contains("upgrade the driver to 580.65.06"), "{note}");
-    // Python 3.11 rules out every release old enough for this driver.
+    // The driver (CUDA 11.4) runs CUDA 11.8 under minor-version compatibility,
+    // so the newest release with a cu118 build for Python 3.11 is offered.
     assert!(
-        note.contains("no older torch release in the knowledge base for Python 3.11"),
+        note.contains("or stay on this driver with torch 2.5.1 cu118, the newest release that runs on it: pip install --force-reinstall torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1 --index-url https://download.pytorch.org/whl/cu118"),
         "{note}"
     );
-    // On Python 3.9, torch 1.12.1 cu113 (driver 465.19.01) still runs and has sm_86.
+    // A Python no release old enough for this driver supports: said plainly.
     let mut inv = inv;
-    inv.python[0].python_version = f("3.9.18".into(), "/home/ana/.venv/pyvenv.cfg");
+    inv.python[0].python_version = f("3.14.0".into(), "/home/ana/.venv/pyvenv.cfg");
     let note = fired(&inv, "WHL001")[0].fix.clone().unwrap().note.unwrap();
     assert!(
-        note.contains("or stay on this driver with torch 1.12.1 cu113, the newest release that runs on it: pip install --force-reinstall torch==1.12.1 torchvision==0.13.1 torchaudio==0.12.1 --index-url https://download.pytorch.org/whl/cu113"),
+        note.contains(
+            "no older torch release in the knowledge base for Python 3.14.0 runs on this driver"
+        ),
         "{note}"
     );
 }

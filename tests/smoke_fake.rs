@@ -73,7 +73,7 @@ fn cublas_gemm_matches_the_cpu_reference() {
     let r = smoke(&[], &[]);
     assert_eq!(r.code, 0, "{:#}\n{}", r.json, r.stderr);
     let j = &r.json;
-    assert_eq!(j["schema_version"], 1);
+    assert_eq!(j["schema_version"], gpucompat::report::SCHEMA_VERSION);
     assert_eq!(j["tool"]["name"], "gpucompat");
     assert_eq!(j["driver"]["cuda_version"], "12.4");
     assert_eq!(j["driver"]["device_count"], 1);

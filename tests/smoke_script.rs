@@ -38,7 +38,10 @@ fn every_gpu_matching_is_a_pass() {
     let (code, out) = check_script(&[("FAKECUDA_COUNT", "2")], &[]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains("\"schema_version\": 1"),
+        out.contains(&format!(
+            "\"schema_version\": {}",
+            gpucompat::report::SCHEMA_VERSION
+        )),
         "the report is printed"
     );
     assert_eq!(

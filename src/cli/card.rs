@@ -8,11 +8,10 @@ use clap::ValueEnum;
 
 use gpucompat::fleet::output::write_atomic;
 use gpucompat::fleet::time::now_unix;
-use gpucompat::probe::probe;
 use gpucompat::render::{card, labels, package_views, prometheus};
-use gpucompat::tier::tier;
+use gpucompat::report::{report, Input, Options};
 
-use super::Ctx;
+use super::{emit, Ctx};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -61,50 +60,49 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
-    let opts = ctx.probe_options(args.python.clone(), args.exec_python);
-    let inv = probe(&ctx.probe_host(), &ctx.kb, &opts);
+    let host = ctx.probe_host();
+    let input = Input::Probe {
+        system: &host,
+        options: ctx.probe_options(args.python.clone(), args.exec_python),
+    };
+    let r = report(input, &ctx.kb, &Options::default())?;
+    let (Some(inv), Some(tier)) = (r.inventory.as_ref(), r.tier.as_ref()) else {
+        anyhow::bail!("the probe returned no inventory");
+    };
     let format = if args.json { Format::Json } else { args.format };
     let now = now_unix();
     let mut code = 0;
     let out = match format {
-        Format::Json => card::json(&inv)?,
-        Format::Text => card::text(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
-        Format::Markdown => card::markdown(&inv, &ctx.kb, &tier(&inv, &ctx.kb), ctx.verbose),
+        Format::Json => card::json(inv)?,
+        Format::Text => card::text(inv, &ctx.kb, tier, ctx.verbose),
+        Format::Markdown => card::markdown(inv, &ctx.kb, tier, ctx.verbose),
         Format::Labels => {
-            let findings = gpucompat::rules::run_rules(&inv, &ctx.kb);
             let stamp = labels::Stamp {
                 now,
                 ttl: args.expire_after,
             };
             let l = labels::labels(
-                &inv,
+                inv,
                 &ctx.kb,
-                Some(tier(&inv, &ctx.kb).level),
-                Some(&findings),
+                Some(tier.level),
+                Some(&r.findings),
                 Some(stamp),
             );
             labels::nfd_feature_file(&l, Some(stamp))
         }
         Format::Prometheus => {
-            let findings = gpucompat::rules::run_rules(&inv, &ctx.kb);
-            prometheus::page(
-                &inv,
-                &ctx.kb,
-                Some(tier(&inv, &ctx.kb).level),
-                Some(&findings),
-                Some(now),
-            )
+            prometheus::page(inv, &ctx.kb, Some(tier.level), Some(&r.findings), Some(now))
         }
-        Format::Conda => package_views::conda(&inv, &ctx.kb),
+        Format::Conda => package_views::conda(inv, &ctx.kb),
         Format::UvEnv => {
-            let (text, found) = package_views::uv_env(&inv, &ctx.kb);
+            let (text, found) = package_views::uv_env(inv, &ctx.kb);
             code = i32::from(!found);
             text
         }
     };
     match &args.output {
         Some(path) => write_atomic(path, &out)?,
-        None => print!("{out}"),
+        None => emit(&out)?,
     }
     Ok(code)
 }

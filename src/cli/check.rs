@@ -4,15 +4,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-
-use gpucompat::finding::exit_code;
-use gpucompat::inventory::{Inventory, SCHEMA_VERSION};
-use gpucompat::probe::probe;
 use gpucompat::render::findings as render;
-use gpucompat::rules::{self, Selector};
+use gpucompat::report::{report, Input, Options};
 
-use super::Ctx;
+use super::{emit, Ctx, SelectArgs};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -35,13 +30,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 
-    /// Only these rules: codes (DRV001), families (DRV) or categories (driver_too_old); repeatable, comma lists allowed.
-    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
-    pub select: Vec<String>,
-
-    /// Skip these rules: codes, families or categories; repeatable, comma lists allowed.
-    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
-    pub ignore: Vec<String>,
+    #[command(flatten)]
+    pub selection: SelectArgs,
 
     /// Also read this Python interpreter or environment directory (repeatable).
     #[arg(long, value_name = "PATH")]
@@ -56,91 +46,33 @@ pub struct Args {
     pub smoke: bool,
 }
 
-fn parse_selectors(list: &[String]) -> anyhow::Result<Vec<Selector>> {
-    list.iter()
-        .map(|s| s.trim())
-        .filter(|s| !s.is_empty())
-        .map(|s| Selector::parse(s).map_err(anyhow::Error::msg))
-        .collect()
-}
-
-/// Read a saved card: the Inventory itself, or a `check --json` report holding one.
-pub fn read_card(path: &std::path::Path) -> anyhow::Result<Inventory> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("--card {}", path.display()))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("--card {}: not JSON", path.display()))?;
-    let inv_value = match value.get("inventory") {
-        Some(inv) if value.get("findings").is_some() => inv.clone(),
-        _ => value,
-    };
-    let inv: Inventory = serde_json::from_value(inv_value)
-        .with_context(|| format!("--card {}: not a gpucompat card", path.display()))?;
-    if inv.schema_version > SCHEMA_VERSION {
-        eprintln!(
-            "gpucompat: warning: {} has card schema {} (this build reads {}); unknown fields are ignored",
-            path.display(),
-            inv.schema_version,
-            SCHEMA_VERSION
-        );
-    }
-    Ok(inv)
-}
-
-/// `--smoke`: run the GPU smoke test. Its findings (SMK*) join the check's;
-/// the observed CUDA errors stay in the smoke report rather than the
-/// inventory, so the same failure is not reported twice (ERR* and SMK*).
-fn run_smoke(ctx: &Ctx, inv: &mut Inventory) -> Vec<gpucompat::finding::Finding> {
-    let host = ctx.host();
-    let report = gpucompat::smoke::run_smoke(&host, std::time::Duration::from_secs(60));
-    let ok = report.devices.iter().filter(|d| d.gemm.ok).count();
-    inv.note(
-        "smoke",
-        format!(
-            "fp16 GEMM matched the CPU reference on {ok} of {} GPU(s)",
-            report.devices.len()
-        ),
-    );
-    report.findings
-}
-
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
-    let select = parse_selectors(&args.select)?;
-    let ignore = parse_selectors(&args.ignore)?;
     let json = args.json || args.format == Format::Json;
-
-    let mut inv = match &args.card {
+    let host = ctx.host();
+    let probe_host = ctx.probe_host();
+    let options = Options {
+        selection: args.selection.parse()?,
+        smoke: args
+            .smoke
+            .then_some(&host as &dyn gpucompat::system::System),
+    };
+    let input = match args.card {
         Some(path) => {
             if !args.python.is_empty() || args.exec_python {
                 eprintln!("gpucompat: warning: --python and --exec-python are ignored with --card");
             }
-            read_card(path)?
+            Input::CardFile(path)
         }
-        None => {
-            let opts = ctx.probe_options(args.python.clone(), args.exec_python);
-            probe(&ctx.probe_host(), &ctx.kb, &opts)
-        }
+        None => Input::Probe {
+            system: &probe_host,
+            options: ctx.probe_options(args.python, args.exec_python),
+        },
     };
-    let smoke_findings = if args.smoke {
-        run_smoke(ctx, &mut inv)
-    } else {
-        Vec::new()
-    };
-
-    let mut findings: Vec<_> = rules::run_rules(&inv, &ctx.kb)
-        .into_iter()
-        .chain(smoke_findings)
-        .filter(|f| rules::is_selected(f, &select, &ignore))
-        .collect();
-    rules::sort_findings(&mut findings);
-
+    let r = report(input, &ctx.kb, &options)?;
     if json {
-        println!("{}", render::json(&findings, &inv));
+        emit(&format!("{}\n", r.to_json()))?;
     } else {
-        print!(
-            "{}",
-            render::text(&findings, &inv, rules::all().len(), ctx.verbose)
-        );
+        emit(&render::text(&r, ctx.verbose))?;
     }
-    Ok(exit_code(&findings))
+    Ok(r.exit_code())
 }

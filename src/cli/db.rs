@@ -10,6 +10,8 @@ mod arch;
 mod cuda;
 mod driver;
 mod gpu;
+mod package;
+mod sources;
 mod text;
 mod torch;
 
@@ -34,6 +36,10 @@ pub enum DbCommand {
     Torch(torch::Args),
     /// Which kernel of an arch list runs on a GPU of a given compute capability.
     Arch(arch::Args),
+    /// A package table's rows: onnxruntime, tensorrt, tensorflow, cudnn, jax, the compiled extensions.
+    Package(package::Args),
+    /// Every source the knowledge tables cite, and each table's as-of date.
+    Sources(sources::Args),
     /// Evaluate an NVIDIA_REQUIRE_CUDA expression as libnvidia-container does.
     Require(super::db_plan::RequireArgs),
     /// An nvidia/cuda image: its CUDA, cuDNN, requirement string, and whether hosts satisfy it.
@@ -48,6 +54,8 @@ pub fn run(ctx: &Ctx, cmd: DbCommand) -> anyhow::Result<i32> {
         DbCommand::Gpu(a) => emit(ctx, a.json, gpu::answer(kb, &a)),
         DbCommand::Torch(a) => emit(ctx, a.json, torch::answer(kb, &a)),
         DbCommand::Arch(a) => emit(ctx, a.json, arch::answer(kb, &a)),
+        DbCommand::Package(a) => emit(ctx, a.json, package::answer(kb, &a)),
+        DbCommand::Sources(a) => emit(ctx, a.json, sources::answer(kb, &a)),
         DbCommand::Require(a) => super::db_plan::run_require(ctx, a),
         DbCommand::Image(a) => super::db_plan::run_image(ctx, a),
     }

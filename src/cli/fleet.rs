@@ -55,7 +55,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     match &args.output {
         Some(p) => write_atomic(p, &out)?,
-        None => print!("{out}"),
+        None => super::emit(&out)?,
     }
     Ok(card.exit_code())
 }

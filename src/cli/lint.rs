@@ -2,11 +2,10 @@
 
 use std::path::PathBuf;
 
-use gpucompat::finding::exit_code;
-use gpucompat::plan::hosts::{load_card, HostSpec};
-use gpucompat::plan::lint::{lint, render_text};
+use gpucompat::render::findings as render;
+use gpucompat::report::{report, Input, Options};
 
-use super::Ctx;
+use super::{emit, Ctx, SelectArgs};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -16,50 +15,27 @@ pub struct Args {
     /// Also check the image and its torch build against this card; repeatable.
     #[arg(long = "host", value_name = "CARD.json")]
     pub hosts: Vec<PathBuf>,
-    /// Findings as JSON.
+    /// Findings as JSON (the report envelope, see docs/json.md).
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub selection: SelectArgs,
 }
 
 pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
-    let text = if args.file.as_os_str() == "-" {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
-            .map_err(|e| anyhow::anyhow!("standard input: {e}"))?;
-        String::from_utf8_lossy(&b).into_owned()
-    } else {
-        let bytes = std::fs::read(&args.file)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
-        String::from_utf8_lossy(&bytes).into_owned()
+    let options = Options {
+        selection: args.selection.parse()?,
+        smoke: None,
     };
-    let mut hosts = Vec::new();
-    for p in &args.hosts {
-        let inv = load_card(p)?;
-        let stem = p
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        hosts.push(HostSpec::from_inventory(
-            &inv,
-            &stem,
-            &format!("card {}", p.display()),
-            &ctx.kb,
-        ));
-    }
-    let findings = lint(&text, &ctx.kb, &hosts);
+    let input = Input::Dockerfile {
+        file: args.file,
+        hosts: args.hosts,
+    };
+    let r = report(input, &ctx.kb, &options)?;
     if args.json {
-        let v = serde_json::json!({
-            "schema_version": gpucompat::inventory::SCHEMA_VERSION,
-            "tool": {"name": "gpucompat", "version": env!("CARGO_PKG_VERSION")},
-            "file": args.file.display().to_string(),
-            "findings": findings,
-        });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        emit(&format!("{}\n", r.to_json()))?;
     } else {
-        print!(
-            "{}",
-            render_text(&args.file.display().to_string(), &findings)
-        );
+        emit(&render::lint_text(&r, ctx.verbose))?;
     }
-    Ok(exit_code(&findings))
+    Ok(r.exit_code())
 }

@@ -1,4 +1,8 @@
-//! Subcommands: each file holds its arguments and its `run`.
+//! Subcommands: each file holds its arguments and its `run`: parse the
+//! arguments, make the library call, render, return the exit code.
+
+// The command line prints; the library does not (Cargo.toml [lints]).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod card;
 mod check;
@@ -22,7 +26,7 @@ use gpucompat::system::Host;
 
 /// Will this machine's GPU software stack run? If not, exactly why, and how to fix it.
 #[derive(Debug, Parser)]
-#[command(name = "gpucompat", version, about, propagate_version = true)]
+#[command(name = "gpucompat", version = concat!(env!("CARGO_PKG_VERSION"), " (knowledge tables as of ", env!("GPUCOMPAT_KB_AS_OF"), ")"), about, propagate_version = true)]
 pub struct Cli {
     /// Load knowledge tables from DIR (files named like data/*.toml replace the built-in ones).
     #[arg(long, global = true, value_name = "DIR")]
@@ -61,6 +65,35 @@ pub enum Command {
     Smoke(smoke::Args),
     /// The lab card of many nodes' cards: groups, floors, nodes in error, a stack for all.
     Fleet(fleet::Args),
+}
+
+/// Write the result to stdout. A closed pipe (`gpucompat check | head`) ends
+/// the output quietly instead of panicking.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// `--select` and `--ignore`, shared by every command that reports findings.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct SelectArgs {
+    /// Only these rules: codes (DRV001, SMK001, DKR001), families (DRV) or categories (driver_too_old); repeatable, comma lists allowed.
+    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
+    pub select: Vec<String>,
+
+    /// Skip these rules: codes, families or categories; repeatable, comma lists allowed.
+    #[arg(long, value_name = "CODE|CATEGORY", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+}
+
+impl SelectArgs {
+    pub fn parse(&self) -> anyhow::Result<gpucompat::rules::Selection> {
+        gpucompat::rules::Selection::parse(&self.select, &self.ignore).map_err(anyhow::Error::msg)
+    }
 }
 
 /// What every subcommand gets.

@@ -11,7 +11,7 @@ use gpucompat::plan::resolver::{resolve, Components, PlanRequest};
 use gpucompat::probe::{probe, ProbeOptions};
 use gpucompat::version::{ComputeCapability, DriverVersion};
 
-use super::Ctx;
+use super::{emit, Ctx};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -117,7 +117,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         }
     }
     let format = if args.json { Format::Json } else { args.format };
-    print!("{}", formats::render(&plan, format, args.group));
+    emit(&formats::render(&plan, format, args.group))?;
     if ctx.verbose && format != Format::Pins && format != Format::Json {
         for s in &plan.stacks {
             for r in &s.reasons {

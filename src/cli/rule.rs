@@ -1,14 +1,14 @@
-//! `gpucompat rule CODE` prints a rule's docs; `gpucompat rule --all` lists every rule.
+//! `gpucompat rule CODE` prints a rule's docs; `gpucompat rule --all` lists
+//! every rule of every kind (inventory, Dockerfile, smoke).
 
-use gpucompat::plan::lint::{self, LintRule};
 use gpucompat::render::findings as render;
-use gpucompat::rules;
+use gpucompat::rules::registry;
 
-use super::Ctx;
+use super::{emit, Ctx};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
-    /// The rule's code (DRV001) or name (driver-library-mismatch).
+    /// The rule's code (DRV001, DKR001, SMK001) or name (driver-library-mismatch).
     #[arg(required_unless_present = "all", conflicts_with = "all")]
     pub code: Option<String>,
 
@@ -16,95 +16,36 @@ pub struct Args {
     #[arg(long)]
     pub all: bool,
 
-    /// Print JSON: a list of {code, name, category, severity, summary}, or one rule with its docs.
+    /// Print JSON: a list of {code, name, kind, category, severity, summary}, or one rule with its docs.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
-    let all = rules::all();
     let Some(code) = args.code.filter(|_| !args.all) else {
+        let all = registry::all();
         if args.json {
-            let mut v: Vec<serde_json::Value> =
-                serde_json::from_str(&render::rules_json(&all)).unwrap_or_default();
-            v.extend(lint::RULES.iter().map(lint_summary));
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            emit(&format!("{}\n", render::rules_json(&all)))?;
         } else {
-            print!("{}", render::rules_text(&all));
-            println!("\nDockerfile rules (gpucompat lint):");
-            for r in lint::RULES {
-                println!(
-                    "{:<8} {:<38}  {:<7}  {:<23}  {}",
-                    r.code,
-                    r.name,
-                    r.severity.to_string(),
-                    r.category.as_str(),
-                    r.summary
-                );
-            }
+            emit(&render::rules_text(&all))?;
         }
         return Ok(0);
     };
-    if let Some(r) = lint::RULES
-        .iter()
-        .find(|r| r.code.eq_ignore_ascii_case(&code) || r.name == code)
-    {
-        if args.json {
-            let mut v = lint_summary(r);
-            v["docs"] = serde_json::json!({
-                "what_it_checks": r.what_it_checks,
-                "why_it_breaks": r.why_it_breaks,
-                "how_to_fix": r.how_to_fix,
-                "sources": [r.sources],
-            });
-            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        } else {
-            print!("{}", lint_docs(r));
-        }
-        return Ok(0);
-    }
-    match rules::by_code(&code) {
+    match registry::by_code(&code) {
         Some(r) => {
             if args.json {
-                println!("{}", render::rule_json(r));
+                emit(&format!("{}\n", render::rule_json(&r)))?;
             } else {
-                print!("{}", r.render_docs());
+                emit(&r.render_docs())?;
             }
             Ok(0)
         }
         None => {
             eprintln!(
                 "gpucompat: unknown rule {code:?}; nearest: {}",
-                rules::nearest_codes(&code).join(", ")
+                registry::nearest_codes(&code).join(", ")
             );
             Ok(2)
         }
     }
-}
-
-fn lint_summary(r: &LintRule) -> serde_json::Value {
-    serde_json::json!({
-        "code": r.code,
-        "name": r.name,
-        "category": r.category.as_str(),
-        "severity": r.severity,
-        "summary": r.summary,
-    })
-}
-
-/// A Dockerfile rule's docs, in the same sections as every other rule.
-fn lint_docs(r: &LintRule) -> String {
-    let mut s = format!(
-        "{} {}\n\ncategory: {}\nseverity: {}\napplies to: Dockerfiles (gpucompat lint)\n\n{}\n",
-        r.code, r.name, r.category, r.severity, r.summary
-    );
-    for (title, body) in [
-        ("What it checks", r.what_it_checks),
-        ("Why it breaks", r.why_it_breaks),
-        ("How to fix", r.how_to_fix),
-    ] {
-        s.push_str(&format!("\n## {title}\n{}\n", body.trim()));
-    }
-    s.push_str(&format!("\n## Sources\n- {}\n", r.sources.trim()));
-    s
 }

@@ -37,7 +37,7 @@ use crate::inventory::{
     EnvKind, ErrorKind, Fact, FrameworkBuild, Gpu, Inventory, Note, ObservedError, PyPackage,
     PythonEnv, PythonRuntime, TorchBuild,
 };
-use crate::kb::{GpuLookup, Kb};
+use crate::kb::Kb;
 use crate::version::CudaVersion;
 
 pub use clean::{clean, Doc, Line};
@@ -72,85 +72,23 @@ pub fn parse_doc(doc: &Doc, b: &mut Builder) {
 }
 
 /// Facts a pasted report does not state but the knowledge base knows from
-/// one it does: a GPU's compute capability and architecture from its name.
-/// Each filled fact cites the table row and the line the name came from.
+/// one it does (see [`crate::kb::resolve::fill_inventory`]): a GPU's compute
+/// capability and architecture from its name, the driver's newest CUDA from
+/// its version. Each filled fact cites the table row; a name that fits
+/// several rows is added to the notes (a name the table lacks is the
+/// knowledge base's gap, not the report's).
 pub fn enrich(inv: &mut Inventory, kb: &Kb) {
-    // Names repeat (eight of the same GPU); look each up once. A fuzzy miss
-    // costs an edit distance against every row, so hostile input (thousands
-    // of long invented names) is bounded: real names are short and few.
-    const MAX_NAME: usize = 96;
-    const MAX_LOOKUPS: usize = 64;
-    let mut cache: std::collections::HashMap<String, Option<&crate::kb::tables::GpuRow>> =
-        std::collections::HashMap::new();
-    for g in &mut inv.gpus {
-        let Some(name) = g.name.clone() else { continue };
-        if name.value.len() > MAX_NAME
-            || !cache.contains_key(&name.value) && cache.len() >= MAX_LOOKUPS
+    for gap in crate::kb::resolve::fill_inventory(inv, kb) {
+        if !gap.ambiguous {
+            continue;
+        }
+        let n = gap.note;
+        if !inv
+            .notes
+            .iter()
+            .any(|o| o.subject == n.subject && o.message == n.message)
         {
-            continue;
-        }
-        if g.compute_capability.is_some() && g.architecture.is_some() {
-            continue;
-        }
-        let (cc, arch, segment, src) = match name.value.strip_suffix("...") {
-            // nvidia-smi cut the name: use the table only when every GPU
-            // whose name starts that way agrees.
-            Some(prefix) => {
-                let p = prefix.trim().to_lowercase();
-                let rows: Vec<_> = kb
-                    .gpus
-                    .row
-                    .iter()
-                    .filter(|r| r.name.to_lowercase().starts_with(&p))
-                    .collect();
-                let Some(first) = rows.first() else { continue };
-                let same_cc = rows
-                    .iter()
-                    .all(|r| r.compute_capability == first.compute_capability);
-                let same_arch = rows.iter().all(|r| r.architecture == first.architecture);
-                let same_seg = rows.iter().all(|r| r.segment == first.segment);
-                let src = format!(
-                    "kb gpus: all {} rows named \"{}...\" (name from {})",
-                    rows.len(),
-                    prefix.trim(),
-                    name.source
-                );
-                (
-                    first.compute_capability.filter(|_| same_cc),
-                    same_arch.then(|| first.architecture.clone()),
-                    same_seg.then_some(first.segment),
-                    src,
-                )
-            }
-            None => match *cache.entry(name.value.clone()).or_insert_with(|| {
-                match kb.gpu_match(&name.value) {
-                    GpuLookup::Found(row) => Some(row),
-                    _ => None,
-                }
-            }) {
-                Some(row) => (
-                    row.compute_capability,
-                    Some(row.architecture.clone()),
-                    Some(row.segment),
-                    format!("kb gpus \"{}\" (name from {})", row.name, name.source),
-                ),
-                None => continue,
-            },
-        };
-        if g.compute_capability.is_none() {
-            if let Some(cc) = cc {
-                g.compute_capability = Some(Fact::new(cc, src.clone()));
-            }
-        }
-        if g.architecture.is_none() {
-            if let Some(a) = arch {
-                g.architecture = Some(Fact::new(a, src.clone()));
-            }
-        }
-        if g.segment.is_none() {
-            if let Some(sg) = segment {
-                g.segment = Some(Fact::new(sg, src));
-            }
+            inv.notes.push(n);
         }
     }
 }

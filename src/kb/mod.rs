@@ -4,6 +4,7 @@
 
 pub mod arch;
 pub mod queries;
+pub mod resolve;
 pub mod tables;
 
 use std::path::{Path, PathBuf};
@@ -45,6 +46,7 @@ pub struct Kb {
     pub jax: Table<JaxRow>,
     pub nvidia_wheels: Table<NvidiaWheelRow>,
     pub cuda_images: Table<CudaImageRow>,
+    pub extensions: Table<ExtensionRow>,
 }
 
 macro_rules! embedded {
@@ -85,6 +87,7 @@ embedded!(
     jax,
     nvidia_wheels,
     cuda_images,
+    extensions,
 );
 
 /// A table's text and its format.

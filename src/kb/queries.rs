@@ -442,11 +442,15 @@ impl Kb {
 
     fn gpu_candidates(&self, name: &str) -> Option<GpuLookup<'_>> {
         let rows = &self.gpus.row;
-        if let Some(r) = rows
+        // Two rows of the same name (a `--kb` table may have them) decide nothing.
+        let same: Vec<&GpuRow> = rows
             .iter()
-            .find(|r| r.name.eq_ignore_ascii_case(name.trim()))
-        {
-            return Some(GpuLookup::Found(r));
+            .filter(|r| r.name.eq_ignore_ascii_case(name.trim()))
+            .collect();
+        match same.len() {
+            1 => return Some(GpuLookup::Found(same[0])),
+            n if n > 1 => return Some(GpuLookup::Ambiguous(same)),
+            _ => {}
         }
         let q = normalize_tokens(name);
         if q.is_empty() {

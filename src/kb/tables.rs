@@ -65,12 +65,26 @@ pub struct GpuRow {
     pub name: String,
     pub architecture: String,
     pub compute_capability: Option<ComputeCapability>,
+    /// Set when the CC is not itemised for this model but follows from its
+    /// architecture or chip family; `cc_rule` states the rule.
+    pub cc_derived: Option<CcDerivation>,
+    pub cc_rule: Option<String>,
     pub vram_gib: Option<f64>,
     pub segment: Segment,
     pub pci_device_id: Option<String>,
     pub pci_device_ids: Option<Vec<String>>,
     pub note: Option<String>,
     pub source: String,
+}
+
+/// How a GPU row's compute capability was obtained when no NVIDIA list itemises the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CcDerivation {
+    /// The architecture has one compute capability for all its discrete parts (Turing: 7.5).
+    Architecture,
+    /// The chip family fixes it (GA10x: 8.6, GP10x: 6.1).
+    Chip,
 }
 
 impl GpuRow {
@@ -144,6 +158,8 @@ pub struct TorchReleaseRow {
     pub rocm_variants: Option<Vec<String>>,
     pub torchvision: Option<String>,
     pub torchaudio: Option<String>,
+    /// The cuDNN the default wheel pins (`9.1.0.70`).
+    pub cudnn: Option<String>,
     pub note: Option<String>,
     pub source: String,
 }
@@ -170,6 +186,10 @@ pub struct OnnxruntimeRow {
     pub cuda_version: Option<CudaVersion>,
     pub cudnn_major: Option<u32>,
     pub tensorrt_major: Option<u32>,
+    /// The wheel's Requires-Python floor (`3.10`).
+    pub python_min: Option<String>,
+    /// The wheel declares the `[cuda,cudnn]` extras.
+    pub cuda_extras: Option<bool>,
     pub note: Option<String>,
     pub source: String,
 }
@@ -183,6 +203,8 @@ pub struct TensorrtRow {
     pub cuda_builds: Option<Vec<CudaVersion>>,
     pub min_cc: Option<ComputeCapability>,
     pub max_cc: Option<ComputeCapability>,
+    /// The CUDA majors with a `tensorrt-cuNN` wheel on PyPI.
+    pub wheel_cuda_majors: Option<Vec<u32>>,
     pub note: Option<String>,
     pub source: String,
 }
@@ -246,6 +268,43 @@ pub struct CudaImageRow {
     pub flavors: Vec<String>,
     pub cudnn: Option<String>,
     pub require_cuda: Option<String>,
+    /// Per flavor, the OS tags it is missing on.
+    pub flavors_absent_on: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// Per flavor, the only OS tags it exists on.
+    pub flavors_only_on: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// Flavors whose per-OS coverage is not recorded.
+    pub flavors_unrecorded: Option<Vec<String>>,
+    /// OS tags whose per-flavor coverage is not recorded.
+    pub os_unrecorded: Option<Vec<String>>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
+/// Where a compiled extension's binaries come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Prebuilt {
+    /// Binary wheels on PyPI.
+    Pypi,
+    /// Wheels attached to the project's GitHub releases, fetched by its setup.py.
+    GithubRelease,
+    /// No binaries: built from source against the installed torch and nvcc.
+    Source,
+}
+
+/// A compiled extension release range (flash-attn, xformers, vLLM, ...).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtensionRow {
+    pub package: String,
+    pub version_min: String,
+    pub version_max: String,
+    /// The exact torch versions its wheel requires (`Requires-Dist: torch==2.5.1`).
+    pub torch: Option<Vec<String>>,
+    pub prebuilt: Prebuilt,
+    pub min_cc: Option<ComputeCapability>,
+    pub max_cc: Option<ComputeCapability>,
+    pub wheel_naming: Option<String>,
     pub note: Option<String>,
     pub source: String,
 }

@@ -127,43 +127,24 @@ impl HostSpec {
         h.kernel = inv.os.kernel.as_ref().map(|k| k.value.clone());
         h.driver = inv.driver_version().cloned();
         h.cuda_max = inv.nvidia.cuda_max.clone();
-        for g in &inv.gpus {
-            let name = g.name.as_ref().map(|n| n.value.clone());
-            let mut cc = g.compute_capability.clone();
-            let mut segment = g.segment.as_ref().map(|s| s.value);
-            if let Some(n) = &name {
-                if let GpuLookup::Found(row) = kb.gpu_match(n) {
-                    if cc.is_none() {
-                        cc = row
-                            .compute_capability
-                            .map(|c| Fact::new(c, format!("gpus table: {}", row.name)));
-                    }
-                    segment = segment.or(Some(row.segment));
-                }
-            }
+        // The driver's GPUs, or (when it lists none) NVIDIA hardware seen on the bus.
+        let seen = crate::kb::resolve::gpus(inv, kb);
+        let listed = seen.iter().any(|g| g.gpu.is_some());
+        for (i, g) in seen
+            .iter()
+            .filter(|g| g.gpu.is_some() == listed)
+            .enumerate()
+        {
             h.gpus.push(GpuSpec {
-                index: g.index,
-                name,
-                cc,
-                brand: g.brand.as_ref().map(|b| b.value.clone()),
-                segment,
+                index: g.gpu.map_or(i as u32, |d| d.index),
+                name: g.name.clone(),
+                cc: g.cc.as_ref().map(|c| Fact::new(c.value, c.source.clone())),
+                brand: g
+                    .gpu
+                    .and_then(|d| d.brand.as_ref())
+                    .map(|b| b.value.clone()),
+                segment: g.segment.as_ref().map(|s| s.value),
             });
-        }
-        if h.gpus.is_empty() {
-            // NVIDIA hardware seen on the bus but not through the driver.
-            for (i, d) in inv.nvidia_pci().enumerate() {
-                let row = kb.gpu_by_pci_id(&d.device_id);
-                h.gpus.push(GpuSpec {
-                    index: i as u32,
-                    name: d.name.clone().or(row.map(|r| r.name.clone())),
-                    cc: row.and_then(|r| {
-                        r.compute_capability
-                            .map(|c| Fact::new(c, format!("gpus table by PCI id {}", d.device_id)))
-                    }),
-                    brand: None,
-                    segment: row.map(|r| r.segment),
-                });
-            }
         }
         h.amd_gfx = inv
             .amd

@@ -246,6 +246,7 @@ impl Availability {
 
 /// What the table's free-text note says about flavors missing on some OSes.
 #[derive(Debug, Default)]
+/// A row's per-OS flavor coverage, from its typed columns.
 struct NoteRules {
     /// flavor → OSes without it.
     absent: BTreeMap<String, Vec<String>>,
@@ -257,38 +258,13 @@ struct NoteRules {
     unrecorded_os: Vec<String>,
 }
 
-fn list(s: &str) -> Vec<String> {
-    s.split(',')
-        .map(|x| x.trim().to_string())
-        .filter(|x| !x.is_empty())
-        .collect()
-}
-
 fn note_rules(row: &CudaImageRow) -> NoteRules {
-    let mut r = NoteRules::default();
-    let note = row.note.as_deref().unwrap_or("");
-    for seg in note.split(';').map(str::trim) {
-        if let Some((flv, oses)) = seg.split_once(" absent for:") {
-            for f in flv.split('/') {
-                r.absent.insert(f.trim().to_string(), list(oses));
-            }
-        } else if let Some((flv, oses)) = seg.split_once(" only on:") {
-            for f in flv.split('/') {
-                r.only.insert(f.trim().to_string(), list(oses));
-            }
-        } else if seg.contains("which ones not recorded") {
-            for f in &row.flavors {
-                if seg.contains(&format!("{f} (")) {
-                    r.unrecorded_flavors.push(f.clone());
-                }
-            }
-        } else if seg.starts_with("OS only in dist/") {
-            if let Some((_, oses)) = seg.rsplit_once(':') {
-                r.unrecorded_os = list(oses);
-            }
-        }
+    NoteRules {
+        absent: row.flavors_absent_on.clone().unwrap_or_default(),
+        only: row.flavors_only_on.clone().unwrap_or_default(),
+        unrecorded_flavors: row.flavors_unrecorded.clone().unwrap_or_default(),
+        unrecorded_os: row.os_unrecorded.clone().unwrap_or_default(),
     }
-    r
 }
 
 /// Does `<cuda>-<flavor>-<os>` exist for this row?

@@ -154,6 +154,7 @@ fn finding(code: &str, line: usize, message: String) -> Finding {
         fix: Some(crate::finding::Fix {
             command: None,
             note: Some(r.how_to_fix.into()),
+            ..Default::default()
         }),
         line: Some(line),
     }

@@ -6,8 +6,10 @@
 //! - [`hosts`]: cards, flags or the live probe reduced to what planning needs.
 //! - [`image`]: image references and the `cuda_images` table.
 //! - [`resolver`]: `pin`'s solver; [`formats`] and [`dockerfile`] write its output.
+//! - [`fit`]: one machine's constraints, which every fix and pin is checked against.
 //! - [`lint`]: Dockerfile checks (DKR rules); [`report`]: `db require` / `db image`.
 pub mod dockerfile;
+pub mod fit;
 pub mod formats;
 pub mod hosts;
 pub mod image;

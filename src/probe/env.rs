@@ -16,6 +16,7 @@ pub const GPU_ENV_VARS: &[&str] = &[
     "CUDA_HOME",
     "CUDA_PATH",
     "CUDA_MODULE_LOADING",
+    "TORCH_CUDA_ARCH_LIST",
     "HIP_VISIBLE_DEVICES",
     "ROCR_VISIBLE_DEVICES",
 ];

@@ -6,6 +6,9 @@
 //! whose helper threads are still running has crashed tools at exit, and a
 //! call that timed out may still be running inside the library.
 
+// The FFI module: the one place unsafe code is allowed (Cargo.toml [lints]).
+#![allow(unsafe_code)]
+
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString, OsStr};
 use std::path::Path;
 

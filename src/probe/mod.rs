@@ -14,6 +14,7 @@ mod fabric;
 pub mod ffi;
 mod libraries;
 mod loader;
+mod macos;
 mod nvidia;
 mod os;
 mod overrides;
@@ -22,6 +23,8 @@ mod platform;
 pub mod smi;
 mod text;
 mod toolkits;
+mod wheels;
+mod windows;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -144,38 +147,51 @@ pub fn probe(sys: &dyn System, kb: &Kb, opts: &ProbeOptions) -> Inventory {
         live: sys.root() == Path::new("/"),
     };
     let mut log = Log::default();
-    let index = loader::LibraryIndex::scan(&ctx, &mut log);
-    let toolkit_dirs = toolkits::candidate_dirs(&ctx);
+    // macOS and Windows (live, or a tree recorded from one) have probes of their own.
+    if macos::detect(&ctx) {
+        macos::probe(&ctx, &mut inv, &mut log);
+    } else if windows::detect(&ctx) {
+        windows::probe(&ctx, &mut inv, &mut log);
+    } else {
+        probe_linux(&ctx, &mut inv, &mut log);
+    }
+    finish(sys, kb, &ctx, inv, log)
+}
+
+fn probe_linux(ctx: &Ctx, inv: &mut Inventory, log: &mut Log) {
+    let (sys, opts) = (ctx.sys, ctx.opts);
+    let index = loader::LibraryIndex::scan(ctx, log);
+    let toolkit_dirs = toolkits::candidate_dirs(ctx);
 
     std::thread::scope(|s| {
         // The calls that may wait run beside the file reads.
         let api = s.spawn(|| {
             let mut l = Log::default();
-            (driver_api::probe(&ctx, &index, &mut l), l)
+            (driver_api::probe(ctx, &index, &mut l), l)
         });
         // Python environments are file reads too (and interpreter runs with --exec-python).
         let py = s.spawn(|| python::discover(sys, opts));
 
         let mut l = Log::default();
-        inv.os = os::probe(&ctx, &index, &mut l);
-        let (container, wsl) = platform::probe(&ctx, &mut l);
+        inv.os = os::probe(ctx, &index, &mut l);
+        let (container, wsl) = platform::probe(ctx, &mut l);
         inv.container = container;
         inv.wsl = wsl;
-        inv.pci = pci::probe(&ctx, &mut l);
-        inv.nvidia = nvidia::probe(&ctx, &index, &mut l);
-        inv.fabric = fabric::probe(&ctx, &mut l);
-        inv.libraries = libraries::probe(&ctx, &index, &toolkit_dirs, &mut l);
-        inv.env = env::probe(&ctx);
+        inv.pci = pci::probe(ctx, &mut l);
+        inv.nvidia = nvidia::probe(ctx, &index, &mut l);
+        inv.fabric = fabric::probe(ctx, &mut l);
+        inv.libraries = libraries::probe(ctx, &index, &toolkit_dirs, &mut l);
+        inv.env = env::probe(ctx);
         // nvcc and rocm_agent_enumerator run only when files do not tell.
-        let (toolkits, compat) = toolkits::probe(&ctx, &toolkit_dirs, &mut l);
+        let (toolkits, compat) = toolkits::probe(ctx, &toolkit_dirs, &mut l);
         inv.toolkits = toolkits;
         inv.libraries.cuda_compat = compat;
-        inv.amd = amd::probe(&ctx, &mut l);
+        inv.amd = amd::probe(ctx, &mut l);
         log.append(l);
 
         match api.join() {
             Ok((api, l)) => {
-                api.merge_into(&mut inv);
+                api.merge_into(inv);
                 log.append(l);
             }
             Err(_) => log.note("NVML", "the driver library probe failed internally"),
@@ -188,7 +204,9 @@ pub fn probe(sys: &dyn System, kb: &Kb, opts: &ProbeOptions) -> Inventory {
             Err(_) => log.note("python", "the Python environment probe failed internally"),
         }
     });
+}
 
+fn finish(sys: &dyn System, kb: &Kb, ctx: &Ctx, mut inv: Inventory, mut log: Log) -> Inventory {
     if !log.not_run.is_empty() {
         log.not_run.sort();
         log.not_run.dedup();

@@ -70,7 +70,12 @@ fn driver_os(inv: &Inventory) -> OsKind {
 
 /// The driver's newest CUDA: as the driver said, else from the kb by driver version.
 pub fn cuda_max_row(inv: &Inventory, kb: &Kb, label: &str) -> Row {
-    if let Some(f) = &inv.nvidia.cuda_max {
+    if let Some(f) = inv
+        .nvidia
+        .cuda_max
+        .as_ref()
+        .filter(|f| !crate::kb::resolve::is_kb_source(&f.source))
+    {
         return fact_row(label, &Some(f.clone()));
     }
     let Some(d) = inv.driver_version() else {
@@ -474,6 +479,10 @@ fn sections(inv: &Inventory, kb: &Kb, tier: &Tier) -> Vec<Section> {
             title: "Apple",
             rows,
         });
+    }
+
+    for (title, rows) in super::platforms::sections(inv) {
+        out.push(Section { title, rows });
     }
 
     // Environment

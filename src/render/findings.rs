@@ -1,67 +1,35 @@
-//! Findings as users read them: text for people, JSON for scripts (the
-//! `check --json` contract), and the rule catalog (`rule --all`, `rule CODE`).
+//! Findings as users read them, the same in every command (`check`,
+//! `explain`, `lint`, `smoke`): text for people (ruff-style
+//! `severity[CODE] name: message`, then the location, the evidence and the
+//! fix), the JSON envelope for scripts ([`crate::report::Report`]), and the
+//! rule catalog (`rule --all`, `rule CODE`).
 
 use serde::Serialize;
 
 use crate::finding::{Finding, Severity};
-use crate::inventory::Inventory;
-use crate::rules::{CompatSemantic, Docs, Rule};
-
-/// Bumped whenever the shape of `check --json` changes incompatibly.
-pub const FINDINGS_SCHEMA_VERSION: u32 = 1;
-
-#[derive(Debug, Serialize)]
-pub struct Tool {
-    pub name: &'static str,
-    pub version: &'static str,
-}
-
-pub const TOOL: Tool = Tool {
-    name: "gpucompat",
-    version: env!("CARGO_PKG_VERSION"),
-};
-
-/// `{"schema_version", "tool": {"name", "version"}, "findings": [...], "inventory": {...}}`
-#[derive(Debug, Serialize)]
-pub struct Report<'a> {
-    pub schema_version: u32,
-    pub tool: Tool,
-    pub findings: &'a [Finding],
-    pub inventory: &'a Inventory,
-}
-
-pub fn json(findings: &[Finding], inventory: &Inventory) -> String {
-    let r = Report {
-        schema_version: FINDINGS_SCHEMA_VERSION,
-        tool: TOOL,
-        findings,
-        inventory,
-    };
-    serde_json::to_string_pretty(&r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
-}
+use crate::report::Report;
+use crate::rules::registry::{RuleInfo, RuleKind};
+use crate::rules::{CompatSemantic, Docs};
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// One finding as text. `verbose` adds the source of every knowledge row.
-pub fn finding_text(f: &Finding, verbose: bool) -> String {
-    let mut s = format!("{}[{}] {} ({})\n", f.severity, f.code, f.name, f.category);
-    s.push_str(&format!("  {}\n", f.message));
-    if !f.evidence.is_empty() {
-        s.push_str("  evidence:\n");
-        for e in &f.evidence {
-            s.push_str(&format!("    {} = {}  [{}]\n", e.fact, e.value, e.source));
-        }
+/// One finding as text. `file` names the input a `line` points into;
+/// `verbose` adds the source of every knowledge row.
+pub fn finding_text(f: &Finding, file: Option<&str>, verbose: bool) -> String {
+    let mut s = format!("{}[{}] {}: {}\n", f.severity, f.code, f.name, f.message);
+    if let Some(line) = f.line {
+        s.push_str(&format!("  --> {}:{line}\n", file.unwrap_or("input")));
     }
-    if !f.kb.is_empty() {
-        s.push_str("  knowledge:\n");
-        for k in &f.kb {
-            if verbose {
-                s.push_str(&format!("    {} {}  [{}]\n", k.table, k.row, k.source));
-            } else {
-                s.push_str(&format!("    {} {}\n", k.table, k.row));
-            }
+    for e in &f.evidence {
+        s.push_str(&format!("  = {}: {}  [{}]\n", e.fact, e.value, e.source));
+    }
+    for k in &f.kb {
+        if verbose {
+            s.push_str(&format!("  = kb {}: {}  [{}]\n", k.table, k.row, k.source));
+        } else {
+            s.push_str(&format!("  = kb {}: {}\n", k.table, k.row));
         }
     }
     if let Some(fix) = &f.fix {
@@ -75,41 +43,60 @@ pub fn finding_text(f: &Finding, verbose: bool) -> String {
     s
 }
 
-/// Every finding, then a summary line.
-pub fn text(
-    findings: &[Finding],
-    inventory: &Inventory,
-    rules_run: usize,
-    verbose: bool,
-) -> String {
+/// Every finding of a report, each followed by a blank line.
+pub fn findings_text(r: &Report, verbose: bool) -> String {
     let mut s = String::new();
-    for f in findings {
-        s.push_str(&finding_text(f, verbose));
+    for f in &r.findings {
+        s.push_str(&finding_text(f, r.file.as_deref(), verbose));
         s.push('\n');
     }
-    let count = |sev: Severity| findings.iter().filter(|f| f.severity == sev).count();
-    let origin = if inventory.origin.is_empty() {
-        "the inventory".to_string()
+    s
+}
+
+/// The summary line: the counts, the rules checked and what they were checked against.
+pub fn summary_line(r: &Report) -> String {
+    let n = r.summary();
+    let rules = plural(n.rules_checked, "rule", "rules");
+    let origin = r.origin();
+    if r.findings.is_empty() {
+        format!("No findings: {rules} checked against {origin}.\n")
     } else {
-        inventory.origin.clone()
-    };
-    if findings.is_empty() {
-        s.push_str(&format!(
-            "No findings: {} checked against {origin}.\n",
-            plural(rules_run, "rule", "rules")
-        ));
-    } else {
-        s.push_str(&format!(
-            "{}, {}, {} ({} checked against {origin}).\n",
-            plural(count(Severity::Error), "error", "errors"),
-            plural(count(Severity::Warning), "warning", "warnings"),
-            plural(count(Severity::Info), "info", "info"),
-            plural(rules_run, "rule", "rules"),
-        ));
+        format!(
+            "{}, {}, {} ({rules} checked against {origin}).\n",
+            plural(n.errors, "error", "errors"),
+            plural(n.warnings, "warning", "warnings"),
+            plural(n.info, "info", "info"),
+        )
     }
-    for n in &inventory.notes {
-        s.push_str(&format!("note: {}: {}\n", n.subject, n.message));
+}
+
+/// The line `check` starts with when there is no accelerator at all.
+pub fn no_accelerator_line(r: &Report) -> Option<String> {
+    let t = r.no_accelerator()?;
+    Some(format!("no NVIDIA GPU: tier 1, CPU only ({})\n", t.reason))
+}
+
+/// `check`: the tier-1 line where it applies, every finding, the summary, the notes.
+pub fn text(r: &Report, verbose: bool) -> String {
+    let mut s = String::new();
+    if let Some(line) = no_accelerator_line(r) {
+        s.push_str(&line);
+        s.push('\n');
     }
+    s.push_str(&findings_text(r, verbose));
+    s.push_str(&summary_line(r));
+    if let Some(inv) = &r.inventory {
+        for n in &inv.notes {
+            s.push_str(&format!("note: {}: {}\n", n.subject, n.message));
+        }
+    }
+    s
+}
+
+/// `lint`: every finding (each pointing at its line), then the summary.
+pub fn lint_text(r: &Report, verbose: bool) -> String {
+    let mut s = findings_text(r, verbose);
+    s.push_str(&summary_line(r));
     s
 }
 
@@ -118,6 +105,7 @@ pub fn text(
 pub struct RuleSummary<'a> {
     pub code: &'a str,
     pub name: &'a str,
+    pub kind: RuleKind,
     pub category: &'a str,
     pub severity: Severity,
     pub summary: &'a str,
@@ -128,6 +116,7 @@ pub struct RuleSummary<'a> {
 pub struct RuleDocs<'a> {
     #[serde(flatten)]
     pub summary: RuleSummary<'a>,
+    pub applies_to: &'a str,
     pub semantics: &'a [CompatSemantic],
     pub compatibility_semantic: String,
     pub docs: Docs,
@@ -136,24 +125,26 @@ pub struct RuleDocs<'a> {
     pub superseded_by: &'a [&'a str],
 }
 
-fn summary(r: &Rule) -> RuleSummary<'_> {
+fn summary(r: &RuleInfo) -> RuleSummary<'_> {
     RuleSummary {
         code: r.code,
         name: r.name,
+        kind: r.kind,
         category: r.category.as_str(),
         severity: r.severity,
         summary: r.summary,
     }
 }
 
-pub fn rules_json(rules: &[&Rule]) -> String {
-    let v: Vec<RuleSummary> = rules.iter().map(|r| summary(r)).collect();
+pub fn rules_json(rules: &[RuleInfo]) -> String {
+    let v: Vec<RuleSummary> = rules.iter().map(summary).collect();
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
-pub fn rule_json(r: &Rule) -> String {
+pub fn rule_json(r: &RuleInfo) -> String {
     let d = RuleDocs {
         summary: summary(r),
+        applies_to: r.kind.applies_to(),
         semantics: r.semantics,
         compatibility_semantic: r.semantics_line(),
         docs: r.docs,
@@ -162,19 +153,29 @@ pub fn rule_json(r: &Rule) -> String {
     serde_json::to_string_pretty(&d).unwrap_or_default()
 }
 
-/// `rule --all`: one line a rule.
-pub fn rules_text(rules: &[&Rule]) -> String {
+/// `rule --all`: one line a rule, grouped by kind.
+pub fn rules_text(rules: &[RuleInfo]) -> String {
     let w = rules.iter().map(|r| r.name.len()).max().unwrap_or(0);
     let mut s = String::new();
-    for r in rules {
-        s.push_str(&format!(
-            "{:<8} {:<w$}  {:<7}  {:<23}  {}\n",
-            r.code,
-            r.name,
-            r.severity.to_string(),
-            r.category.as_str(),
-            r.summary
-        ));
+    for kind in RuleKind::ALL {
+        let of_kind: Vec<&RuleInfo> = rules.iter().filter(|r| r.kind == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&format!("# {}: {}\n", kind, kind.applies_to()));
+        for r in of_kind {
+            s.push_str(&format!(
+                "{:<8} {:<w$}  {:<7}  {:<23}  {}\n",
+                r.code,
+                r.name,
+                r.severity.to_string(),
+                r.category.as_str(),
+                r.summary
+            ));
+        }
     }
     s
 }

@@ -70,14 +70,19 @@ pub fn labels(
     if let Some(d) = &facts.driver {
         let text = d.to_string();
         put("driver.version", text.clone());
-        put("driver.branch", d.branch_name());
+        // Windows numbers do not carry their branch (552.22 is R550): resolve says.
+        let os = crate::kb::resolve::driver_os(inv);
+        let branch = crate::kb::resolve::driver_branch(kb, d, os).map(|b| b.value);
+        if let Some(b) = branch {
+            put("driver.branch", format!("R{b}"));
+        }
         for (name, n) in ["driver.major", "driver.minor", "driver.rev"]
             .iter()
             .zip(driver_fields(&text))
         {
             put(name, n.to_string());
         }
-        if let Some(row) = kb.driver_branch(d.branch()) {
+        if let Some(row) = branch.and_then(|b| kb.driver_branch(b)) {
             put(
                 "driver.branch.kind",
                 match row.kind {

@@ -208,11 +208,13 @@ fn check_arch003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 Fix {
                     command: Some(format!("sudo apt install nvidia-driver-{}", last.branch())),
                     note: Some(note),
+                    ..Default::default()
                 }
             } else {
                 Fix {
                     command: None,
                     note: Some(note),
+                    ..Default::default()
                 }
             },
         );
@@ -304,6 +306,7 @@ fn check_arch004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                             cc.value.sm()
                         ),
                     }),
+                    ..Default::default()
                 },
             };
             f.fix = Some(fx);

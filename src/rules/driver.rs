@@ -11,7 +11,9 @@ use super::facts::{self, GpuView};
 use super::fix;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&DRV001, &DRV002, &DRV003, &DRV004, &DRV005];
+pub static RULES: &[&Rule] = &[
+    &DRV001, &DRV002, &DRV003, &DRV004, &DRV005, &DRV006, &DRV007,
+];
 
 pub static DRV001: Rule = Rule {
     code: "DRV001",
@@ -229,6 +231,7 @@ fn check_drv002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             f.fix = Some(Fix {
                 command: Some("sudo ubuntu-drivers install".into()),
                 note: Some(fix_note),
+                ..Default::default()
             });
         } else {
             f = f.fix_note(fix_note);
@@ -368,7 +371,7 @@ pub static DRV005: Rule = Rule {
     docs: Docs {
         what_it_checks: "The driver's branch (`535.104.05` → R535) in the `driver_branches` table: its kind (LTSB, PB or NFB) and end-of-life date, compared with the knowledge base's date. It fires only where the branch matters for support: a datacenter GPU, or a Kubernetes node.",
         why_it_breaks: "NVIDIA's datacenter drivers come in Long Term Support (LTSB), Production (PB) and New Feature (NFB) branches. NFBs are short-lived and get no long-term fixes; an end-of-life branch gets no security or bug fixes and no support for newer CUDA. Fleets on such branches drift apart and break on the next CUDA image.",
-        how_to_fix: "Move to a supported production or LTS branch (the finding lists those still supported). Keep the same branch on every node of a cluster.",
+        how_to_fix: "Move to a supported production or LTS branch (the finding lists those still supported). Keep the same branch on every node of a cluster. Where the branch is the last one that drives the GPU (the `architectures` table's last driver branch, R470 for Kepler), no newer branch is a fix: the finding says so and gives the choices, staying on that branch past its end of life or replacing the GPU, with the newest torch build that still has kernels for it.",
         sources: &[
             "https://docs.nvidia.com/datacenter/tesla/drivers/index.html (Driver Lifecycle: LTSB, PB, NFB)",
             "https://docs.nvidia.com/datacenter/tesla/drivers/620/supported-drivers-and-cuda-toolkit-versions.html",
@@ -453,6 +456,10 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if let Some(k) = &inv.container.kubernetes {
         f = f.fact("Kubernetes", k);
     }
+    if let Some(fx) = last_branch_fix(inv, kb, &drv.value, &mut f) {
+        f.fix = Some(fx);
+        return vec![f];
+    }
     let supported: Vec<String> = kb
         .driver_branches
         .row
@@ -481,4 +488,183 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         )
     };
     vec![f.fix_note(note)]
+}
+
+pub static DRV006: Rule = Rule {
+    code: "DRV006",
+    name: "gpu-not-answering",
+    category: Category::NoDriver,
+    severity: Severity::Error,
+    summary: "An NVIDIA GPU is on the PCI bus with the nvidia driver bound, but the driver's own query (NVML, nvidia-smi) did not answer for it.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "On bare metal or a VM (not WSL, not a container): each NVIDIA display or 3D controller on the PCI bus that the `nvidia` kernel driver is bound to, against the GPUs NVML or nvidia-smi listed. A GPU the query did not list (because it failed, timed out, or answered without it) is reported, unless a library mismatch (DRV001) or missing device nodes (DRV003) already explain the silence.",
+        why_it_breaks: "When the driver is bound but cannot answer for a GPU, CUDA cannot use it either: the GPU has fallen off the bus, is hung after an Xid error, or the driver is stuck. Every check that needs the GPU's facts (compute capability, memory, MIG mode) is blind to it, so no finding about it is an all-clear.",
+        how_to_fix: "Read the kernel log for the cause: `sudo dmesg | grep -iE 'NVRM|Xid'`. A hung GPU usually needs a reset (`sudo nvidia-smi -r -i <index>` when no process uses it) or a reboot; a GPU that fell off the bus needs a power cycle and a look at its power and seating.",
+        sources: &[
+            "https://docs.nvidia.com/deploy/xid-errors/ (Xid errors: what the driver logs when a GPU faults or falls off the bus)",
+            "https://docs.nvidia.com/deploy/nvidia-smi/ (nvidia-smi -r: reset a GPU)",
+        ],
+    },
+    check: check_drv006,
+    superseded_by: &[],
+};
+
+fn silence_explained(inv: &Inventory, kb: &Kb) -> bool {
+    !check_drv001(inv, kb).is_empty() || !check_drv003(inv, kb).is_empty()
+}
+
+fn check_drv006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if facts::is_wsl(inv) || facts::is_macos(inv) || facts::in_container(inv) {
+        return vec![];
+    }
+    // Without a driver query there is nothing to compare the bus with.
+    let Some(query) = &inv.nvidia.smi_ok else {
+        return vec![];
+    };
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let silent: Vec<&GpuView> = gpus
+        .iter()
+        .filter(|g| g.gpu.is_none())
+        .filter(|g| {
+            g.pci
+                .is_some_and(|p| is_display(&p.class) && p.driver.as_deref() == Some("nvidia"))
+        })
+        .collect();
+    if silent.is_empty() || silence_explained(inv, kb) {
+        return vec![];
+    }
+    let names: Vec<&str> = silent.iter().map(|g| g.label.as_str()).collect();
+    let how = match (query.value, &query.note) {
+        (false, Some(n)) => format!("the driver query ({}) failed: {n}", query.source),
+        (false, None) => format!("the driver query ({}) failed", query.source),
+        (true, _) => format!("the driver query ({}) answered without it", query.source),
+    };
+    let mut f = DRV006.finding(format!(
+        "{}: the nvidia driver is bound but {how}, so CUDA cannot use it and no other check could see it.",
+        names.join(", ")
+    ));
+    for g in &silent {
+        if let Some(p) = g.pci {
+            f = f.evidence(
+                format!("PCI {} bound driver", p.address),
+                "nvidia",
+                &p.source,
+            );
+        }
+        f = g.cite_name(f);
+    }
+    f = f.evidence(
+        "driver query answered",
+        match &query.note {
+            Some(n) => format!("{} ({n})", query.value),
+            None => query.value.to_string(),
+        },
+        &query.source,
+    );
+    vec![f.fix_note("Read the kernel log: `sudo dmesg | grep -iE 'NVRM|Xid'`. A hung GPU needs a reset (`sudo nvidia-smi -r -i <index>` with no process on it) or a reboot; a GPU that fell off the bus needs a power cycle.")]
+}
+
+pub static DRV007: Rule = Rule {
+    code: "DRV007",
+    name: "driver-query-failed",
+    category: Category::NoDriver,
+    severity: Severity::Warning,
+    summary: "NVML or nvidia-smi failed or timed out: the facts it gives (GPU list, driver version, CUDA maximum) are missing and the other checks see less.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Whether the driver query the probe ran (NVML, else nvidia-smi) answered. Reported when it failed or timed out and no more specific rule (DRV001 library mismatch, DRV006 a GPU that does not answer) names the cause.",
+        why_it_breaks: "Every driver fact (the GPUs, their compute capability and memory, the driver version and its newest CUDA) comes from that query. When it fails, the checks that need those facts are quiet because they are blind, not because all is well.",
+        how_to_fix: "Run `nvidia-smi` yourself and read its error; `sudo dmesg | grep -iE 'NVRM|Xid'` shows driver faults. A query that hangs points at a hung GPU or driver: reset the GPU or reboot.",
+        sources: &["https://docs.nvidia.com/deploy/nvidia-smi/ (nvidia-smi and its error messages)"],
+    },
+    check: check_drv007,
+    superseded_by: &[],
+};
+
+fn check_drv007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    // A probe records why its query failed; a pasted "failed" line is the observed-error family's.
+    let Some(query) = inv
+        .nvidia
+        .smi_ok
+        .as_ref()
+        .filter(|f| !f.value && f.note.is_some())
+    else {
+        return vec![];
+    };
+    if !check_drv006(inv, kb).is_empty() || !check_drv001(inv, kb).is_empty() {
+        return vec![];
+    }
+    let why = query.note.as_deref().unwrap_or("no answer");
+    let f = DRV007
+        .finding(format!(
+            "The driver query ({}) failed: {why}. The GPU facts it gives are missing, so the other checks could not see them.",
+            query.source
+        ))
+        .evidence("driver query answered", format!("false ({why})"), &query.source);
+    vec![f.fix_note("Run `nvidia-smi` and read its error; `sudo dmesg | grep -iE 'NVRM|Xid'` shows driver faults. A query that hangs points at a hung GPU or driver: reset the GPU or reboot.")]
+}
+
+/// The driver is on the last branch that drives some GPU here (a K80 on
+/// R470): no supported branch is a fix. Name the branch, the choices, and
+/// the newest torch that still has kernels for these GPUs on this driver.
+fn last_branch_fix(inv: &Inventory, kb: &Kb, drv: &DriverVersion, f: &mut Finding) -> Option<Fix> {
+    let lim = crate::plan::fit::Limits::of(inv, kb);
+    if !lim.on_last_branch() {
+        return None;
+    }
+    let last = lim.last_branch?;
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let held: Vec<&GpuView> = gpus
+        .iter()
+        .filter(|g| g.last_branch() == Some(last))
+        .collect();
+    for g in &held {
+        if let Some(a) = g.arch {
+            *f = f.clone().kb(a.kb());
+        }
+        *f = g.cite_cc(f.clone());
+    }
+    let names: Vec<String> = held
+        .iter()
+        .map(|g| match g.arch {
+            Some(a) => format!("{} ({})", g.label, a.name),
+            None => g.label.clone(),
+        })
+        .collect();
+    let sms: Vec<String> = lim.ccs.iter().map(|c| c.sm()).collect();
+    let torch = match fix::newest_fitting_release(kb, None, &lim, None) {
+        Some(p) => {
+            let verified = kb
+                .torch_arch(&p.release, &p.variant)
+                .is_some_and(|r| r.verified);
+            for k in &p.kb {
+                *f = f.clone().kb(k.clone());
+            }
+            format!(
+                " The newest torch in the knowledge base with kernels for {} that runs on driver {drv} is torch {}+{} (`pip install torch=={} --index-url {}`{}).",
+                sms.join(", "),
+                p.release,
+                p.variant,
+                p.release,
+                p.index_url(),
+                if verified {
+                    ""
+                } else {
+                    "; its arch list is from build scripts, not verified against the wheel"
+                }
+            )
+        }
+        None => format!(
+            " No torch release in the knowledge base is known to have kernels for {} and run on driver {drv}.",
+            sms.join(", ")
+        ),
+    };
+    Some(Fix {
+        note: Some(format!(
+            "R{last} is the last driver branch for {}: every newer branch has dropped it, so no supported branch is a fix. The choices: stay on R{last} past its end of life, or replace the GPU.{torch}",
+            names.join(", ")
+        )),
+        ..Default::default()
+    })
 }

@@ -6,6 +6,7 @@ use crate::inventory::{Fact, Inventory};
 use crate::kb::Kb;
 use crate::version::CudaVersion;
 
+use super::action::{with_actions, FixAction};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
@@ -126,9 +127,15 @@ fn check_env001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if let Some(c) = count {
         f = f.evidence("GPUs the driver lists", c, gpu_count_source(inv));
     }
-    vec![f.fix_command(
+    let f = f.fix_command(
         "unset CUDA_VISIBLE_DEVICES",
         Some("or set it to GPUs that exist, by index or UUID from `nvidia-smi -L`; find where it is set (shell profile, job script, container env)".into()),
+    );
+    vec![with_actions(
+        f,
+        vec![FixAction::UnsetEnv {
+            name: "CUDA_VISIBLE_DEVICES".into(),
+        }],
     )]
 }
 
@@ -222,14 +229,25 @@ fn check_env002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .split(':')
         .filter(|d| !d.is_empty() && dir_cuda(inv, d).map_or(true, |(c, _)| c.major != cuda.major))
         .collect();
-    vec![f.fix_command(
+    let action = if rest.is_empty() {
+        FixAction::UnsetEnv {
+            name: "LD_LIBRARY_PATH".into(),
+        }
+    } else {
+        FixAction::SetEnv {
+            name: "LD_LIBRARY_PATH".into(),
+            value: rest.join(":"),
+        }
+    };
+    let f = f.fix_command(
         if rest.is_empty() {
             "unset LD_LIBRARY_PATH".to_string()
         } else {
             format!("export LD_LIBRARY_PATH={}", rest.join(":"))
         },
         Some("and remove the CUDA directory from where LD_LIBRARY_PATH is set (~/.bashrc, module files, container ENV)".into()),
-    )]
+    );
+    vec![with_actions(f, vec![action])]
 }
 
 pub static ENV003: Rule = Rule {
@@ -284,9 +302,18 @@ fn check_env003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 )
             });
         f = match good {
-            Some(k) => f.fix_command(
-                format!("export {var}={}", k.path),
-                Some(format!("a CUDA {} toolkit is already installed there", k.version.value)),
+            Some(k) => with_actions(
+                f.fix_command(
+                    format!("export {var}={}", k.path),
+                    Some(format!(
+                        "a CUDA {} toolkit is already installed there",
+                        k.version.value
+                    )),
+                ),
+                vec![FixAction::SetEnv {
+                    name: var.to_string(),
+                    value: k.path.clone(),
+                }],
             ),
             None => f.fix_note(format!(
                 "install a CUDA {}.x toolkit (ideally {}) and point {var} at it, or use prebuilt wheels of the extensions",

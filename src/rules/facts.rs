@@ -3,32 +3,12 @@
 //! CUDA, each Python environment's torch build. Each value keeps where it
 //! was read so findings can cite it.
 
-use crate::finding::{Finding, KbRef};
-use crate::inventory::{
-    DriverModel, Fact, FrameworkBuild, Gpu, GpuVendor, Inventory, OsKind, PciDevice, PythonEnv,
-    Segment, TorchBuild,
-};
-use crate::kb::tables::{ArchitectureRow, GpuRow};
-use crate::kb::{GpuLookup, Kb, TorchBuildInfo};
-use crate::version::{ArchTarget, ComputeCapability, CudaVersion, DriverVersion};
-
-/// A value with the place it was read (an inventory source or a kb row).
-#[derive(Debug, Clone)]
-pub struct Sourced<T> {
-    pub value: T,
-    pub source: String,
-    pub kb: Option<KbRef>,
-}
-
-impl<T: std::fmt::Display> Sourced<T> {
-    pub fn cite(&self, f: Finding, fact: &str) -> Finding {
-        let f = f.evidence(fact, &self.value, &self.source);
-        match &self.kb {
-            Some(k) => f.kb(k.clone()),
-            None => f,
-        }
-    }
-}
+use crate::finding::Finding;
+use crate::inventory::{Fact, FrameworkBuild, GpuVendor, Inventory, OsKind, PythonEnv, TorchBuild};
+use crate::kb::resolve;
+pub use crate::kb::resolve::{CudaMax, GpuView, Sourced};
+use crate::kb::{Kb, TorchBuildInfo};
+use crate::version::{ArchTarget, CudaVersion, DriverVersion};
 
 pub fn is_wsl(inv: &Inventory) -> bool {
     inv.wsl.is_wsl.as_ref().is_some_and(|f| f.value)
@@ -55,14 +35,7 @@ pub fn is_macos(inv: &Inventory) -> bool {
     os_kind(inv) == Some(OsKind::Macos)
 }
 
-/// The OS whose driver numbers apply: WSL runs the Windows driver.
-pub fn driver_os(inv: &Inventory) -> OsKind {
-    if is_wsl(inv) {
-        OsKind::Windows
-    } else {
-        os_kind(inv).unwrap_or_default()
-    }
-}
+pub use crate::kb::resolve::driver_os;
 
 pub fn is_ubuntu(inv: &Inventory) -> bool {
     inv.os
@@ -75,235 +48,14 @@ pub fn driver(inv: &Inventory) -> Option<&Fact<DriverVersion>> {
     inv.driver_version()
 }
 
-/// The newest CUDA the driver supports: as the driver reports it, else from the toolkit table.
+/// The newest CUDA the driver supports with no caveats (see [`resolve::driver_cuda_max`]).
 pub fn driver_cuda_max(inv: &Inventory, kb: &Kb) -> Option<CudaMax> {
-    if let Some(f) = &inv.nvidia.cuda_max {
-        return Some(CudaMax {
-            value: f.value.major_minor(),
-            source: f.source.clone(),
-            kb: None,
-            from_driver: true,
-            at_least: false,
-        });
-    }
-    let d = driver(inv)?;
-    let m = kb.max_cuda_for_driver(&d.value, driver_os(inv))?;
-    Some(CudaMax {
-        value: m.max_cuda,
-        source: format!("knowledge base, for driver {}", d.value),
-        kb: Some(m.kb),
-        from_driver: false,
-        at_least: m.at_least,
-    })
+    resolve::driver_cuda_max(inv, kb)
 }
 
-#[derive(Debug, Clone)]
-pub struct CudaMax {
-    pub value: CudaVersion,
-    pub source: String,
-    pub kb: Option<KbRef>,
-    /// Reported by the driver itself (NVML, nvidia-smi, cuDriverGetVersion).
-    pub from_driver: bool,
-    /// The driver is newer than every row of the table: the real maximum may be higher.
-    pub at_least: bool,
-}
-
-impl CudaMax {
-    pub fn cite(&self, f: Finding) -> Finding {
-        let f = f.evidence("driver's newest CUDA", self.value, &self.source);
-        match &self.kb {
-            Some(k) => f.kb(k.clone()),
-            None => f,
-        }
-    }
-}
-
-/// An NVIDIA GPU as the rules see it, from the driver's list or, when the
-/// driver lists none, from the PCI bus and the knowledge base.
-#[derive(Debug, Clone)]
-pub struct GpuView<'a> {
-    /// `GPU 0 (NVIDIA GeForce RTX 3090)`, `0000:01:00.0 (NVIDIA GeForce RTX 3090)`.
-    pub label: String,
-    pub name: Option<String>,
-    pub cc: Option<Sourced<ComputeCapability>>,
-    pub segment: Option<Sourced<Segment>>,
-    pub row: Option<&'a GpuRow>,
-    pub arch: Option<&'a ArchitectureRow>,
-    pub gpu: Option<&'a Gpu>,
-    pub pci: Option<&'a PciDevice>,
-}
-
-impl GpuView<'_> {
-    pub fn cite_cc(&self, f: Finding) -> Finding {
-        let f = match &self.cc {
-            Some(cc) => cc.cite(f, &format!("{} compute capability", self.label)),
-            None => f,
-        };
-        match self.row {
-            Some(r) => f.kb(r.kb()),
-            None => f,
-        }
-    }
-
-    pub fn cite_name(&self, f: Finding) -> Finding {
-        if let Some(g) = self.gpu.and_then(|g| g.name.as_ref()) {
-            return f.fact(format!("GPU {} name", self.gpu_index()), g);
-        }
-        if let Some(p) = self.pci {
-            let f = f.evidence(
-                format!("PCI device {}", p.address),
-                format!("{} {}", p.vendor_id, p.device_id),
-                &p.source,
-            );
-            return match self.row {
-                Some(r) => f.kb(r.kb()),
-                None => f,
-            };
-        }
-        f
-    }
-
-    fn gpu_index(&self) -> u32 {
-        self.gpu.map_or(0, |g| g.index)
-    }
-
-    pub fn cite_segment(&self, f: Finding) -> Finding {
-        match &self.segment {
-            Some(s) => {
-                let v = format!("{:?}", s.value).to_lowercase();
-                let f = f.evidence(format!("{} segment", self.label), v, &s.source);
-                match &s.kb {
-                    Some(k) => f.kb(k.clone()),
-                    None => f,
-                }
-            }
-            None => f,
-        }
-    }
-
-    pub fn is_datacenter(&self) -> bool {
-        self.segment
-            .as_ref()
-            .is_some_and(|s| s.value == Segment::Datacenter)
-    }
-
-    pub fn driver_model(&self) -> Option<&Fact<DriverModel>> {
-        self.gpu.and_then(|g| g.driver_model.as_ref())
-    }
-}
-
-fn bus_key(s: &str) -> String {
-    let s = s.trim().to_lowercase();
-    let tail: String = s.chars().rev().take(7).collect();
-    tail.chars().rev().collect()
-}
-
-fn row_for_name<'a>(kb: &'a Kb, name: &str) -> Option<&'a GpuRow> {
-    match kb.gpu_match(name) {
-        GpuLookup::Found(r) => Some(r),
-        _ => None,
-    }
-}
-
-/// Every NVIDIA GPU: the driver's list, plus PCI devices the driver does not list.
+/// Every NVIDIA GPU, resolved against the knowledge base (see [`resolve::gpus`]).
 pub fn nvidia_gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
-    let mut out = Vec::new();
-    for g in &inv.gpus {
-        let name = g.name.as_ref().map(|f| f.value.clone());
-        let pci = g.pci_bus_id.as_ref().and_then(|b| {
-            inv.nvidia_pci()
-                .find(|p| bus_key(&p.address) == bus_key(&b.value))
-        });
-        let row = name
-            .as_deref()
-            .and_then(|n| row_for_name(kb, n))
-            .or_else(|| pci.and_then(|p| kb.gpu_by_pci_id(&p.device_id)));
-        let cc = match &g.compute_capability {
-            Some(f) => Some(Sourced {
-                value: f.value,
-                source: f.source.clone(),
-                kb: None,
-            }),
-            None => row.and_then(|r| {
-                r.compute_capability.map(|c| Sourced {
-                    value: c,
-                    source: "knowledge base (gpus)".into(),
-                    kb: Some(r.kb()),
-                })
-            }),
-        };
-        let segment = match &g.segment {
-            Some(f) => Some(Sourced {
-                value: f.value,
-                source: f.source.clone(),
-                kb: None,
-            }),
-            None => row.map(|r| Sourced {
-                value: r.segment,
-                source: "knowledge base (gpus)".into(),
-                kb: Some(r.kb()),
-            }),
-        };
-        let arch = cc.as_ref().and_then(|c| kb.architecture(c.value));
-        let label = match &name {
-            Some(n) => format!("GPU {} ({n})", g.index),
-            None => format!("GPU {}", g.index),
-        };
-        out.push(GpuView {
-            label,
-            name,
-            cc,
-            segment,
-            row,
-            arch,
-            gpu: Some(g),
-            pci,
-        });
-    }
-    for p in inv.nvidia_pci() {
-        if out
-            .iter()
-            .any(|v| v.pci.is_some_and(|q| q.address == p.address))
-        {
-            continue;
-        }
-        // The driver listed GPUs but could not tell their bus ids: don't count twice.
-        if !inv.gpus.is_empty() && inv.gpus.iter().all(|g| g.pci_bus_id.is_none()) {
-            continue;
-        }
-        let row = kb
-            .gpu_by_pci_id(&p.device_id)
-            .or_else(|| p.name.as_deref().and_then(|n| row_for_name(kb, n)));
-        let name = row.map(|r| r.name.clone()).or_else(|| p.name.clone());
-        let cc = row.and_then(|r| {
-            r.compute_capability.map(|c| Sourced {
-                value: c,
-                source: format!("knowledge base (gpus), PCI id {}", p.device_id),
-                kb: Some(r.kb()),
-            })
-        });
-        let segment = row.map(|r| Sourced {
-            value: r.segment,
-            source: format!("knowledge base (gpus), PCI id {}", p.device_id),
-            kb: Some(r.kb()),
-        });
-        let arch = cc.as_ref().and_then(|c| kb.architecture(c.value));
-        let label = match &name {
-            Some(n) => format!("{} ({n})", p.address),
-            None => format!("{} (device {})", p.address, p.device_id),
-        };
-        out.push(GpuView {
-            label,
-            name,
-            cc,
-            segment,
-            row,
-            arch,
-            gpu: None,
-            pci: Some(p),
-        });
-    }
-    out
+    resolve::gpus(inv, kb)
 }
 
 /// AMD display devices on the PCI bus, or the amdgpu/KFD facts.
@@ -336,12 +88,6 @@ pub struct TorchView<'a> {
     pub info: Option<TorchBuildInfo<'a>>,
     /// The compiled arch list: from Python itself, else from the knowledge base.
     pub arch_list: Option<Sourced<Vec<ArchTarget>>>,
-}
-
-impl<T: PartialEq> PartialEq for Sourced<T> {
-    fn eq(&self, o: &Self) -> bool {
-        self.value == o.value && self.source == o.source
-    }
 }
 
 impl TorchView<'_> {

@@ -5,10 +5,12 @@
 
 use crate::finding::{Fix, KbRef};
 use crate::inventory::{Inventory, OsKind, PythonEnv};
-use crate::kb::{cmp_versions, driver_meets, Kb, KernelMatch, MinDriver, Semantic};
+use crate::kb::{cmp_versions, Kb, KernelMatch, MinDriver, Semantic};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
 
+use super::action::FixAction;
 use super::facts;
+use crate::plan::fit::{Limits, Runs};
 
 /// Where PyTorch publishes its variant wheels.
 pub const TORCH_INDEX: &str = "https://download.pytorch.org/whl";
@@ -84,8 +86,8 @@ pub struct TorchPick {
     pub torchvision: Option<String>,
     pub torchaudio: Option<String>,
     pub fit: KernelFit,
-    /// Does the driver run this variant with no caveats (toolkit semantic)? None when unknown.
-    pub driver_ok: Option<bool>,
+    /// How the driver runs this variant's CUDA.
+    pub runs: Runs,
     pub min_driver: Option<MinDriver>,
     pub kb: Vec<KbRef>,
 }
@@ -160,14 +162,8 @@ fn kernel_fit(
     (fit, kbref)
 }
 
-/// Every CUDA variant of a release, newest CUDA first, judged against the driver and GPUs.
-pub fn torch_cuda_candidates(
-    kb: &Kb,
-    release: &str,
-    driver: Option<&DriverVersion>,
-    os: OsKind,
-    ccs: &[ComputeCapability],
-) -> Vec<TorchPick> {
+/// Every CUDA variant of a release, newest CUDA first, judged against one machine's limits.
+pub fn torch_cuda_candidates(kb: &Kb, release: &str, lim: &Limits) -> Vec<TorchPick> {
     let Some(row) = kb.torch_release(release) else {
         return Vec::new();
     };
@@ -177,15 +173,15 @@ pub fn torch_cuda_candidates(
         .flatten()
         .filter_map(|v| {
             let cuda: CudaVersion = v.parse().ok()?;
-            let min_driver = kb.min_driver_for_cuda(&cuda, os, Semantic::Toolkit);
-            let driver_ok = match (driver, &min_driver) {
-                (Some(d), Some(m)) => Some(driver_meets(d, &m.driver)),
-                _ => None,
-            };
-            let (fit, arch_kb) = kernel_fit(kb, &row.version, v, &cuda, ccs);
+            let min_driver = kb.min_driver_for_cuda(&cuda, lim.os, Semantic::Toolkit);
+            let (fit, arch_kb) = kernel_fit(kb, &row.version, v, &cuda, &lim.ccs);
             let mut kbrefs = vec![row.kb()];
             kbrefs.extend(arch_kb);
             kbrefs.extend(min_driver.as_ref().map(|m| m.kb.clone()));
+            let runs = lim.runs(kb, &cuda);
+            if runs == Runs::MinorCompat {
+                kbrefs.extend(kb.minor_compat(&cuda).map(|r| r.kb()));
+            }
             Some(TorchPick {
                 release: row.version.clone(),
                 variant: v.clone(),
@@ -193,7 +189,7 @@ pub fn torch_cuda_candidates(
                 torchvision: row.torchvision.clone(),
                 torchaudio: row.torchaudio.clone(),
                 fit,
-                driver_ok,
+                runs,
                 min_driver,
                 kb: kbrefs,
             })
@@ -203,24 +199,49 @@ pub fn torch_cuda_candidates(
     out
 }
 
-/// The newest variant of `release` that the driver runs with no caveats and
-/// that has kernels for every GPU (SASS preferred over PTX, verified arch
-/// lists over unverified ones). A driver that is not known does not rule a
-/// variant out; the pick then says so.
+/// Can this variant be installed at all: the driver runs its CUDA, it has
+/// kernels for every GPU, and (under minor-version compatibility, where the
+/// driver cannot JIT newer PTX) machine code rather than PTX.
+fn installable(p: &TorchPick) -> bool {
+    p.runs != Runs::No
+        && p.fit != KernelFit::None
+        && !(p.runs == Runs::MinorCompat && matches!(p.fit, KernelFit::Ptx | KernelFit::Unverified))
+}
+
+/// The best variant of `release` for one machine, other than `skip` (the
+/// variant already installed, which a fix never offers again): one the
+/// driver runs with no caveats before one it runs under minor-version
+/// compatibility, then SASS before PTX, verified arch lists before
+/// unverified ones, then the newest CUDA. A driver that is not known does
+/// not rule a variant out; the pick then says so.
 pub fn pick_torch_cuda(
     kb: &Kb,
     release: &str,
-    driver: Option<&DriverVersion>,
-    os: OsKind,
-    ccs: &[ComputeCapability],
+    lim: &Limits,
+    skip: Option<&str>,
 ) -> Option<TorchPick> {
-    torch_cuda_candidates(kb, release, driver, os, ccs)
+    pick_torch_cuda_at_least(kb, release, lim, skip, Runs::MinorCompat)
+}
+
+/// [`pick_torch_cuda`] among the variants the driver runs at least as well as `min_runs`.
+pub fn pick_torch_cuda_at_least(
+    kb: &Kb,
+    release: &str,
+    lim: &Limits,
+    skip: Option<&str>,
+    min_runs: Runs,
+) -> Option<TorchPick> {
+    torch_cuda_candidates(kb, release, lim)
         .into_iter()
-        .filter(|p| p.driver_ok != Some(false) && p.fit != KernelFit::None)
+        .filter(installable)
+        .filter(|p| p.runs >= min_runs)
+        .filter(|p| skip != Some(p.variant.as_str()))
         .max_by(|a, b| {
-            a.fit
-                .cmp(&b.fit)
-                .then(a.driver_ok.is_some().cmp(&b.driver_ok.is_some()))
+            let no_caveat = |p: &TorchPick| p.runs != Runs::MinorCompat;
+            no_caveat(a)
+                .cmp(&no_caveat(b))
+                .then(a.fit.cmp(&b.fit))
+                .then(a.runs.cmp(&b.runs))
                 .then(a.cuda.cmp(&b.cuda))
         })
 }
@@ -241,15 +262,47 @@ fn python_in_range(range: &str, py: &str) -> bool {
     }
 }
 
-/// The newest torch release (any, or only newer / older than `than`) with a
-/// variant that the driver runs with no caveats and that has SASS or PTX for every GPU.
+/// The newest torch release (any, or only older than `older_than`) with a
+/// variant that the driver is known to run (with no caveats, or under
+/// minor-version compatibility) and that has SASS or PTX for every GPU.
 pub fn newest_fitting_release(
     kb: &Kb,
     env: Option<&PythonEnv>,
-    driver: Option<&DriverVersion>,
-    os: OsKind,
-    ccs: &[ComputeCapability],
+    lim: &Limits,
     older_than: Option<&str>,
+) -> Option<TorchPick> {
+    newest_release_where(kb, env, lim, older_than, &Want::default())
+}
+
+/// What a fix must do better than the installed wheel.
+#[derive(Debug, Clone, Default)]
+pub struct Want {
+    /// The installed (release, variant): never offered again.
+    pub skip: Option<(String, String)>,
+    /// Only variants the driver runs at least this well (`Toolkit` when the
+    /// finding is about running under minor-version compatibility).
+    pub min_runs: Option<Runs>,
+}
+
+impl Want {
+    fn skips(&self, release: &str) -> Option<&str> {
+        self.skip
+            .as_ref()
+            .filter(|(r, _)| r == release)
+            .map(|(_, v)| v.as_str())
+    }
+    fn min_runs(&self) -> Runs {
+        self.min_runs.unwrap_or(Runs::MinorCompat)
+    }
+}
+
+/// [`newest_fitting_release`] under what a fix must do better.
+pub fn newest_release_where(
+    kb: &Kb,
+    env: Option<&PythonEnv>,
+    lim: &Limits,
+    older_than: Option<&str>,
+    want: &Want,
 ) -> Option<TorchPick> {
     let py = env
         .and_then(|e| e.python_version.as_ref())
@@ -263,9 +316,11 @@ pub fn newest_fitting_release(
             _ => true,
         })
         .find_map(|r| {
-            pick_torch_cuda(kb, &r.version, driver, os, ccs).filter(|p| {
-                p.driver_ok == Some(true) && matches!(p.fit, KernelFit::Sass | KernelFit::Ptx)
-            })
+            pick_torch_cuda_at_least(kb, &r.version, lim, want.skips(&r.version), want.min_runs())
+                .filter(|p| {
+                    matches!(p.runs, Runs::Toolkit | Runs::MinorCompat)
+                        && matches!(p.fit, KernelFit::Sass | KernelFit::Ptx)
+                })
         })
 }
 
@@ -285,21 +340,29 @@ fn describe_fit(p: &TorchPick, ccs: &[ComputeCapability]) -> String {
     }
 }
 
-fn describe_driver(p: &TorchPick, driver: Option<&DriverVersion>) -> String {
-    match (driver, &p.min_driver) {
-        (Some(d), Some(m)) => format!(
-            "driver {d} runs it with no caveats (CUDA {} needs {} or newer)",
-            p.cuda.major_minor(),
+fn describe_driver(p: &TorchPick, lim: &Limits) -> String {
+    let cuda = p.cuda.major_minor();
+    let max = lim
+        .cuda_max
+        .map_or("unknown".to_string(), |(m, _)| m.to_string());
+    match (p.runs, &lim.driver, &p.min_driver) {
+        (Runs::MinorCompat, _, _) => format!(
+            "CUDA {cuda} runs on this driver (newest CUDA {max}) under minor-version compatibility: APIs newer than CUDA {max} return cudaErrorCallRequiresNewerDriver and newer PTX is not JIT-compiled"
+        ),
+        (_, Some(d), Some(m)) => format!(
+            "driver {d} runs it with no caveats (CUDA {cuda} needs {} or newer)",
             m.driver
         ),
-        (None, Some(m)) => format!(
-            "the driver version is unknown: CUDA {} needs driver {} or newer",
-            p.cuda.major_minor(),
+        (_, None, Some(m)) if lim.cuda_max.is_some() => format!(
+            "the driver's newest CUDA is {max}, so it runs CUDA {cuda} with no caveats (which needs driver {} or newer)",
+            m.driver
+        ),
+        (_, None, Some(m)) => format!(
+            "the driver version is unknown: CUDA {cuda} needs driver {} or newer",
             m.driver
         ),
         _ => format!(
-            "the minimum driver of CUDA {} is not in the knowledge base",
-            p.cuda.major_minor()
+            "the minimum driver of CUDA {cuda} is not in the knowledge base"
         ),
     }
 }
@@ -323,37 +386,71 @@ impl TorchFixPlan {
     }
 }
 
-fn plan_note(
-    p: &TorchPick,
-    driver: Option<&DriverVersion>,
-    ccs: &[ComputeCapability],
-    lead: String,
-    uv: &str,
-) -> String {
+fn plan_note(p: &TorchPick, lim: &Limits, lead: String, uv: &str) -> String {
     format!(
         "{lead}: {}, and it {}. With uv: {uv}",
-        describe_driver(p, driver),
-        describe_fit(p, ccs)
+        describe_driver(p, lim),
+        describe_fit(p, &lim.ccs)
     )
 }
 
+/// The variant the environment has installed (`cu124`, `cpu`), when its version says.
+fn installed_variant(kb: &Kb, env: &PythonEnv, release: &str) -> Option<String> {
+    let v = env.torch.as_ref()?.version.as_ref()?;
+    let info = kb.torch_build(&v.value);
+    (info.release == release).then_some(info.variant).flatten()
+}
+
 /// A fix that installs the right CUDA variant of `release` (or says what to
-/// change when none fits), with the knowledge rows it used.
+/// change when none fits), with the knowledge rows it used. Never the
+/// variant already installed: when that is the only one, the fix says so.
 pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> TorchFixPlan {
-    let ccs: Vec<ComputeCapability> = facts::nvidia_gpus(inv, kb)
-        .iter()
-        .filter_map(|g| g.cc.as_ref().map(|c| c.value))
-        .collect();
-    let driver = facts::driver(inv).map(|f| &f.value);
-    let os = facts::driver_os(inv);
+    torch_fix_at_least(inv, kb, env, release, Runs::MinorCompat)
+}
+
+/// [`torch_fix`] offering only builds the driver runs at least as well as
+/// `min_runs` (`Toolkit` for a wheel that already runs, but only under
+/// minor-version compatibility).
+pub fn torch_fix_at_least(
+    inv: &Inventory,
+    kb: &Kb,
+    env: &PythonEnv,
+    release: &str,
+    min_runs: Runs,
+) -> TorchFixPlan {
+    let lim = Limits::of(inv, kb);
+    let ccs = lim.ccs.clone();
     let inst = installer(inv, env);
+    let installed = installed_variant(kb, env, release);
+    let want = Want {
+        skip: installed.clone().map(|v| (release.to_string(), v)),
+        min_runs: Some(min_runs),
+    };
+    let install = |p: &TorchPick| FixAction::InstallTorch {
+        env: env.path.clone(),
+        release: p.release.clone(),
+        variant: p.variant.clone(),
+    };
     let note_only = |note: String, kb: Vec<KbRef>| TorchFixPlan {
         fix: Fix {
             command: None,
             note: Some(note),
+            ..Default::default()
         },
         kb,
         pick: None,
+    };
+    let with_pick = |p: TorchPick, note: String, kbrefs: Vec<KbRef>| {
+        let (cmd, _) = p.commands(&inst);
+        TorchFixPlan {
+            fix: Fix {
+                command: Some(cmd),
+                note: Some(note),
+                actions: vec![install(&p)],
+            },
+            kb: kbrefs,
+            pick: Some(p),
+        }
     };
 
     if kb.torch_release(release).is_none() {
@@ -365,44 +462,36 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
         );
     }
 
-    if let Some(p) = pick_torch_cuda(kb, release, driver, os, &ccs) {
+    if let Some(p) = pick_torch_cuda_at_least(kb, release, &lim, installed.as_deref(), min_runs) {
         // An unverified arch list is a guess: prefer a release verified to
         // carry kernels for these GPUs, and name the unverified one in the note.
         if p.fit == KernelFit::Unverified && !ccs.is_empty() {
-            if let Some(v) = newest_fitting_release(kb, Some(env), driver, os, &ccs, None) {
-                let (cmd, uv) = v.commands(&inst);
+            if let Some(v) = newest_release_where(kb, Some(env), &lim, None, &want) {
+                let (_, uv) = v.commands(&inst);
                 let lead = format!(
                     "torch {}+{} is the newest variant of this release that the driver runs, but its arch list is not verified in the knowledge base; torch {} {} is verified to fit",
                     p.release, p.variant, v.release, v.variant
                 );
                 let mut kbrefs = p.kb.clone();
                 kbrefs.extend(v.kb.clone());
-                return TorchFixPlan {
-                    fix: Fix {
-                        command: Some(cmd),
-                        note: Some(plan_note(&v, driver, &ccs, lead, &uv)),
-                    },
-                    kb: kbrefs,
-                    pick: Some(v),
-                };
+                let note = plan_note(&v, &lim, lead, &uv);
+                return with_pick(v, note, kbrefs);
             }
         }
-        let (cmd, uv) = p.commands(&inst);
+        let (_, uv) = p.commands(&inst);
         let lead = format!(
             "{} is the newest variant of torch {} that fits",
             p.variant, p.release
         );
-        return TorchFixPlan {
-            fix: Fix {
-                command: Some(cmd),
-                note: Some(plan_note(&p, driver, &ccs, lead, &uv)),
-            },
-            kb: p.kb.clone(),
-            pick: Some(p),
-        };
+        let note = plan_note(&p, &lim, lead, &uv);
+        let kbrefs = p.kb.clone();
+        return with_pick(p, note, kbrefs);
     }
 
-    let candidates = torch_cuda_candidates(kb, release, driver, os, &ccs);
+    let candidates: Vec<TorchPick> = torch_cuda_candidates(kb, release, &lim)
+        .into_iter()
+        .filter(|p| installed.as_deref() != Some(p.variant.as_str()) || p.runs < min_runs)
+        .collect();
     let with_kernels: Vec<&TorchPick> = candidates
         .iter()
         .filter(|p| p.fit != KernelFit::None)
@@ -417,9 +506,9 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
     if with_kernels.is_empty() {
         // No variant of this release carries kernels for the GPU: a newer release is needed.
         let sms: Vec<String> = ccs.iter().map(|c| c.sm()).collect();
-        return match newest_fitting_release(kb, Some(env), driver, os, &ccs, None) {
+        return match newest_release_where(kb, Some(env), &lim, None, &want) {
             Some(p) => {
-                let (cmd, uv) = p.commands(&inst);
+                let (_, uv) = p.commands(&inst);
                 kbrefs.extend(p.kb.clone());
                 let lead = format!(
                     "no variant of torch {release} has kernels for {}; torch {} {} does",
@@ -427,14 +516,8 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
                     p.release,
                     p.variant
                 );
-                TorchFixPlan {
-                    fix: Fix {
-                        command: Some(cmd),
-                        note: Some(plan_note(&p, driver, &ccs, lead, &uv)),
-                    },
-                    kb: kbrefs,
-                    pick: Some(p),
-                }
+                let note = plan_note(&p, &lim, lead, &uv);
+                with_pick(p, note, kbrefs)
             }
             None => note_only(
                 format!(
@@ -453,8 +536,20 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
         .min_by(|a, b| a.1.driver.cmp(&b.1.driver));
     let newest = with_kernels.first();
     let mut parts = Vec::new();
+    let mut actions = Vec::new();
     if let Some(best) = newest {
-        if let Some(m) = &best.min_driver {
+        let dropped = best
+            .min_driver
+            .as_ref()
+            .map(|m| dropped_by(inv, kb, &m.driver))
+            .unwrap_or_default();
+        if let Some(last) = dropped.iter().map(|(_, b)| *b).min() {
+            let names: Vec<&str> = dropped.iter().map(|(n, _)| n.as_str()).collect();
+            parts.push(format!(
+                "no driver upgrade helps: R{last} is the last branch that drives {}",
+                names.join(", ")
+            ));
+        } else if let Some(m) = &best.min_driver {
             parts.push(format!(
                 "upgrade the driver to {} or newer ({}) to run torch {}+{}",
                 m.driver,
@@ -462,6 +557,12 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
                 best.release,
                 best.variant
             ));
+            actions.push(FixAction::UpgradeDriver {
+                min: m.driver.clone(),
+            });
+            if installed.as_deref() != Some(best.variant.as_str()) {
+                actions.push(install(best));
+            }
         }
     }
     if let Some((p, m)) = oldest_need {
@@ -472,7 +573,7 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
             ));
         }
     }
-    match newest_fitting_release(kb, Some(env), driver, os, &ccs, Some(release)) {
+    match newest_release_where(kb, Some(env), &lim, Some(release), &want) {
         Some(older) => {
             let (cmd, _) = older.commands(&inst);
             kbrefs.extend(older.kb.clone());
@@ -487,19 +588,26 @@ pub fn torch_fix(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> To
                 .as_ref()
                 .map_or(String::new(), |p| format!(" for Python {}", p.value));
             parts.push(format!(
-                "no older torch release in the knowledge base{py} runs on this driver with no caveats"
+                "no older torch release in the knowledge base{py} runs on this driver"
             ));
         }
     }
+    let how = if min_runs == Runs::Toolkit {
+        " with no caveats"
+    } else {
+        ""
+    };
     let note = if parts.is_empty() {
-        format!("no CUDA variant of torch {release} runs on this driver; upgrade the driver")
+        format!("no CUDA variant of torch {release} runs on this driver{how}; upgrade the driver")
     } else {
         format!(
-            "no CUDA variant of torch {release} runs on this driver with no caveats: {}",
+            "no CUDA variant of torch {release} runs on this driver{how}: {}",
             parts.join("; ")
         )
     };
-    note_only(note, kbrefs)
+    let mut plan = note_only(note, kbrefs);
+    plan.fix.actions = actions;
+    plan
 }
 
 /// The ROCm variant of a torch release for an installed ROCm (`6.2.0` → `rocm6.2`),
@@ -534,6 +642,7 @@ pub fn torch_rocm_fix(
                 note: Some(format!(
                     "torch {release} is not in the knowledge base; install its ROCm build from {TORCH_INDEX}/rocm<version>"
                 )),
+                ..Default::default()
             },
             Vec::new(),
         );
@@ -545,6 +654,7 @@ pub fn torch_rocm_fix(
                 note: Some(format!(
                     "torch {release} has no ROCm build in the knowledge base; install a release that has one"
                 )),
+                ..Default::default()
             },
             vec![row.kb()],
         );
@@ -570,6 +680,11 @@ pub fn torch_rocm_fix(
         Fix {
             command: Some(cmd),
             note: Some(format!("{why}. With uv: {uv}")),
+            actions: vec![FixAction::InstallTorch {
+                env: env.path.clone(),
+                release: row.version.clone(),
+                variant,
+            }],
         },
         vec![row.kb()],
     )
@@ -580,14 +695,7 @@ pub fn torch_rocm_fix(
 /// `driver_branches` table, as of its date). None when the table has none.
 pub fn recommended_branch(inv: &Inventory, kb: &Kb, min: &DriverVersion) -> Option<u32> {
     let as_of = kb.driver_branches.meta.as_of.clone().unwrap_or_default();
-    let ceiling = facts::nvidia_gpus(inv, kb)
-        .iter()
-        .filter_map(|g| {
-            g.arch
-                .and_then(|a| a.last_driver_branch.as_ref())
-                .map(|b| b.branch())
-        })
-        .min();
+    let ceiling = Limits::of(inv, kb).last_branch;
     kb.driver_branches
         .row
         .iter()
@@ -603,15 +711,39 @@ pub fn recommended_branch(inv: &Inventory, kb: &Kb, min: &DriverVersion) -> Opti
         .min()
 }
 
+/// The GPUs whose last driver branch is below `min`'s, with that branch:
+/// no driver that new drives them.
+pub fn dropped_by(inv: &Inventory, kb: &Kb, min: &DriverVersion) -> Vec<(String, u32)> {
+    facts::nvidia_gpus(inv, kb)
+        .iter()
+        .filter_map(|g| Some((g.label.clone(), g.last_branch()?)))
+        .filter(|(_, last)| *last < min.branch())
+        .collect()
+}
+
 /// A driver upgrade: the Ubuntu package of a supported branch where the OS is
-/// Ubuntu, else in words.
+/// Ubuntu, else in words. When no driver that new drives some GPU here, it
+/// says so instead of offering one.
 pub fn driver_upgrade_fix(inv: &Inventory, kb: &Kb, min: &DriverVersion, why: &str) -> Fix {
+    let dropped = dropped_by(inv, kb, min);
+    if let Some(last) = dropped.iter().map(|(_, b)| *b).min() {
+        let names: Vec<&str> = dropped.iter().map(|(n, _)| n.as_str()).collect();
+        return Fix {
+            note: Some(format!(
+                "no fix by driver upgrade: {why} needs driver {min} or newer, but R{last} is the last branch that drives {}. Keep R{last} and a stack that runs on it, or replace the GPU",
+                names.join(", ")
+            )),
+            ..Default::default()
+        };
+    }
+    let action = vec![FixAction::UpgradeDriver { min: min.clone() }];
     if facts::is_wsl(inv) || facts::driver_os(inv) == OsKind::Windows {
         return Fix {
             command: None,
             note: Some(format!(
                 "install a Windows NVIDIA driver {min} or newer ({why}); inside WSL nothing changes, the Windows driver is shared"
             )),
+            actions: action,
         };
     }
     let branch = recommended_branch(inv, kb, min);
@@ -629,6 +761,7 @@ pub fn driver_upgrade_fix(inv: &Inventory, kb: &Kb, min: &DriverVersion, why: &s
             note: Some(format!(
                 "the driver must be {min} or newer ({why}){branch_note}; reboot afterwards"
             )),
+            actions: action,
         };
     }
     let where_ = if facts::in_container(inv) {
@@ -641,5 +774,6 @@ pub fn driver_upgrade_fix(inv: &Inventory, kb: &Kb, min: &DriverVersion, why: &s
         note: Some(format!(
             "upgrade the NVIDIA driver{where_} to {min} or newer ({why}){branch_note}"
         )),
+        actions: action,
     }
 }

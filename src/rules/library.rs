@@ -565,9 +565,7 @@ fn check_lib006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             f = f.evidence("CUDA runtime present", &p.1, &p.2);
         }
         let inst = fix::installer(inv, env);
-        let has_extras = row
-            .and_then(|r| r.note.as_deref())
-            .is_some_and(|n| n.contains("extra == \"cuda\""));
+        let has_extras = row.and_then(|r| r.cuda_extras).unwrap_or(false);
         let alt = present.first().and_then(|p| {
             kb.onnxruntime
                 .row

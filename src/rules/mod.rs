@@ -10,19 +10,24 @@
 //! the same cause, the error's finding is dropped and its text is added to
 //! that rule's evidence instead (see [`run_rules`]).
 
+pub mod action;
 pub mod arch;
 pub mod container;
 pub mod driver;
 pub mod env;
+pub mod extension;
 pub mod fabric;
 pub mod facts;
 pub mod fix;
 pub mod library;
+pub mod macos;
 pub mod mig;
 pub mod observed;
 pub mod platform;
+pub mod registry;
 pub mod runtime;
 pub mod wheel;
+pub mod windows;
 
 use serde::Serialize;
 
@@ -101,42 +106,9 @@ impl Rule {
         }
     }
 
-    /// The compatibility semantic line of the docs.
-    pub fn semantics_line(&self) -> String {
-        if self.semantics.is_empty() {
-            "none: a configuration check, no version inequality".to_string()
-        } else {
-            self.semantics
-                .iter()
-                .map(|s| s.describe())
-                .collect::<Vec<_>>()
-                .join("; ")
-        }
-    }
-
-    /// The docs as `gpucompat rule CODE` prints them.
-    pub fn render_docs(&self) -> String {
-        let mut s = format!(
-            "{} {}\n\ncategory: {}\nseverity: {}\ncompatibility semantic: {}\n\n{}\n",
-            self.code,
-            self.name,
-            self.category,
-            self.severity,
-            self.semantics_line(),
-            self.summary
-        );
-        for (title, body) in [
-            ("What it checks", self.docs.what_it_checks),
-            ("Why it breaks", self.docs.why_it_breaks),
-            ("How to fix", self.docs.how_to_fix),
-        ] {
-            s.push_str(&format!("\n## {title}\n{}\n", body.trim()));
-        }
-        s.push_str("\n## Sources\n");
-        for src in self.docs.sources {
-            s.push_str(&format!("- {src}\n"));
-        }
-        s
+    /// The docs as `gpucompat rule CODE` prints them (see [`registry::RuleInfo::render_docs`]).
+    pub fn render_docs(&'static self) -> String {
+        registry::RuleInfo::from(self).render_docs()
     }
 }
 
@@ -165,6 +137,9 @@ pub fn all() -> Vec<&'static Rule> {
     v.extend_from_slice(library::RULES);
     v.extend_from_slice(fabric::RULES);
     v.extend_from_slice(mig::RULES);
+    v.extend_from_slice(extension::RULES);
+    v.extend_from_slice(macos::RULES);
+    v.extend_from_slice(windows::RULES);
     v.extend_from_slice(observed::RULES);
     v
 }
@@ -176,30 +151,9 @@ pub fn by_code(code: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(code.trim()) || r.name == code.trim())
 }
 
-/// The codes (and names) closest to an unknown one.
+/// The codes (and names) closest to an unknown one, of any rule kind.
 pub fn nearest_codes(code: &str) -> Vec<&'static str> {
-    let rules = all();
-    let mut names: Vec<&'static str> = rules.iter().map(|r| r.code).collect();
-    names.extend(rules.iter().map(|r| r.name));
-    let upper = code.trim().to_uppercase();
-    // A family prefix ("DRV") lists that family first.
-    let mut out: Vec<&'static str> = rules
-        .iter()
-        .filter(|r| {
-            !upper.is_empty() && r.code.starts_with(upper.trim_end_matches(char::is_numeric))
-        })
-        .map(|r| r.code)
-        .take(5)
-        .collect();
-    for n in nearest(code.trim(), names.into_iter(), 5) {
-        if out.len() >= 5 {
-            break;
-        }
-        if !out.contains(&n) {
-            out.push(n);
-        }
-    }
-    out
+    registry::nearest_codes(code)
 }
 
 /// Run every rule; drop observed-error findings whose cause a fact-based
@@ -239,7 +193,8 @@ pub fn run_rules(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     findings
 }
 
-/// Selects rules by code (`DRV001`), family prefix (`DRV`), name or category (`driver_too_old`).
+/// Selects rules of any kind by code (`DRV001`, `SMK001`), family prefix
+/// (`DRV`), name or category (`driver_too_old`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Selector {
     Code(&'static str),
@@ -250,14 +205,14 @@ pub enum Selector {
 impl Selector {
     pub fn parse(s: &str) -> Result<Selector, String> {
         let t = s.trim();
-        if let Some(r) = by_code(t) {
+        if let Some(r) = registry::by_code(t) {
             return Ok(Selector::Code(r.code));
         }
         if let Some(c) = Category::parse(&t.to_lowercase()) {
             return Ok(Selector::Category(c));
         }
         let upper = t.to_uppercase();
-        if !upper.is_empty() && all().iter().any(|r| r.code.starts_with(&upper)) {
+        if !upper.is_empty() && registry::all().iter().any(|r| r.code.starts_with(&upper)) {
             return Ok(Selector::Prefix(upper));
         }
         let mut near = nearest_codes(t);
@@ -268,12 +223,55 @@ impl Selector {
         ))
     }
 
-    pub fn matches(&self, f: &Finding) -> bool {
+    /// Parse a list of selectors (empty entries skipped).
+    pub fn parse_all<S: AsRef<str>>(list: &[S]) -> Result<Vec<Selector>, String> {
+        list.iter()
+            .map(|s| s.as_ref().trim())
+            .filter(|s| !s.is_empty())
+            .map(Selector::parse)
+            .collect()
+    }
+
+    fn matches_code(&self, code: &str, category: Category) -> bool {
         match self {
-            Selector::Code(c) => f.code == *c,
-            Selector::Prefix(p) => f.code.starts_with(p.as_str()),
-            Selector::Category(c) => f.category == *c,
+            Selector::Code(c) => code == *c,
+            Selector::Prefix(p) => code.starts_with(p.as_str()),
+            Selector::Category(c) => category == *c,
         }
+    }
+
+    pub fn matches(&self, f: &Finding) -> bool {
+        self.matches_code(&f.code, f.category)
+    }
+
+    pub fn matches_rule(&self, r: &registry::RuleInfo) -> bool {
+        self.matches_code(r.code, r.category)
+    }
+}
+
+/// What `--select` and `--ignore` keep: a rule or finding is kept when it
+/// matches a `select` (or there is none) and no `ignore`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    pub select: Vec<Selector>,
+    pub ignore: Vec<Selector>,
+}
+
+impl Selection {
+    pub fn parse<S: AsRef<str>>(select: &[S], ignore: &[S]) -> Result<Selection, String> {
+        Ok(Selection {
+            select: Selector::parse_all(select)?,
+            ignore: Selector::parse_all(ignore)?,
+        })
+    }
+
+    pub fn keeps(&self, f: &Finding) -> bool {
+        is_selected(f, &self.select, &self.ignore)
+    }
+
+    pub fn keeps_rule(&self, r: &registry::RuleInfo) -> bool {
+        (self.select.is_empty() || self.select.iter().any(|s| s.matches_rule(r)))
+            && !self.ignore.iter().any(|s| s.matches_rule(r))
     }
 }
 
@@ -285,5 +283,10 @@ pub fn is_selected(f: &Finding, select: &[Selector], ignore: &[Selector]) -> boo
 
 /// Findings sorted for display: errors first, then warnings, then info; by code within.
 pub fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.code.cmp(&b.code)));
+    findings.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then(a.code.cmp(&b.code))
+            .then(a.line.cmp(&b.line))
+    });
 }

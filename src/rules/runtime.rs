@@ -198,7 +198,13 @@ pub fn judgment_finding(
             f = t.cite_arch(f);
         }
         if let Some(release) = &t.release {
-            let plan = fix::torch_fix(inv, kb, j.rt.env, release);
+            // A wheel that runs only under minor-version compatibility is fixed
+            // by one that runs with no caveats, not by another of its kind.
+            let min_runs = match j.verdict {
+                Verdict::MinorCompat { .. } => crate::plan::fit::Runs::Toolkit,
+                _ => crate::plan::fit::Runs::MinorCompat,
+            };
+            let plan = fix::torch_fix_at_least(inv, kb, j.rt.env, release, min_runs);
             for k in plan.kb {
                 f = f.kb(k);
             }
@@ -233,6 +239,7 @@ pub fn judgment_finding(
                 "upgrade the driver to one that supports CUDA {r}, or install a build of {} made for CUDA {} or older",
                 j.rt.what, j.max.value
             )),
+            ..Default::default()
         },
     });
     Some(f)

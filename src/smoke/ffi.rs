@@ -7,6 +7,9 @@
 //! context may exist. The function pointers are therefore valid for the rest
 //! of the process.
 
+// The FFI module: the one place unsafe code is allowed (Cargo.toml [lints]).
+#![allow(unsafe_code)]
+
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 
 use libloading::Library;

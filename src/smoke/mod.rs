@@ -18,8 +18,12 @@
 //! machine) unless the process environment sets `GPUCOMPAT_SMOKE_ALLOW_ROOT=1`,
 //! a test hook that loads the libraries found under the root.
 
+pub mod codes;
 pub mod errors;
+pub mod failure;
 pub mod gemm;
+pub mod observed;
+pub mod rules;
 
 mod driver;
 mod ffi;
@@ -38,9 +42,6 @@ use crate::system::System;
 use crate::version::{ComputeCapability, CudaVersion};
 
 use errors::{Context, Failure};
-
-/// Version of the `smoke --json` shape.
-pub const SCHEMA_VERSION: u32 = 1;
 
 /// The default wait for any one driver call.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -76,12 +77,6 @@ impl SmokeOptions {
                 .is_some_and(|v| v == "1"),
         }
     }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Tool {
-    pub name: String,
-    pub version: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -127,11 +122,9 @@ pub struct DeviceReport {
     pub gemm: GemmReport,
 }
 
-/// What `gpucompat smoke --json` prints.
+/// What the smoke test found; `smoke --json` prints it inside the report envelope.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SmokeReport {
-    pub schema_version: u32,
-    pub tool: Tool,
     pub driver: DriverReport,
     pub cublas: Option<CublasReport>,
     pub devices: Vec<DeviceReport>,
@@ -404,11 +397,6 @@ fn finish(mut got: Collected, ctx: &mut Context) -> SmokeReport {
     }
 
     SmokeReport {
-        schema_version: SCHEMA_VERSION,
-        tool: Tool {
-            name: "gpucompat".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-        },
         driver: got.driver,
         cublas: got.cublas,
         devices: got.devices.into_values().collect(),

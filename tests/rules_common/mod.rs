@@ -356,6 +356,16 @@ pub fn firing(code: &str) -> Inventory {
             })
             .build(),
         "DRV004" => B::linux().driver("470.82.01", None).pci_nvidia("0x2330", None).build(),
+        "DRV006" => hung_4090(Some("timed out after 5.0 s and was killed")),
+        "DRV007" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .with(|i| {
+                i.nvidia.smi_ok = Some(
+                    Fact::new(false, "nvidia-smi").with_note("timed out after 5.0 s and was killed"),
+                )
+            })
+            .build(),
         "DRV005" => B::linux().driver("560.35.03", Some("12.6")).gpu("NVIDIA H100 80GB HBM3").build(),
         "RUN001" => B::linux()
             .driver("535.104.05", Some("12.2"))
@@ -523,6 +533,54 @@ pub fn firing(code: &str) -> Inventory {
             .build(),
         "MIG001" => mig_a100("535.104.05", Some(2), true),
         "MIG002" => mig_a100("535.104.05", Some(0), true),
+        "MAC001" => B::macos()
+            .torch("2.2.2", None)
+            .with(|i| {
+                i.apple.apple_silicon = f(true, "sysctl hw.optional.arm64");
+                i.python[0].arch = f("x86_64".into(), "/Users/ana/miniconda3/bin/python3.12");
+            })
+            .build(),
+        "MAC002" => B::macos().torch("1.11.0", None).build(),
+        "MAC003" => B::macos()
+            .torch("2.2.2", None)
+            .with(|i| i.os.version_id = f("12.2.1".into(), "/System/Library/CoreServices/SystemVersion.plist"))
+            .build(),
+        "WIN001" => B::windows()
+            .torch("2.4.0+cu124", Some("12.4"))
+            .with(|i| {
+                i.windows.vc_runtime.push(FileCheck {
+                    name: "msvcp140.dll".into(),
+                    path: "/Windows/System32/msvcp140.dll".into(),
+                    present: false,
+                })
+            })
+            .build(),
+        "WIN002" => B::windows()
+            .with(|i| {
+                i.windows.cuda_path_vars.push(PathVar {
+                    var: "CUDA_PATH".into(),
+                    value: r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v11.8".into(),
+                    exists: false,
+                })
+            })
+            .build(),
+        "WIN003" => B::windows()
+            .torch("2.5.1", None)
+            .with(|i| i.windows.long_paths_enabled = f(false, "reg query LongPathsEnabled"))
+            .build(),
+        "WIN004" => B::windows()
+            .driver("566.36", Some("12.7"))
+            .gpu("NVIDIA GeForce RTX 4060 Ti")
+            .with(|i| {
+                i.windows.wsl_distros.push(WslDistro {
+                    name: "Legacy".into(),
+                    state: "Stopped".into(),
+                    version: 1,
+                    default: false,
+                    source: "wsl.exe --list --verbose".into(),
+                })
+            })
+            .build(),
         "MIG003" => mig_a100("450.51.06", Some(1), true),
         "ERR001" => pasted(NvmlDriverLibraryMismatch, "Failed to initialize NVML: Driver/library version mismatch"),
         "ERR002" => pasted(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version"),
@@ -542,6 +600,10 @@ pub fn firing(code: &str) -> Inventory {
         "ERR016" => pasted(ToolkitTorchMismatch, "The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1)"),
         "ERR017" => pasted(CudaLibraryMissing, "libcublas.so.11: cannot open shared object file"),
         "ERR018" => pasted(OutOfMemory, "torch.OutOfMemoryError: CUDA out of memory"),
+        "EXT001" => ext_fixture("xformers-0.0.23.post1-torch-2.1.0-cpu"),
+        "EXT002" => ext_fixture("flash-attn2-t1000-turing"),
+        "EXT003" => ext_fixture("flash-attn-nvcc-121-torch-cu117"),
+        "EXT004" => ext_fixture("torch-cuda-arch-list-misses-3090"),
         other => panic!("no firing inventory for {other}"),
     }
 }
@@ -577,6 +639,14 @@ pub fn near_miss(code: &str) -> Inventory {
         "DRV004" => B::linux()
             .driver("535.104.05", Some("12.2"))
             .pci_nvidia("0x2330", Some("nvidia"))
+            .build(),
+        "DRV006" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .build(),
+        "DRV007" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
             .build(),
         "DRV005" => B::linux()
             .driver("560.35.03", Some("12.6"))
@@ -724,6 +794,62 @@ pub fn near_miss(code: &str) -> Inventory {
             .build(),
         "MIG001" => mig_a100("535.104.05", None, false),
         "MIG002" => mig_a100("535.104.05", Some(2), true),
+        "MAC001" => B::macos()
+            .torch("2.5.1", None)
+            .with(|i| {
+                i.apple.apple_silicon = f(true, "sysctl hw.optional.arm64");
+                i.python[0].arch = f(
+                    "arm64 x86_64".into(),
+                    "/Library/Frameworks/Python.framework/Versions/3.12/bin/python3.12",
+                );
+            })
+            .build(),
+        "MAC002" => B::macos().torch("1.12.0", None).build(),
+        "MAC003" => B::macos()
+            .torch("2.2.2", None)
+            .with(|i| {
+                i.os.version_id = f(
+                    "12.3".into(),
+                    "/System/Library/CoreServices/SystemVersion.plist",
+                )
+            })
+            .build(),
+        "WIN001" => B::windows()
+            .torch("2.4.0+cu124", Some("12.4"))
+            .with(|i| {
+                i.windows.vc_runtime.push(FileCheck {
+                    name: "msvcp140.dll".into(),
+                    path: "/Windows/System32/msvcp140.dll".into(),
+                    present: true,
+                })
+            })
+            .build(),
+        "WIN002" => B::windows()
+            .with(|i| {
+                i.windows.cuda_path_vars.push(PathVar {
+                    var: "CUDA_PATH".into(),
+                    value: r"C:\Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4".into(),
+                    exists: true,
+                })
+            })
+            .build(),
+        "WIN003" => B::windows()
+            .torch("2.5.1", None)
+            .with(|i| i.windows.long_paths_enabled = f(true, "reg query LongPathsEnabled"))
+            .build(),
+        "WIN004" => B::windows()
+            .driver("566.36", Some("12.7"))
+            .gpu("NVIDIA GeForce RTX 4060 Ti")
+            .with(|i| {
+                i.windows.wsl_distros.push(WslDistro {
+                    name: "Ubuntu".into(),
+                    state: "Running".into(),
+                    version: 2,
+                    default: true,
+                    source: "wsl.exe --list --verbose".into(),
+                })
+            })
+            .build(),
         "MIG003" => mig_a100("535.104.05", Some(1), true),
         // An observed error next to the fact that explains it: the fact rule speaks, not ERRnnn.
         "ERR001" => with_error(firing("DRV001"), NvmlDriverLibraryMismatch),
@@ -744,8 +870,22 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR017" => with_error(firing("LIB008"), CudaLibraryMissing),
         // No fact rule supersedes these: without the error they stay quiet.
         "ERR013" | "ERR018" => pasted(Other, "something else"),
+        "EXT001" => ext_fixture("xformers-0.0.28.post3-torch-2.5.1-cu124"),
+        "EXT002" => ext_fixture("flash-attn2-a100-near-miss"),
+        "EXT003" => ext_fixture("flash-attn-nvcc-117-torch-cu117-near-miss"),
+        "EXT004" => ext_fixture("torch-cuda-arch-list-covers-gpu"),
         other => panic!("no near miss for {other}"),
     }
+}
+
+/// The inventory of a compiled-extension fixture (tests/fixtures/kb/extensions/NAME.json).
+pub fn ext_fixture(name: &str) -> Inventory {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/kb/extensions")
+        .join(format!("{name}.json"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    serde_json::from_value(v["inventory"].clone()).unwrap()
 }
 
 pub fn with_error(mut inv: Inventory, kind: ErrorKind) -> Inventory {
@@ -756,4 +896,32 @@ pub fn with_error(mut inv: Inventory, kind: ErrorKind) -> Inventory {
         code: None,
     });
     inv
+}
+
+/// An RTX 4090 on the bus with the nvidia driver bound, the module loaded and
+/// the device nodes there, but the driver query failed (with this note) and listed no GPU.
+pub fn hung_4090(note: Option<&str>) -> Inventory {
+    B::linux()
+        .pci_nvidia("0x2684", Some("nvidia"))
+        .with(|i| {
+            let n = &mut i.nvidia;
+            n.kernel_module = f("550.54.14".parse().unwrap(), "/sys/module/nvidia/version");
+            n.module_loaded = f(true, "/sys/module/nvidia");
+            n.device_nodes = vec![
+                DeviceNode {
+                    path: "/dev/nvidiactl".into(),
+                    readable: true,
+                },
+                DeviceNode {
+                    path: "/dev/nvidia0".into(),
+                    readable: true,
+                },
+            ];
+            let q = Fact::new(false, "nvidia-smi");
+            n.smi_ok = Some(match note {
+                Some(t) => q.with_note(t),
+                None => q,
+            });
+        })
+        .build()
 }

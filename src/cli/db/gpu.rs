@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use gpucompat::finding::KbRef;
 use gpucompat::inventory::Segment;
-use gpucompat::kb::tables::GpuRow;
+use gpucompat::kb::tables::{CcDerivation, GpuRow};
 use gpucompat::kb::{series, GpuLookup, Kb, KernelMatch};
 use gpucompat::version::{ArchTarget, ComputeCapability, CudaVersion};
 
@@ -46,6 +46,10 @@ pub struct Gpu {
     pub architecture: String,
     /// Null when the table does not know it.
     pub compute_capability: Option<ComputeCapability>,
+    /// Set when no NVIDIA list itemises the model and the CC follows from its
+    /// architecture or chip family; `cc_rule` says how.
+    pub cc_derived: Option<CcDerivation>,
+    pub cc_rule: Option<String>,
     pub vram_gib: Option<f64>,
     pub segment: Segment,
     pub pci_device_ids: Vec<String>,
@@ -196,6 +200,8 @@ fn gpu(kb: &Kb, r: &GpuRow) -> Gpu {
         name: r.name.clone(),
         architecture: r.architecture.clone(),
         compute_capability: cc,
+        cc_derived: r.cc_derived,
+        cc_rule: r.cc_rule.clone(),
         vram_gib: r.vram_gib,
         segment: r.segment,
         pci_device_ids: r.pci_ids().map(str::to_string).collect(),
@@ -242,7 +248,13 @@ impl Answer for GpuAnswer {
         let c = out.cite(&g.kb);
         out.kv("GPU", format!("{}   {c}", g.name));
         out.kv("architecture", g.architecture.clone());
-        out.kv("compute capability", opt(&g.compute_capability));
+        match (&g.cc_derived, &g.cc_rule) {
+            (Some(_), Some(rule)) => out.kv(
+                "compute capability",
+                format!("{} (derived: {rule})", opt(&g.compute_capability)),
+            ),
+            _ => out.kv("compute capability", opt(&g.compute_capability)),
+        }
         out.kv(
             "VRAM",
             g.vram_gib.map_or("unknown".into(), |v| format!("{v} GiB")),

@@ -231,6 +231,7 @@ pub fn apply_inventory(
                 arch_list,
                 cudnn,
                 git_version: t.git_version.clone().map(|v| at(source, v)),
+                ..Default::default()
             });
         }
     }

@@ -61,6 +61,9 @@ pub fn is_ml_package(name: &str) -> bool {
         "paddlepaddle-gpu",
         "paddlepaddle",
         "tf-keras",
+        "mlx",
+        "mlx-metal",
+        "mlx-lm",
     ];
     const PREFIXES: &[&str] = &[
         "nvidia-",

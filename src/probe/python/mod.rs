@@ -47,6 +47,40 @@ pub fn discover(sys: &dyn System, opts: &ProbeOptions) -> (Vec<PythonEnv>, Vec<N
     (envs, notes)
 }
 
+/// An environment found by a platform's own discovery (Windows layouts), to be read like any other.
+#[derive(Debug, Clone)]
+pub(crate) struct FoundEnv {
+    pub prefix: PathBuf,
+    pub interpreter: Option<PathBuf>,
+    pub kind: crate::inventory::EnvKind,
+    pub active: bool,
+    /// `3.12` when known from a directory's name.
+    pub minor: Option<String>,
+}
+
+/// Read the packages and framework builds of environments found elsewhere.
+pub(crate) fn read_found(
+    sys: &dyn System,
+    found: Vec<FoundEnv>,
+    notes: &mut Vec<Note>,
+) -> Vec<PythonEnv> {
+    found
+        .into_iter()
+        .take(MAX_ENVS)
+        .map(|f| {
+            let c = discovery::Candidate {
+                prefix: f.prefix,
+                interpreter: f.interpreter,
+                kind: f.kind,
+                active: f.active,
+                minor: f.minor,
+                user_site: None,
+            };
+            read_env(sys, c, notes)
+        })
+        .collect()
+}
+
 /// Run the inventory script in each environment's interpreter (what
 /// `--exec-python` adds to [`discover`]), recording the results in `envs`.
 pub fn exec_python(sys: &dyn System, envs: &mut [PythonEnv], notes: &mut Vec<Note>) {

@@ -1,0 +1,305 @@
+//! The torch build: releases, their CUDA variants, and the fit of each on every host.
+
+use super::*;
+
+/// `"3.9-3.12"`, `"3.9-3.13, 3.13t"`, `">=3.10"`: does it include `py`?
+pub fn python_in(spec: &str, py: &str) -> Option<bool> {
+    let free_threaded = py.trim().ends_with('t');
+    let want = series(py.trim().trim_end_matches('t'))?;
+    let mut any = false;
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if item.ends_with('t') != free_threaded {
+            continue;
+        }
+        let item = item.trim_end_matches('t');
+        let hit = if let Some(lo) = item.strip_prefix(">=") {
+            series(lo)? <= want
+        } else if let Some((lo, hi)) = item.split_once('-') {
+            series(lo)? <= want && want <= series(hi)?
+        } else {
+            series(item)? == want
+        };
+        any |= hit;
+    }
+    Some(any)
+}
+
+/// `3.9-3.13` with a floor of `3.10` → `3.10-3.13`; `>=3.9` → `>=3.10`.
+pub(super) fn raise_lower_bound(range: &str, lo: &str) -> String {
+    let first = range.split(',').next().unwrap_or(range).trim();
+    if let Some(cur) = first.strip_prefix(">=") {
+        if series(cur) < series(lo) {
+            return format!(">={lo}");
+        }
+    } else if let Some((cur, hi)) = first.split_once('-') {
+        if series(cur) < series(lo) {
+            return format!("{lo}-{}", hi.trim());
+        }
+    }
+    range.to_string()
+}
+
+/// A Python version to suggest for a release (for images that are not CUDA images).
+pub(super) fn python_for(release: &TorchReleaseRow) -> Option<String> {
+    let spec = release.python.as_deref()?;
+    let first = spec.split(',').next()?.trim();
+    if let Some(lo) = first.strip_prefix(">=") {
+        return Some(lo.trim().to_string());
+    }
+    let (_, hi) = first.split_once('-')?;
+    Some(hi.trim().to_string())
+}
+
+pub(super) fn releases_desc<'a>(
+    kb: &'a Kb,
+    want: Option<&str>,
+    python: Option<&str>,
+) -> (Vec<&'a TorchReleaseRow>, Vec<String>) {
+    let mut skipped = Vec::new();
+    let mut rows: Vec<&TorchReleaseRow> = kb
+        .torch_releases
+        .row
+        .iter()
+        .filter(|r| match want {
+            None => true,
+            Some(w) => r.version == w || r.version.starts_with(&format!("{w}.")),
+        })
+        .filter(|r| match python {
+            None => true,
+            Some(py) => match r.python.as_deref().and_then(|s| python_in(s, py)) {
+                Some(true) => true,
+                Some(false) => {
+                    skipped.push(format!(
+                        "torch {} supports Python {}, not {py}",
+                        r.version,
+                        r.python.as_deref().unwrap_or("?")
+                    ));
+                    false
+                }
+                None => {
+                    skipped.push(format!(
+                        "torch {}: supported Python versions unknown",
+                        r.version
+                    ));
+                    false
+                }
+            },
+        })
+        .collect();
+    rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
+    (rows, skipped)
+}
+
+pub(super) struct TorchChoice<'a> {
+    pub(super) release: &'a TorchReleaseRow,
+    pub(super) variant: String,
+    pub(super) cuda: CudaVersion,
+    pub(super) from_pypi_default: bool,
+    pub(super) fits: Vec<GpuFit>,
+    pub(super) ptx: bool,
+    pub(super) arch_kb: KbRef,
+    pub(super) caveats: Vec<String>,
+}
+
+/// Try one (release, CUDA variant) on every host; Err: why not, per host.
+pub(super) fn try_torch<'a>(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    release: &'a TorchReleaseRow,
+    variant: &str,
+    from_pypi_default: bool,
+    semantic: Semantic,
+) -> Result<TorchChoice<'a>, String> {
+    let cuda: CudaVersion = variant
+        .parse()
+        .map_err(|_| format!("{variant}: not a CUDA variant"))?;
+    let mut caveats = Vec::new();
+    for h in hosts {
+        match cuda_ok(kb, h, cuda, semantic) {
+            Ok(Some(c)) => caveats.push(c),
+            Ok(None) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let arch_row = kb
+        .torch_arch(&release.version, variant)
+        .ok_or_else(|| format!("no arch list known for torch {} {variant}", release.version))?;
+    let list = arch_row.arch_list.as_deref().ok_or_else(|| {
+        format!(
+            "the arch list of torch {} {variant} is unknown (not assumed to fit)",
+            release.version
+        )
+    })?;
+    let mut fits = Vec::new();
+    let mut ptx = false;
+    for h in hosts {
+        for g in &h.spec.gpus {
+            let Some(cc) = &g.cc else {
+                fits.push(GpuFit {
+                    host: h.spec.name.clone(),
+                    gpu: g.label(),
+                    compute_capability: None,
+                    kernel: "unverified".into(),
+                    target: None,
+                    reason: "compute capability unknown: arch fit not checked (pass --cc)".into(),
+                });
+                caveats.push(format!(
+                    "host {} {}: compute capability unknown, the wheel's arch list was not checked against it",
+                    h.spec.name,
+                    g.label()
+                ));
+                continue;
+            };
+            let m = kb.kernels_for_gpu(list, cc.value);
+            let (kernel, target) = match &m {
+                KernelMatch::Sass { target, .. } => ("sass", Some(target.to_string())),
+                KernelMatch::Ptx { target, .. } => {
+                    ptx = true;
+                    ("ptx", Some(target.to_string()))
+                }
+                KernelMatch::None { reason } => {
+                    return Err(format!(
+                        "host {} {} ({}): {reason}",
+                        h.spec.name,
+                        g.label(),
+                        cc.value
+                    ))
+                }
+            };
+            fits.push(GpuFit {
+                host: h.spec.name.clone(),
+                gpu: g.label(),
+                compute_capability: Some(cc.value.to_string()),
+                kernel: kernel.into(),
+                target,
+                reason: m.reason().to_string(),
+            });
+        }
+    }
+    Ok(TorchChoice {
+        release,
+        variant: variant.to_string(),
+        cuda,
+        from_pypi_default,
+        fits,
+        ptx,
+        arch_kb: arch_row.kb(),
+        caveats,
+    })
+}
+
+/// The CUDA variants of a release, newest CUDA first; the PyPI default is
+/// added when the variant list is unknown.
+pub(super) fn cuda_variants(release: &TorchReleaseRow) -> Vec<(String, bool)> {
+    let mut v: Vec<(String, bool)> = release
+        .cuda_variants
+        .iter()
+        .flatten()
+        .map(|s| (s.clone(), false))
+        .collect();
+    if let Some(d) = &release.default_variant {
+        if d.starts_with("cu") && !v.iter().any(|(x, _)| x == d) {
+            v.push((d.clone(), true));
+        }
+    }
+    v.sort_by_key(|(s, _)| std::cmp::Reverse(s.parse::<CudaVersion>().ok()));
+    v
+}
+
+pub(super) struct TorchSearch<'a> {
+    pub(super) choice: Option<TorchChoice<'a>>,
+    /// Newer releases and why each variant was turned down (for the explanation).
+    pub(super) rejected: Vec<(String, Vec<(String, String)>)>,
+}
+
+pub(super) fn search_torch<'a>(
+    kb: &'a Kb,
+    hosts: &[&HostCtx<'_>],
+    req: &PlanRequest,
+    releases: &[&'a TorchReleaseRow],
+) -> TorchSearch<'a> {
+    let mut rejected = Vec::new();
+    for release in releases {
+        let mut fits = Vec::new();
+        let mut why = Vec::new();
+        for (variant, dflt) in cuda_variants(release) {
+            match try_torch(kb, hosts, release, &variant, dflt, req.semantic) {
+                Ok(c) => fits.push(c),
+                Err(e) => why.push((variant, e)),
+            }
+        }
+        if !fits.is_empty() {
+            // SASS for every GPU first, then the newest CUDA.
+            fits.sort_by_key(|c| (c.ptx, std::cmp::Reverse(c.cuda)));
+            return TorchSearch {
+                choice: fits.into_iter().next(),
+                rejected,
+            };
+        }
+        rejected.push((release.version.clone(), why));
+    }
+    TorchSearch {
+        choice: None,
+        rejected,
+    }
+}
+
+pub(super) fn torch_packages(c: &TorchChoice<'_>, with: &Components) -> Vec<PackagePin> {
+    let r = c.release;
+    let (index, local) = if c.from_pypi_default {
+        (None, String::new())
+    } else {
+        (Some(torch_index_url(&c.variant)), format!("+{}", c.variant))
+    };
+    let mut out = vec![PackagePin {
+        package: "torch".into(),
+        version: Some(format!("{}{local}", r.version)),
+        requirement: Some(format!("torch=={}{local}", r.version)),
+        index_url: index.clone(),
+        source: format!("torch_releases {}; {}", r.version, c.arch_kb.table.clone() + " " + &c.arch_kb.row),
+        note: c.from_pypi_default.then(|| {
+            format!(
+                "the PyPI wheel of {} is the {} build; the knowledge base does not list the other variants",
+                r.version, c.variant
+            )
+        }),
+    }];
+    for (on, name, ver) in [
+        (with.torchvision, "torchvision", &r.torchvision),
+        (with.torchaudio, "torchaudio", &r.torchaudio),
+    ] {
+        if !on {
+            continue;
+        }
+        out.push(match ver {
+            Some(v) => PackagePin {
+                package: name.into(),
+                version: Some(format!("{v}{local}")),
+                requirement: Some(format!("{name}=={v}{local}")),
+                index_url: index.clone(),
+                source: format!(
+                    "torch_releases {} ({name} pins torch=={})",
+                    r.version, r.version
+                ),
+                note: None,
+            },
+            None => PackagePin {
+                package: name.into(),
+                version: None,
+                requirement: None,
+                index_url: index.clone(),
+                source: format!("torch_releases {}", r.version),
+                note: Some(format!(
+                    "unknown: no {name} release is known to pin torch {}{}",
+                    r.version,
+                    r.note
+                        .as_deref()
+                        .filter(|n| n.contains(name))
+                        .map(|_| " (see the table note)")
+                        .unwrap_or("")
+                )),
+            },
+        });
+    }
+    out
+}
