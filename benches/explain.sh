@@ -15,8 +15,12 @@ runs="${RUNS:-40}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-cargo build --release --quiet
-bin="target/release/gpucompat"
+# GPUCOMPAT_BIN: a binary already built (skips the release build).
+bin="${GPUCOMPAT_BIN:-}"
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin="target/release/gpucompat"
+fi
 
 noise() {
   local i="$1"

@@ -82,6 +82,10 @@ pub struct Inventory {
     pub python: Vec<PythonEnv>,
     /// Error messages seen (pasted tracebacks, smoke test failures), mapped to what they imply.
     pub errors: Vec<ObservedError>,
+    /// How the failing program was started and on what, as far as a pasted
+    /// report shows it (explain only; empty for a probed machine).
+    #[serde(skip_serializing_if = "Setting::is_empty")]
+    pub setting: Setting,
     pub notes: Vec<Note>,
 }
 
@@ -146,6 +150,36 @@ pub struct OsInfo {
     pub glibc: F<String>,
     pub secure_boot: F<bool>,
     pub hostname: F<String>,
+}
+
+/// Platform and launcher facts a pasted report shows around its errors:
+/// what a pasted `docker run`, Ray task or Slurm job asked for, and
+/// platforms the rest of the inventory has no slot for.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Setting {
+    /// An NVIDIA Jetson (Tegra, L4T, JetPack).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jetson: F<bool>,
+    /// A pasted `docker run`: whether it gave the container GPUs
+    /// (`--gpus`, `--runtime=nvidia`, `--device nvidia.com/gpu=...`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docker_run_gpus: F<bool>,
+    /// A Ray task or actor declared without `num_gpus` (Ray then hides every GPU from it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ray_without_gpus: F<bool>,
+    /// A Slurm job, and whether it asked for GPUs (`--gres=gpu`, `--gpus`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slurm_gpus: F<bool>,
+    /// MIG enabled, read from a pasted nvidia-smi, on some GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mig_enabled: F<bool>,
+}
+
+impl Setting {
+    pub fn is_empty(&self) -> bool {
+        self == &Setting::default()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -630,6 +664,19 @@ pub enum ErrorKind {
     Timeout,
     /// CUDA out of memory (not a compatibility failure; reported so it is not misread as one).
     OutOfMemory,
+    /// NVRM: the GPU is supported only by an older (legacy) driver branch.
+    GpuDroppedByDriver,
+    /// NVRM: the open kernel module does not support this (pre-Turing) GPU.
+    OpenModuleUnsupported,
+    /// A program or framework says CUDA is not available, without saying why
+    /// (`torch.cuda.is_available(): False`, "Torch is not able to use GPU").
+    CudaUnavailable,
+    /// A compiled extension (flash-attn, xformers, vLLM's `_C`, apex, bitsandbytes...)
+    /// built against another torch or CUDA: `undefined symbol`, "xFormers was built for".
+    ExtensionMismatch,
+    /// A CUDA library of the system shadows the one the wheel carries
+    /// (`undefined symbol: cublasLtGetStatusString`).
+    LibraryShadowed,
     /// A failure the catalog does not know.
     Other,
 }

@@ -257,8 +257,8 @@ pub fn report(input: Input<'_>, kb: &Kb, options: &Options<'_>) -> Result<Report
         Input::Probe { system, options } => check(probe(system, kb, &options), kb, sel),
         Input::Card(inv) => check(*inv, kb, sel),
         Input::CardFile(path) => check(read_card(&path)?, kb, sel),
-        Input::Text(inputs) => explain(&inputs, kb, sel),
-        Input::Pasted(files) => explain(&read_inputs(&files)?, kb, sel),
+        Input::Text(inputs) => explain(&inputs, kb, sel)?,
+        Input::Pasted(files) => explain(&read_inputs(&files)?, kb, sel)?,
         Input::Dockerfile { file, hosts } => {
             let text = read_text(&file)?;
             let mut specs = Vec::new();
@@ -332,15 +332,20 @@ fn check(inv: Inventory, kb: &Kb, sel: &Selection) -> Report {
     r
 }
 
-fn explain(inputs: &[(String, String)], kb: &Kb, sel: &Selection) -> Report {
-    let mut inv = ingest::ingest(inputs);
+/// Pasted text, or gpucompat's own card / check JSON (read strictly).
+fn explain(inputs: &[(String, String)], kb: &Kb, sel: &Selection) -> Result<Report, ReportError> {
+    let mut inv = ingest::ingest_any(inputs).map_err(|e| ReportError::Card {
+        path: e.name.clone(),
+        message: e.to_string(),
+    })?;
     ingest::enrich(&mut inv, kb);
     let mut r = Report::new(Kind::Explain);
     r.findings = rules::run_rules(&inv, kb);
+    rules::observed::mark_thin_evidence(&mut r.findings);
     r.rules_checked = checked(&[RuleKind::Inventory], sel);
     r.to_be_sure = ingest::missing_facts(&inv);
     r.inventory = Some(inv);
-    r
+    Ok(r)
 }
 
 fn lint(name: String, text: &str, hosts: &[HostSpec], kb: &Kb, sel: &Selection) -> Report {

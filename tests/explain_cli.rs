@@ -152,3 +152,54 @@ fn json_snapshot() {
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     insta::assert_json_snapshot!(v);
 }
+
+#[test]
+fn reads_its_own_card_and_check_json() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/nouveau");
+    let check = gpucompat()
+        .args(["check", "--json", "--root"])
+        .arg(&root)
+        .assert()
+        .get_output()
+        .stdout
+        .clone();
+    let card = gpucompat()
+        .args(["card", "--json", "--root"])
+        .arg(&root)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    for input in [check, card] {
+        let out = gpucompat()
+            .args(["explain", "--json", "-"])
+            .write_stdin(input)
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let codes: Vec<&str> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|f| f["code"].as_str())
+            .collect();
+        // The saved facts, not text parsing, name the nouveau-bound GPU.
+        assert!(codes.contains(&"DRV002"), "{codes:?}");
+        let src = v["inventory"]["nvidia"]["module_loaded"]["source"].as_str();
+        assert_eq!(src, Some("/proc/modules"));
+    }
+}
+
+#[test]
+fn own_json_of_the_wrong_shape_is_an_error() {
+    gpucompat()
+        .args(["explain", "-"])
+        .write_stdin(r#"{"schema_version": 1, "origin": "x", "gpus": "eight"}"#)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a valid card"));
+}

@@ -46,8 +46,13 @@ impl Rng {
 fn seed_lines() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/explain");
     let mut lines = Vec::new();
+    // The top-level reports only: corpus/ holds the sealed part too.
     for e in std::fs::read_dir(dir).unwrap() {
-        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        let path = e.unwrap().path();
+        if !path.is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
         lines.extend(text.lines().map(str::to_string));
     }
     lines.extend(errors::CATALOG.iter().map(|e| e.example.to_string()));

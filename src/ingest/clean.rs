@@ -149,11 +149,13 @@ struct Work {
     tabs: bool,
     html: bool,
     backtick: bool,
+    /// `[31m`: a colour code whose ESC was lost on the way.
+    bare_sgr: bool,
 }
 
 impl Work {
     fn any(&self) -> bool {
-        self.controls || self.tabs || self.html || self.backtick
+        self.controls || self.tabs || self.html || self.backtick || self.bare_sgr
     }
 }
 
@@ -165,6 +167,7 @@ fn needs(line: &str) -> Work {
             b'\t' => w.tabs = true,
             b'`' => w.backtick = true,
             b'&' => w.html = true,
+            b'[' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => w.bare_sgr = true,
             // A tag (`<details>`, `</pre>`), not `<00:41` or `a < b`.
             b'<' if b
                 .get(i + 1)
@@ -194,6 +197,7 @@ pub fn clean_line(line: &str) -> String {
         line.to_string()
     };
     let s = if w.tabs { expand_tabs(&s) } else { s };
+    let s = if w.bare_sgr { strip_bare_sgr(&s) } else { s };
     let s = strip_quote(&s).to_string();
     let s = if w.html { strip_html(&s) } else { s };
     let t = s.trim_start();
@@ -214,19 +218,36 @@ fn strip_controls(s: &str) -> String {
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\u{1b}' => {
-                // CSI: ESC [ params final-byte; other escapes: drop ESC and one char.
-                if chars.peek() == Some(&'[') {
+            '\u{1b}' => match chars.peek() {
+                // CSI: ESC [ params final-byte.
+                Some('[') => {
                     chars.next();
                     for c in chars.by_ref() {
                         if ('@'..='~').contains(&c) {
                             break;
                         }
                     }
-                } else {
+                }
+                // OSC (terminal titles, hyperlinks): ESC ] ... BEL or ESC \.
+                Some(']') => {
+                    chars.next();
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' {
+                            break;
+                        }
+                        if c == '\u{1b}' {
+                            if chars.peek() == Some(&'\\') {
+                                chars.next();
+                            }
+                            break;
+                        }
+                    }
+                }
+                // Other escapes: drop ESC and one char.
+                _ => {
                     chars.next();
                 }
-            }
+            },
             '\t' => out.push('\t'),
             '\u{a0}' | '\u{2007}' | '\u{202f}' => out.push(' '),
             '\u{200b}' | '\u{feff}' => {}
@@ -234,6 +255,32 @@ fn strip_controls(s: &str) -> String {
             c => out.push(c),
         }
     }
+    out
+}
+
+/// `[0;31mERROR[0m` → `ERROR`: SGR sequences whose ESC a copy dropped.
+/// Only `[` digits and semicolons `m`, at most 12 long, so `[0]` or `[10 MiB]` stay.
+fn strip_bare_sgr(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'[' {
+            let mut j = i + 1;
+            while j < b.len() && j - i <= 12 && (b[j].is_ascii_digit() || b[j] == b';') {
+                j += 1;
+            }
+            if j > i + 1 && b.get(j) == Some(&b'm') {
+                out.push_str(&s[last..i]);
+                last = j + 1;
+                i = j + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&s[last..]);
     out
 }
 
@@ -269,53 +316,115 @@ fn strip_quote(s: &str) -> &str {
     }
 }
 
-const TAGS: [&str; 16] = [
-    "<details>",
-    "</details>",
-    "<summary>",
-    "</summary>",
-    "<pre>",
-    "</pre>",
-    "<code>",
-    "</code>",
-    "<br>",
-    "<br/>",
-    "<br />",
-    "<p>",
-    "</p>",
-    "<b>",
-    "</b>",
-    "<details open>",
+/// HTML elements issue templates and Markdown renderers wrap logs in; any
+/// other `<...>` (`<module>`, `<stdin>`, `<frozen importlib>`) is text.
+const TAGS: [&str; 22] = [
+    "details",
+    "summary",
+    "pre",
+    "code",
+    "br",
+    "p",
+    "b",
+    "i",
+    "em",
+    "strong",
+    "tt",
+    "kbd",
+    "sub",
+    "sup",
+    "span",
+    "div",
+    "samp",
+    "blockquote",
+    "ul",
+    "li",
+    "hr",
+    "img",
 ];
 
-const ENTITIES: [(&str, &str); 7] = [
+const ENTITIES: [(&str, &str); 8] = [
     ("&lt;", "<"),
     ("&gt;", ">"),
     ("&quot;", "\""),
+    ("&apos;", "'"),
     ("&#39;", "'"),
     ("&#x27;", "'"),
     ("&nbsp;", " "),
     ("&amp;", "&"),
 ];
 
+/// The length of an HTML tag of [`TAGS`] at the start of `rest` (`<details open>`, `</pre>`, `<br/>`).
+fn tag_len(rest: &[u8]) -> Option<usize> {
+    let mut i = 1;
+    if rest.get(i) == Some(&b'/') {
+        i += 1;
+    }
+    let start = i;
+    while rest.get(i).is_some_and(|c| c.is_ascii_alphanumeric()) {
+        i += 1;
+    }
+    let name = std::str::from_utf8(&rest[start..i]).ok()?;
+    if !TAGS.iter().any(|t| t.eq_ignore_ascii_case(name)) {
+        return None;
+    }
+    match rest.get(i)? {
+        b'>' => Some(i + 1),
+        b' ' | b'/' => {
+            // Attributes: up to the closing '>' on the same line.
+            let end = rest[i..].iter().take(400).position(|&c| c == b'>')?;
+            Some(i + end + 1)
+        }
+        _ => None,
+    }
+}
+
+/// `&#39;`, `&#x2F;`: a numeric character reference, decoded.
+fn numeric_entity(rest: &str) -> Option<(char, usize)> {
+    let body = rest.strip_prefix("&#")?;
+    let end = body.find(';').filter(|&e| e > 0 && e <= 8)?;
+    let digits = &body[..end];
+    let n = match digits.strip_prefix(['x', 'X']) {
+        Some(h) => u32::from_str_radix(h, 16).ok()?,
+        None => digits.parse().ok()?,
+    };
+    Some((char::from_u32(n)?, end + 3))
+}
+
 /// Remove the HTML wrappers issue templates use and decode the entities
-/// `<pre>` blocks need; any other `<...>` (`<module>`, `<stdin>`) stays.
+/// `<pre>` blocks need.
 fn strip_html(s: &str) -> String {
     let mut out = s.to_string();
     if out.contains('<') {
         // Only look where a tag can start: at each '<'.
         let mut from = 0;
         while let Some(p) = out[from..].find('<').map(|p| p + from) {
-            let rest = &out.as_bytes()[p..];
-            match TAGS.iter().find(|t| {
-                rest.len() >= t.len() && rest[..t.len()].eq_ignore_ascii_case(t.as_bytes())
-            }) {
-                Some(t) => out.replace_range(p..p + t.len(), ""),
+            match tag_len(&out.as_bytes()[p..]) {
+                Some(n) => out.replace_range(p..p + n, ""),
                 None => from = p + 1,
             }
         }
     }
     if out.contains('&') {
+        if out.contains("&#") {
+            let mut dec = String::with_capacity(out.len());
+            let mut rest = out.as_str();
+            while let Some(p) = rest.find("&#") {
+                dec.push_str(&rest[..p]);
+                match numeric_entity(&rest[p..]) {
+                    Some((c, n)) => {
+                        dec.push(c);
+                        rest = &rest[p + n..];
+                    }
+                    None => {
+                        dec.push_str("&#");
+                        rest = &rest[p + 2..];
+                    }
+                }
+            }
+            dec.push_str(rest);
+            out = dec;
+        }
         for (e, r) in ENTITIES {
             if out.contains(e) {
                 out = out.replace(e, r);
@@ -447,6 +556,23 @@ mod tests {
                 "ERROR <x>",
                 "100% done",
                 "RuntimeError: boom"
+            ]
+        );
+    }
+
+    #[test]
+    fn osc_numeric_entities_tags_with_attributes_bare_colours() {
+        let d = clean(
+            "f",
+            "\u{1b}]0;user@box: ~\u{7}$ nvidia-smi\n<details open><summary><b>env</b></summary>\n<pre lang=\"text\">it&#39;s &#x3C;ok&#x3E;</pre>\n[0;31mERROR[0m step [10] [3 MiB]\n",
+        );
+        assert_eq!(
+            texts(&d),
+            [
+                "$ nvidia-smi",
+                "env",
+                "it's <ok>",
+                "ERROR step [10] [3 MiB]"
             ]
         );
     }

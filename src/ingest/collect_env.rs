@@ -331,7 +331,7 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
         }
         "gpu type" if !is_null(val) && !is_amd_name(val) => {
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, 0);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, 0);
             if g.name.is_none() {
                 put(
                     &mut g.name,
@@ -486,7 +486,7 @@ fn gpu_models_inline(b: &mut Builder, val: &str, src: &str) {
                     None => name,
                 };
                 let notes = &mut b.notes;
-                let g = gpu_mut(&mut b.inv.gpus, i);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, i);
                 put(
                     &mut g.name,
                     Fact::new(name.trim().to_string(), src),

@@ -59,6 +59,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
         let cmd = line.command().unwrap_or(t);
+        // A command quoted whole in prose: `"export CUDA_VISIBLE_DEVICES=2"`.
+        let cmd = match cmd.as_bytes() {
+            [q @ (b'"' | b'\'' | b'`'), .., e] if q == e && cmd.len() > 2 => &cmd[1..cmd.len() - 1],
+            _ => cmd,
+        };
         if let Some(var) = echo_target(cmd) {
             echo = Some(var);
             continue;
@@ -245,6 +250,12 @@ HOME=/root
         let inv = run("    os.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\nos.environ['HOME'] = '/x'\n");
         assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].value, "1");
         assert!(!inv.env.contains_key("HOME"));
+    }
+
+    #[test]
+    fn quoted_export() {
+        let inv = run("\"export CUDA_VISIBLE_DEVICES=2\"\n");
+        assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].value, "2");
     }
 
     #[test]

@@ -155,9 +155,9 @@ pub static CATALOG: &[Entry] = &[
         "modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic", module_not_found),
     e("nvrm-probe-not-called", "The NVIDIA probe routine was not called", K::NoNvidiaDriver, None,
         "NVRM: The NVIDIA probe routine was not called for 1 device(s)."),
-    ex("nvrm-legacy-gpu", "supported through the NVIDIA", &[], K::NoNvidiaDriver, None,
+    ex("nvrm-legacy-gpu", "supported through the NVIDIA", &[], K::GpuDroppedByDriver, None,
         "NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please", nvrm_legacy_gpu),
-    ex("nvrm-open-module-unsupported", "not supported by open", &[], K::InitFailed, None,
+    ex("nvrm-open-module-unsupported", "not supported by open", &[], K::OpenModuleUnsupported, None,
         "NVRM: installed in this system is not supported by open", open_module_unsupported),
     e("nvrm-rm-init-adapter", "RmInitAdapter failed", K::InitFailed, None,
         "NVRM: GPU 0000:03:00.0: RmInitAdapter failed! (0x24:0x72:1603)"),
@@ -185,7 +185,7 @@ pub static CATALOG: &[Entry] = &[
     e("cuda-unsupported-ptx-enum", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", K::UnsupportedPtx, Some(222),
         "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX was compiled with an unsupported toolchain"),
     // --- GPU architecture ------------------------------------------------------------------------
-    e("cuda-no-kernel-image", "no kernel image is available for execution on the device", K::NoKernelImage, Some(209),
+    e("cuda-no-kernel-image", "no kernel image is available", K::NoKernelImage, Some(209),
         "RuntimeError: CUDA error: no kernel image is available for execution on the device"),
     e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
         "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"),
@@ -195,6 +195,10 @@ pub static CATALOG: &[Entry] = &[
         "Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.", gpu_too_old),
     ex("torch-gpu-requires-cuda", "which requires CUDA_VERSION >=", &[], K::ArchNotCompiled, None,
         "Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to", gpu_requires_cuda),
+    e("nvcc-unsupported-gpu-arch", "Unsupported gpu architecture", K::ArchNotCompiled, None,
+        "nvcc fatal   : Unsupported gpu architecture 'compute_86'"),
+    e("ptxas-arch-not-defined", "is not defined for option 'gpu-name'", K::ArchNotCompiled, None,
+        "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'"),
     e("nvrtc-bad-arch", "invalid value for --gpu-architecture", K::ArchNotCompiled, None,
         "nvrtc: error: invalid value for --gpu-architecture (-arch)"),
     // --- NVSwitch / fabric manager, forward compatibility ----------------------------------------
@@ -248,8 +252,32 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.", toolkit_torch_mismatch),
     ex("torchvision-cuda-major-mismatch", "were compiled with different CUDA major versions", &[], K::Other, None,
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.", torchvision_mismatch),
-    ex("xformers-built-for", "xFormers was built for", &[], K::Other, None,
+    ex("xformers-built-for", "xFormers was built for", &[], K::ExtensionMismatch, None,
         "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.2+cu118)", xformers_built_for),
+    ex("undefined-symbol", "undefined symbol", &[], K::ExtensionMismatch, None,
+        "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
+    ea("symbol-not-defined-link-time", "not defined in file", &["with link time reference"], K::LibraryShadowed, None,
+        "OSError: /opt/conda/envs/subsai/lib/python3.9/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference"),
+    e("flash-attn-needs-ampere", "FlashAttention only supports Ampere GPUs or newer", K::ExtensionMismatch, None,
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer."),
+    e("torch-device-assert", "device < num_gpus INTERNAL ASSERT FAILED", K::NoVisibleDevices, None,
+        "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch."),
+    e("ollama-nvml-init-failure-9", "nvml vram init failure: 9", K::SmiNoDriver, Some(9),
+        "gpu.go:39: CUDA not detected: nvml vram init failure: 9"),
+    e("pynvml-driver-not-loaded", "NVMLError_DriverNotLoaded", K::SmiNoDriver, Some(9),
+        "pynvml.nvml.NVMLError_DriverNotLoaded: Driver Not Loaded"),
+    e("cuda-python-dlopen-libcuda", "Failed to dlopen libcuda.so", K::LibcudaMissing, None,
+        "RuntimeError: Failed to dlopen libcuda.so.1"),
+    ea("torch-cuda-available-false", "cuda.is_available()", &[": false", "= false", ") false", " false"], K::CudaUnavailable, None,
+        "torch.cuda.is_available(): False"),
+    ea("transformers-8bit-needs-bitsandbytes", "requires Accelerate", &["bitsandbytes"], K::CudaUnavailable, None,
+        "ImportError: Using `load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install bitsandbytes`"),
+    e("ultralytics-invalid-cuda-device", "Invalid CUDA 'device=", K::CudaUnavailable, None,
+        "ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU."),
+    e("a1111-torch-cannot-use-gpu", "Torch is not able to use GPU", K::CudaUnavailable, None,
+        "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check"),
+    ea("cuda-device-not-available", "cuda device not available", &["error", "warn"], K::CudaUnavailable, None,
+        "[ERROR] Cuda device not available"),
     e("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", K::Other, None,
         "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
     // --- cuDNN ------------------------------------------------------------------------------------
@@ -261,6 +289,8 @@ pub static CATALOG: &[Entry] = &[
         "FAILED_PRECONDITION: DNN library is not found."),
     ex("tf-cudnn-runtime-mismatch", "Loaded runtime CuDNN library", &[], K::CudnnVersionMismatch, None,
         "Loaded runtime CuDNN library: 8.1.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and equal or higher minor version.", tf_cudnn_mismatch),
+    e("paddle-cudnn-version", "but CUDNN version in your machine is", K::CudnnVersionMismatch, None,
+        "WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.5, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version."),
     ex("jax-cudnn-version", "but JAX was built against version", &["cudnn"], K::CudnnVersionMismatch, None,
         "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cudnnGetVersion() failed: Found cuDNN version 8600, but JAX was built against version 8904, which is newer.", jax_cudnn_mismatch),
     ex("torch-cudnn-incompatibility", "cuDNN version incompatibility", &[], K::CudnnVersionMismatch, None,
@@ -286,10 +316,14 @@ pub static CATALOG: &[Entry] = &[
     // --- TensorRT -----------------------------------------------------------------------------------
     ex("trt-incompatible-device", "engine plan file is generated on an incompatible device", &[], K::TrtEngineIncompatible, None,
         "[TRT] [E] 6: The engine plan file is generated on an incompatible device, expecting compute 8.6 got compute 8.9, please rebuild.", trt_incompatible_device),
-    e("trt-incompatible-version", "engine plan file is not compatible with this version of TensorRT", K::TrtEngineIncompatible, None,
-        "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.6.1.6 got 8.5.3.1, please rebuild."),
+    ex("trt-incompatible-version", "engine plan file is not compatible with this version of TensorRT", &[], K::TrtEngineIncompatible, None,
+        "[TRT] [E] 6: The engine plan file is not compatible with this version of TensorRT, expecting library version 8.6.1.6 got 8.5.3.1, please rebuild.", trt_version),
     e("trt-serialization-version", "kSERIALIZATION_VERSION", K::TrtEngineIncompatible, None,
         "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::32] Error Code 1: Serialization (Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match) stdVersionRead == kSERIALIZATION_VERSION failed"),
+    e("trt-safe-serialization-version", "safeVersionRead == safeSerializationVersion", K::TrtEngineIncompatible, None,
+        "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 97)"),
+    e("trt-version-tag", "Version tag does not match", K::TrtEngineIncompatible, None,
+        "Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. Note: Current Version: 232, Serialized Engine Version: 236)"),
     // --- containers -----------------------------------------------------------------------------
     ex("container-unsatisfied-cuda", "unsatisfied condition: cuda", &[], K::ContainerRequirementUnsatisfied, None,
         "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown", container_unsatisfied),
@@ -315,6 +349,10 @@ pub static CATALOG: &[Entry] = &[
         "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1031", rocblas_arch),
     e("torch-no-hip-gpus", "No HIP GPUs are available", K::HipError, None,
         "RuntimeError: No HIP GPUs are available"),
+    ex("hip-compile-for-gfx", "error generated when compiling for gfx", &[], K::HipError, None,
+        "1 error generated when compiling for gfx1030.", rocblas_arch),
+    ex("amdgpu-gfx-not-supported", "is not supported by", &["gfx"], K::HipError, None,
+        "msg=\"amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100]\"", rocblas_arch),
     e("hip-no-device", "hipErrorNoDevice", K::HipError, Some(100),
         "hipErrorNoDevice: no ROCm-capable device is detected"),
     // --- Apple MPS ----------------------------------------------------------------------------------
@@ -324,6 +362,32 @@ pub static CATALOG: &[Entry] = &[
         "MPS not available because the current MacOS version is not 12.3+ and/or you do not have an MPS-enabled device on this machine.", macos),
     ex("mps-macos-required", "The MPS backend is supported on MacOS 12.3+", &[], K::MpsUnavailable, None,
         "RuntimeError: The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers`", macos),
+];
+
+/// Where the catalog's entries grown from the explain corpus were seen:
+/// public reports whose logs hold the message (two or more where the
+/// development part has them), or the vendor page for its meaning.
+pub static SOURCES: &[(&str, &[&str])] = &[
+    ("undefined-symbol", &["https://github.com/Dao-AILab/flash-attention/issues/1644", "https://github.com/Dao-AILab/flash-attention/issues/931", "https://github.com/pytorch/audio/issues/171"]),
+    ("xformers-built-for", &["https://github.com/facebookresearch/xformers/issues/874", "https://github.com/LykosAI/StabilityMatrix/issues/1276"]),
+    ("flash-attn-needs-ampere", &["https://github.com/Dao-AILab/flash-attention/issues/762"]),
+    ("torch-device-assert", &["https://github.com/pytorch/pytorch/issues/130181"]),
+    ("pynvml-driver-not-loaded", &["https://github.com/wookayin/gpustat/issues/110", "https://github.com/bentoml/BentoML/issues/4940"]),
+    ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
+    ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
+    ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("torch-cuda-available-false", &["https://github.com/googlecolab/colabtools/issues/1685", "https://github.com/ogkalu2/comic-translate/issues/210", "https://github.com/ROCm/legacy-rocm-build/issues/2216"]),
+    ("hip-compile-for-gfx", &["https://github.com/facebookresearch/xformers/pull/978"]),
+    ("transformers-8bit-needs-bitsandbytes", &["https://github.com/bitsandbytes-foundation/bitsandbytes/issues/837"]),
+    ("ultralytics-invalid-cuda-device", &["https://github.com/ogkalu2/comic-translate/issues/210"]),
+    ("a1111-torch-cannot-use-gpu", &["https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu/issues/480"]),
+    ("cuda-device-not-available", &["https://github.com/Genesis-Embodied-AI/genesis-world/issues/156"]),
+    ("amdgpu-gfx-not-supported", &["https://github.com/ollama/ollama/issues/4099", "https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/20"]),
+    ("paddle-cudnn-version", &["https://github.com/PaddlePaddle/Paddle/issues/23922", "https://github.com/PaddlePaddle/Paddle/issues/26954", "https://github.com/PaddlePaddle/Paddle/issues/24327"]),
+    ("nvcc-unsupported-gpu-arch", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
+    ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
+    ("ollama-nvml-init-failure-9", &["https://github.com/ollama/ollama/issues/1898"]),
 ];
 
 /// The catalog's needles, lowercased once.
@@ -341,67 +405,133 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     // The cleaning pass listed, per line, the entries whose word it contains;
     // here each candidate is checked against the whole needle.
     let needles = needles_lower();
-    let mut k = 0;
     let found = &doc.catalog;
+    // (line index, its candidates in `found`) for each line with candidates.
+    let mut groups: Vec<(usize, &[(u32, u16)])> = Vec::new();
+    let mut k = 0;
     while k < found.len() {
         let i = found[k].0 as usize;
         let mut end = k;
         while end < found.len() && found[end].0 as usize == i {
             end += 1;
         }
-        let candidates = &found[k..end];
+        groups.push((i, &found[k..end]));
         k = end;
-        let Some(line) = doc.lines.get(i) else {
-            continue;
-        };
-        let t = line.text.trim();
-        // Source lines a traceback echoes (`raise AssertionError("...")`) are code, not messages.
-        if t.len() < 8 || t.starts_with("raise ") || t.starts_with("warnings.warn(") {
-            continue;
+    }
+    let lower_of = |i: usize| -> Option<String> {
+        let t = doc.lines.get(i)?.text.trim();
+        (!is_code(t)).then(|| t.to_ascii_lowercase())
+    };
+    let cands_of = |g: usize, i: usize| -> &[(u32, u16)] {
+        match groups.get(g) {
+            Some((j, c)) if *j == i => c,
+            _ => &[],
         }
-        let lower_line = t.to_ascii_lowercase();
-        let hits: Vec<usize> = candidates
+    };
+    for (g, &(i, cands)) in groups.iter().enumerate() {
+        let Some(lower) = lower_of(i) else { continue };
+        let t = doc.text(i);
+        let hits: Vec<usize> = cands
             .iter()
             .map(|&(_, e)| e as usize)
-            .filter(|&e| {
-                needles
-                    .get(e)
-                    .is_some_and(|n| lower_line.contains(n.as_str()))
-            })
+            .filter(|&e| needles.get(e).is_some_and(|n| lower.contains(n.as_str())))
             .collect();
-        let mut lower: Option<String> = Some(lower_line);
-        let src: &str = &line.src;
-        for &idx in &hits {
-            let Some(entry) = CATALOG.get(idx) else {
-                continue;
-            };
-            if !entry.any.is_empty() {
-                let lower = lower.get_or_insert_with(|| t.to_ascii_lowercase());
-                if !entry
-                    .any
-                    .iter()
-                    .any(|a| lower.contains(&a.to_ascii_lowercase()))
-                {
-                    continue;
-                }
+        for idx in hits {
+            record(doc, b, i, t, &lower, idx);
+        }
+        // A message wrapped onto the next line (a terminal, an e-mail, a
+        // Markdown paragraph): read the two lines as one, for the entries
+        // either line has the word of. The pair ending here is read here
+        // when the line before has no candidates of its own.
+        let before_read = g > 0 && groups[g - 1].0 + 1 == i;
+        if i > 0 && !before_read {
+            if let Some(prev) = lower_of(i - 1) {
+                wrapped(doc, b, i - 1, &prev, &lower, cands);
             }
-            let ctx = Ctx {
-                doc,
-                i,
-                line: t,
-                src,
-            };
-            let kind = match entry.extract {
-                Some(f) => match f(&ctx, b, entry.kind) {
-                    Some(k) => k,
-                    None => continue,
-                },
-                None => entry.kind,
-            };
-            let code = code_in(t).or(entry.code);
-            b.error(kind, t, src, code);
+        }
+        if let Some(next) = lower_of(i + 1) {
+            let both: Vec<(u32, u16)> = cands
+                .iter()
+                .chain(cands_of(g + 1, i + 1))
+                .copied()
+                .collect();
+            wrapped(doc, b, i, &lower, &next, &both);
         }
     }
+}
+
+/// The entries among `cands` whose message starts on line `i` and ends on
+/// line `i + 1` (`lower`, `next`: the two lines lowercased).
+fn wrapped(doc: &Doc, b: &mut Builder, i: usize, lower: &str, next: &str, cands: &[(u32, u16)]) {
+    if lower.is_empty() || next.is_empty() {
+        return;
+    }
+    let needles = needles_lower();
+    let mut ids: Vec<usize> = cands.iter().map(|&(_, e)| e as usize).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut joined_lower: Option<String> = None;
+    for idx in ids {
+        let Some(n) = needles.get(idx) else { continue };
+        if lower.contains(n.as_str()) || next.contains(n.as_str()) {
+            continue;
+        }
+        let jl = joined_lower.get_or_insert_with(|| join(lower, next));
+        match jl.find(n.as_str()) {
+            // The message must start on the first line, not only end on it.
+            Some(at) if at < lower.trim_end().len() => {}
+            _ => continue,
+        }
+        let joined = join(doc.text(i), doc.text(i + 1));
+        let jl = jl.clone();
+        record(doc, b, i, &joined, &jl, idx);
+    }
+}
+
+/// Two lines read as one: a space between unless the first ends with a hyphen.
+fn join(a: &str, b: &str) -> String {
+    let (a, b) = (a.trim_end(), b.trim_start());
+    if a.ends_with('-') || a.ends_with('/') {
+        format!("{a}{b}")
+    } else {
+        format!("{a} {b}")
+    }
+}
+
+/// Source lines a traceback echoes (`raise AssertionError("...")`) are code, not messages.
+fn is_code(t: &str) -> bool {
+    t.len() < 8 || t.starts_with("raise ") || t.starts_with("warnings.warn(")
+}
+
+/// Record catalog entry `idx` for the text `t` (one line, or two joined) at line `i`.
+fn record(doc: &Doc, b: &mut Builder, i: usize, t: &str, lower: &str, idx: usize) {
+    let Some(entry) = CATALOG.get(idx) else {
+        return;
+    };
+    if !entry.any.is_empty()
+        && !entry
+            .any
+            .iter()
+            .any(|a| lower.contains(&a.to_ascii_lowercase()))
+    {
+        return;
+    }
+    let src = doc.src_at(i);
+    let ctx = Ctx {
+        doc,
+        i,
+        line: t,
+        src,
+    };
+    let kind = match entry.extract {
+        Some(f) => match f(&ctx, b, entry.kind) {
+            Some(k) => k,
+            None => return,
+        },
+        None => entry.kind,
+    };
+    let code = code_in(t).or(entry.code);
+    b.error(kind, t, src, code);
 }
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
@@ -476,7 +606,7 @@ fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> 
             let name = m[1].trim().to_string();
             let idx = gpu_named(b, &name, None);
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             put(&mut g.name, Fact::new(name, src), notes, "GPU name");
         }
         if let Some(v) = drv
@@ -745,7 +875,7 @@ fn arch_not_compatible(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorK
         if let Ok(cc) = m[2].parse::<ComputeCapability>() {
             let idx = gpu_named(b, name, None);
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             if !name.is_empty() {
                 put(
                     &mut g.name,
@@ -792,7 +922,7 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         .parse::<ComputeCapability>()
         .ok()?;
     let notes = &mut b.notes;
-    let g = gpu_mut(&mut b.inv.gpus, idx);
+    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
     put(
         &mut g.name,
         Fact::new(m[2].trim().to_string(), c.src),
@@ -816,7 +946,7 @@ fn gpu_requires_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
     if let Some(m) = r.captures(c.line) {
         if let Ok(idx) = m[1].parse::<u32>() {
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             put(
                 &mut g.name,
                 Fact::new(m[2].trim().to_string(), c.src),
@@ -943,12 +1073,91 @@ fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Error
     Some(K::Other)
 }
 
+/// `xFormers was built for:` / `PyTorch 2.0.1 (you have 2.1.0+cu121)`: on
+/// one line or the next few.
 fn xformers_built_for(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"\(you have ([0-9][A-Za-z0-9_.+]*)\)");
-    let m = r.captures(c.line)?;
-    b.package("torch", &m[1], c.src);
-    Some(K::Other)
+    let r = re(
+        &R,
+        r"PyTorch [0-9][^ ]* (?:with CUDA [0-9]+ )?\(you have ([0-9][A-Za-z0-9_.+]*)\)",
+    );
+    for k in 0..3 {
+        if let Some(m) = r.captures(c.ahead(k)) {
+            let src = c.doc.src_at(c.i + k).to_string();
+            b.package("torch", &m[1], &src);
+            break;
+        }
+    }
+    Some(K::ExtensionMismatch)
+}
+
+/// `X.so: undefined symbol: SYM`: which kind of failure depends on the
+/// library and the symbol. A CUDA library's symbol missing from a CUDA
+/// library is one shadowed by another copy; a torch (c10, at, torch::)
+/// symbol missing from an extension's binary is an extension built for
+/// another torch.
+fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line;
+    let p = l.find("undefined symbol")?;
+    let sym = l[p + "undefined symbol".len()..]
+        .trim_start_matches([':', ' '])
+        .split([' ', ',', ')'])
+        .next()
+        .unwrap_or("");
+    let lib = l[..p]
+        .trim_end()
+        .trim_end_matches(':')
+        .rsplit([' ', '\'', '"'])
+        .next()
+        .unwrap_or("");
+    let lib_name = lib.rsplit('/').next().unwrap_or(lib).to_ascii_lowercase();
+    let cuda_sym = [
+        "cublas",
+        "cudnn",
+        "cusparse",
+        "cufft",
+        "curand",
+        "cusolver",
+        "nvjitlink",
+        "__nvjitlink",
+        "nccl",
+        "cudart",
+        "cuda",
+    ]
+    .iter()
+    .any(|s| sym.to_ascii_lowercase().starts_with(s));
+    let cuda_lib = [
+        "libcublas",
+        "libcudnn",
+        "libcusparse",
+        "libcufft",
+        "libnvjitlink",
+        "libnccl",
+        "libcudart",
+        "libtorch_cuda",
+    ]
+    .iter()
+    .any(|s| lib_name.starts_with(s));
+    if lib_name.starts_with("libcuda.so") {
+        // A driver library without a driver symbol: another driver's libcuda.
+        return Some(K::LibcudaMissing);
+    }
+    if cuda_sym || cuda_lib {
+        return Some(K::LibraryShadowed);
+    }
+    let torch_sym = [
+        "_ZN3c10",
+        "_ZN2at",
+        "_ZN5torch",
+        "_ZNK3c10",
+        "_ZNK2at",
+        "_ZN6caffe2",
+    ]
+    .iter()
+    .any(|s| sym.starts_with(s));
+    let torch_own = lib_name.starts_with("libtorch") || lib_name.starts_with("libc10");
+    (torch_sym || (!torch_own && lib.contains(".so")) || lib.is_empty() && sym.starts_with("_Z"))
+        .then_some(K::ExtensionMismatch)
 }
 
 fn cudnn_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -1221,6 +1430,15 @@ fn macos(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     Some(K::MpsUnavailable)
 }
 
+/// `got 0.0.0`: the file holds no engine header at all (written in text
+/// mode, truncated, not an engine), which no TensorRT version reads.
+fn trt_version(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    if c.line.contains("got 0.0.0") {
+        return Some(K::Other);
+    }
+    Some(k)
+}
+
 /// `expecting compute 8.6 got compute 8.9`: TensorRT expects the engine to
 /// match this device (8.6) and found an engine built for 8.9.
 fn trt_incompatible_device(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -1238,7 +1456,7 @@ fn trt_incompatible_device(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Er
                 .find(|g| g.compute_capability.is_none() || g.index == 0)
                 .map_or(0, |g| g.index);
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             put(
                 &mut g.compute_capability,
                 Fact::new(cc, c.src).with_note("the device TensorRT ran on"),
@@ -1531,6 +1749,18 @@ mod tests {
     }
 
     #[test]
+    fn grown_entries_name_their_sources() {
+        for (id, srcs) in SOURCES {
+            assert!(
+                CATALOG.iter().any(|e| e.id == *id),
+                "{id}: not in the catalog"
+            );
+            assert!(!srcs.is_empty(), "{id}: no source");
+            assert!(srcs.iter().all(|s| s.starts_with("https://")), "{id}");
+        }
+    }
+
+    #[test]
     fn ordinary_lines_match_nothing() {
         let inv = run("Epoch 1/10: loss=0.25\nUsing device cuda:0\nnvidia-smi shows my GPU fine\nI read about libcudnn in the docs\nSuccessfully installed nvidia-cudnn-cu12-9.1.0.70");
         assert!(inv.errors.is_empty(), "{:?}", inv.errors);
@@ -1661,6 +1891,45 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
             inv.gpus[0].compute_capability.as_ref().unwrap().value,
             ComputeCapability::new(8, 6)
         );
+    }
+
+    #[test]
+    fn wrapped_and_quoted_messages() {
+        let inv = run(
+            "RuntimeError: CUDA error: no kernel image is available for\nexecution on the device\n",
+        );
+        assert_eq!(kinds(&inv), [K::NoKernelImage]);
+        assert_eq!(inv.errors[0].source, "input line 1");
+        let inv = run("UserWarning: NVIDIA GeForce GTX 1080 with CUDA capability sm_61 is not compatible with the current\nPyTorch installation.\n");
+        assert_eq!(kinds(&inv), [K::ArchNotCompiled]);
+        assert_eq!(
+            inv.gpus[0].compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(6, 1)
+        );
+        let inv = run("> THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=51 error=35 :\n> cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:51\n");
+        assert_eq!(kinds(&inv), [K::InsufficientDriver]);
+        assert_eq!(inv.errors[0].code, Some(35));
+        // Two unrelated lines are not one message.
+        let inv = run("no kernel image\nis the phrase I searched for\n");
+        assert!(inv.errors.is_empty());
+    }
+
+    #[test]
+    fn messages_added_from_the_corpus() {
+        for (text, kind) in [
+            ("pynvml.nvml.NVMLError_DriverNotLoaded: Driver Not Loaded", K::SmiNoDriver),
+            ("[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 97)", K::TrtEngineIncompatible),
+            ("RuntimeError: Failed to dlopen libcuda.so.1", K::LibcudaMissing),
+            ("OSError: /venv/lib/python3.10/site-packages/nvidia/cublas/lib/libcublas.so.11: undefined symbol: cublasLtGetStatusString, version libcublasLt.so.11", K::LibraryShadowed),
+            ("RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50", K::NoVisibleDevices),
+            ("ImportError: /home/u/.local/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", K::ExtensionMismatch),
+        ] {
+            let inv = run(text);
+            assert!(kinds(&inv).contains(&kind), "{text}: {:?}", kinds(&inv));
+        }
+        // A corrupt plan file is not a version mismatch.
+        let inv = run("ERROR: The engine plan file is not compatible with this version of TensorRT, expecting library version 5.1.5 got 0.0.0, please rebuild.");
+        assert_eq!(kinds(&inv), [K::Other]);
     }
 
     #[test]

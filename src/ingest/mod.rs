@@ -20,6 +20,7 @@ macro_rules! regex_fn {
 
 pub mod clean;
 pub mod collect_env;
+pub mod context;
 pub mod dockerfile;
 pub mod env;
 pub mod errors;
@@ -27,8 +28,10 @@ pub mod gate;
 pub mod nvcc;
 pub mod nvidia_smi;
 pub mod os;
+pub mod own_json;
 pub mod pip;
 pub mod proc_version;
+pub mod prose;
 pub mod repl;
 
 use serde::Serialize;
@@ -43,16 +46,58 @@ use crate::version::CudaVersion;
 pub use clean::{clean, Doc, Line};
 pub use errors::{missing_facts, ToBeSure};
 
+/// Like [`ingest`], but an input that is gpucompat's own JSON (`card --json`,
+/// `check --json`) is read as the Inventory it holds, and one of the wrong
+/// shape is an error. Text inputs add their facts to it.
+pub fn ingest_any(inputs: &[(String, String)]) -> Result<Inventory, own_json::OwnJsonError> {
+    let mut base: Option<Inventory> = None;
+    let mut texts = Vec::new();
+    for (name, text) in inputs {
+        match own_json::read(name, text) {
+            Some(inv) => {
+                let inv = inv?;
+                if base.is_none() {
+                    base = Some(inv);
+                }
+            }
+            None => texts.push((name.clone(), text.clone())),
+        }
+    }
+    let Some(mut inv) = base else {
+        return Ok(ingest(inputs));
+    };
+    if !texts.is_empty() {
+        let more = ingest(&texts);
+        // Facts from the pasted text fill what the saved JSON left unknown.
+        if inv.errors.is_empty() {
+            inv.errors = more.errors;
+        } else {
+            inv.errors.extend(more.errors);
+        }
+        for (k, v) in more.env {
+            inv.env.entry(k).or_insert(v);
+        }
+        if inv.setting.is_empty() {
+            inv.setting = more.setting;
+        }
+        inv.notes.extend(more.notes);
+    }
+    Ok(inv)
+}
+
 /// Parse pasted reports into one Inventory. Each input is `(name, text)`;
 /// with one input, facts cite `input line N`, with several `NAME line N`.
 pub fn ingest(inputs: &[(String, String)]) -> Inventory {
     let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
     let mut b = Builder::new(format!("explain {}", names.join(" ")));
+    let mut clues = context::Clues::default();
     for (name, text) in inputs {
         let label = if inputs.len() == 1 { "input" } else { name };
         let doc = clean(label, text);
         parse_doc(&doc, &mut b);
+        context::scan(&doc, &mut clues);
     }
+    context::apply(&clues, &mut b);
     b.finish()
 }
 
@@ -69,6 +114,8 @@ pub fn parse_doc(doc: &Doc, b: &mut Builder) {
     dockerfile::parse(doc, b);
     env::parse(doc, b);
     errors::parse(doc, b);
+    // Last: typed facts fill only what no tool output stated.
+    prose::parse(doc, b);
 }
 
 /// Facts a pasted report does not state but the knowledge base knows from
@@ -101,6 +148,12 @@ pub struct Builder {
     pub notes: Notes,
     /// Index into `inv.python` of the environment report lines now belong to.
     pub current_env: Option<usize>,
+    /// Where each GPU index sits in `inv.gpus` (see [`gpu_mut`]).
+    pub gpu_pos: GpuPositions,
+    /// Errors recorded so far, to drop repeats in constant time.
+    seen_errors: std::collections::HashSet<(ErrorKind, String)>,
+    /// Per kind: errors kept, and those left out past [`Builder::MAX_ERRORS_PER_KIND`].
+    error_counts: std::collections::BTreeMap<ErrorKind, (usize, usize)>,
 }
 
 impl Builder {
@@ -109,6 +162,9 @@ impl Builder {
             inv: Inventory::new(origin),
             notes: Notes::default(),
             current_env: None,
+            gpu_pos: GpuPositions::default(),
+            seen_errors: Default::default(),
+            error_counts: Default::default(),
         }
     }
 
@@ -121,7 +177,7 @@ impl Builder {
 
     /// The GPU with this index, created if not yet seen.
     pub fn gpu(&mut self, index: u32) -> &mut Gpu {
-        gpu_mut(&mut self.inv.gpus, index)
+        gpu_mut(&mut self.inv.gpus, &mut self.gpu_pos, index)
     }
 
     /// The Python environment report lines belong to now, created on first use.
@@ -225,17 +281,23 @@ impl Builder {
         }
     }
 
+    /// Errors of one kind kept; a log repeating a failure a thousand times
+    /// (each with its own step number) says no more than its first few.
+    pub const MAX_ERRORS_PER_KIND: usize = 20;
+
     /// Record an error message seen in the input.
     pub fn error(&mut self, kind: ErrorKind, text: &str, src: &str, code: Option<i64>) {
         let text = one_line(text, 300);
-        if self
-            .inv
-            .errors
-            .iter()
-            .any(|e| e.kind == kind && e.text == text)
-        {
+        if self.seen_errors.contains(&(kind, text.clone())) {
             return;
         }
+        let kept = self.error_counts.entry(kind).or_default();
+        if kept.0 >= Self::MAX_ERRORS_PER_KIND {
+            kept.1 += 1;
+            return;
+        }
+        kept.0 += 1;
+        self.seen_errors.insert((kind, text.clone()));
         self.inv.errors.push(ObservedError {
             kind,
             text,
@@ -250,6 +312,21 @@ impl Builder {
             derive_frameworks(env);
         }
         self.inv.gpus.sort_by_key(|g| g.index);
+        if !self.gpu_pos.left_out.is_empty() {
+            let msg = format!(
+                "{} more GPUs were left out after the first {MAX_GPUS}: a paste this large is a fleet, not one machine",
+                self.gpu_pos.left_out.len()
+            );
+            self.note("input", msg);
+        }
+        for (kind, (kept, left_out)) in std::mem::take(&mut self.error_counts) {
+            if left_out > 0 {
+                let msg = format!(
+                    "{left_out} more distinct errors of kind {kind:?} were left out after the first {kept}"
+                );
+                self.note("input", msg);
+            }
+        }
         let notes = std::mem::take(&mut self.notes);
         self.inv.notes.extend(notes.into_vec());
         self.inv
@@ -394,18 +471,55 @@ pub fn put_opt<T: PartialEq + Serialize>(
     }
 }
 
-pub fn gpu_mut(gpus: &mut Vec<Gpu>, index: u32) -> &mut Gpu {
-    let pos = match gpus.iter().position(|g| g.index == index) {
-        Some(p) => p,
+/// The GPU with this index, created if not yet seen. `pos` maps an index
+/// to its place in `gpus`, so a paste with thousands of rows stays linear.
+/// Past [`MAX_GPUS`] a new index gets a scratch GPU that is never kept
+/// (the paste is a fleet dump, not one machine; `finish` notes how many).
+pub fn gpu_mut<'a>(gpus: &'a mut Vec<Gpu>, pos: &'a mut GpuPositions, index: u32) -> &'a mut Gpu {
+    let stale = pos.map.len() != gpus.len()
+        || pos
+            .map
+            .get(&index)
+            .is_some_and(|&p| gpus.get(p).map_or(true, |g| g.index != index));
+    if stale {
+        // The list was changed behind the map's back: index it again.
+        pos.map.clear();
+        pos.map
+            .extend(gpus.iter().enumerate().map(|(i, g)| (g.index, i)));
+    }
+    let p = match pos.map.get(&index) {
+        Some(&p) => p,
+        None if gpus.len() >= MAX_GPUS => {
+            pos.left_out.insert(index);
+            pos.scratch = Gpu {
+                index,
+                ..Default::default()
+            };
+            return &mut pos.scratch;
+        }
         None => {
             gpus.push(Gpu {
                 index,
                 ..Default::default()
             });
+            pos.map.insert(index, gpus.len() - 1);
             gpus.len() - 1
         }
     };
-    &mut gpus[pos]
+    &mut gpus[p]
+}
+
+/// GPUs one paste may describe: a node has at most a few dozen; a paste
+/// with more is a fleet dump (`gpucompat fleet` reads those), and every
+/// rule's cost grows with the count.
+pub const MAX_GPUS: usize = 256;
+
+/// Where each GPU index sits in the builder's GPU list.
+#[derive(Debug, Default)]
+pub struct GpuPositions {
+    map: std::collections::HashMap<u32, usize>,
+    scratch: Gpu,
+    left_out: std::collections::HashSet<u32>,
 }
 
 pub fn env_mut<'a>(envs: &'a mut Vec<PythonEnv>, current: &mut Option<usize>) -> &'a mut PythonEnv {
@@ -535,6 +649,22 @@ mod tests {
         );
         assert_eq!(inv.notes.len(), 1);
         assert!(inv.notes[0].message.contains("input line 9"));
+    }
+
+    #[test]
+    fn gpu_lookup_is_by_index_and_bounded() {
+        let mut text = String::from("name, driver_version, compute_cap\n");
+        for i in 0..(MAX_GPUS + 50) {
+            text.push_str(&format!("Tesla T4 #{i}, 550.54.15, 7.5\n"));
+        }
+        let inv = ingest(&[("t".to_string(), text)]);
+        assert_eq!(inv.gpus.len(), MAX_GPUS);
+        assert_eq!(inv.gpus[5].name.as_ref().unwrap().value, "Tesla T4 #5");
+        assert_eq!(inv.gpus[5].name.as_ref().unwrap().source, "input line 7");
+        assert!(inv
+            .notes
+            .iter()
+            .any(|n| n.message.starts_with("50 more GPUs")));
     }
 
     #[test]

@@ -139,7 +139,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .flatten()
         {
             let idx: u32 = c[1].parse().unwrap_or(0);
-            let g = gpu_mut(&mut b.inv.gpus, idx);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
             put_name(g, c[2].trim(), src, &mut b.notes);
             if let Some(u) = c.get(3) {
                 put(
@@ -155,7 +155,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if t.starts_with("MIG ") && mig_list_re().is_match(t) {
             if let Some(idx) = last_listed {
                 list_mig.entry(idx).or_insert((0, src.to_string())).0 += 1;
-                let g = gpu_mut(&mut b.inv.gpus, idx);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                 if g.mig.is_none() {
                     g.mig = Some(Fact::new(
                         MigInfo {
@@ -213,7 +213,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     }
 
     for (idx, (n, first)) in bx.mig_counts.into_iter().chain(list_mig) {
-        let g = gpu_mut(&mut b.inv.gpus, idx);
+        let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
         let src = g.mig.as_ref().map_or(first, |m| m.source.clone());
         let cur = g.mig.as_ref().and_then(|m| m.value.instances).unwrap_or(0);
         g.mig = Some(Fact::new(
@@ -248,7 +248,7 @@ fn device_log(b: &mut Builder, t: &str, src: &str, tf_device: &mut Option<u32>) 
     }
     let named = |b: &mut Builder, idx: u32, name: &str, cc: &str| {
         let notes = &mut b.notes;
-        let g = gpu_mut(&mut b.inv.gpus, idx);
+        let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
         put_name(g, name, src, notes);
         if let Ok(cc) = cc.parse::<ComputeCapability>() {
             put(
@@ -275,14 +275,14 @@ fn device_log(b: &mut Builder, t: &str, src: &str, tf_device: &mut Option<u32>) 
     if let Some(p) = t.find("] Selected Device: ") {
         let name = t[p + 19..].trim();
         let notes = &mut b.notes;
-        let g = gpu_mut(&mut b.inv.gpus, 0);
+        let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, 0);
         put_name(g, name, src, notes);
         return;
     }
     if let Some(p) = t.find("] Compute Capability: ") {
         if let Ok(cc) = t[p + 22..].trim().parse::<ComputeCapability>() {
             let notes = &mut b.notes;
-            let g = gpu_mut(&mut b.inv.gpus, 0);
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, 0);
             put(
                 &mut g.compute_capability,
                 Fact::new(cc, src),
@@ -453,7 +453,7 @@ fn box_line(b: &mut Builder, bx: &mut BoxState, t: &str, src: &str) {
         };
         let name = name_toks.join(" ");
         let notes = &mut b.notes;
-        let g = gpu_mut(&mut b.inv.gpus, idx);
+        let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
         put_name(g, &name, src, notes);
         put(
             &mut g.pci_bus_id,
@@ -510,7 +510,7 @@ fn box_line(b: &mut Builder, bx: &mut BoxState, t: &str, src: &str) {
             if let Some(m) = c.get(1).and_then(|s| mem_re().captures(s)) {
                 if let Ok(total) = m[2].parse::<u64>() {
                     let notes = &mut b.notes;
-                    let g = gpu_mut(&mut b.inv.gpus, idx);
+                    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                     put(
                         &mut g.memory_mib,
                         Fact::new(total, src),
@@ -530,7 +530,7 @@ fn box_line(b: &mut Builder, bx: &mut BoxState, t: &str, src: &str) {
                     _ => None,
                 };
                 if let Some(e) = enabled {
-                    let g = gpu_mut(&mut b.inv.gpus, idx);
+                    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                     if g.mig.is_none() {
                         g.mig = Some(Fact::new(
                             MigInfo {
@@ -613,7 +613,7 @@ fn csv_line(b: &mut Builder, st: &mut CsvState, t: &str, src: &str) -> bool {
         let notes = &mut b.notes;
         match f.as_str() {
             "name" | "gpu_name" => {
-                let g = gpu_mut(&mut b.inv.gpus, idx);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                 put_name(g, v, src, notes);
             }
             "driver_version" => match v.parse::<DriverVersion>() {
@@ -627,7 +627,7 @@ fn csv_line(b: &mut Builder, st: &mut CsvState, t: &str, src: &str) -> bool {
             },
             "compute_cap" => {
                 if let Ok(cc) = v.parse::<ComputeCapability>() {
-                    let g = gpu_mut(&mut b.inv.gpus, idx);
+                    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                     put(
                         &mut g.compute_capability,
                         Fact::new(cc, src),
@@ -639,12 +639,12 @@ fn csv_line(b: &mut Builder, st: &mut CsvState, t: &str, src: &str) -> bool {
             "memory.total" => {
                 let n = v.trim_end_matches("MiB").trim();
                 if let Ok(n) = n.parse::<u64>() {
-                    let g = gpu_mut(&mut b.inv.gpus, idx);
+                    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                     put(&mut g.memory_mib, Fact::new(n, src), notes, "GPU memory");
                 }
             }
             "uuid" | "gpu_uuid" => {
-                let g = gpu_mut(&mut b.inv.gpus, idx);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                 put(
                     &mut g.uuid,
                     Fact::new(v.to_string(), src),
@@ -653,7 +653,7 @@ fn csv_line(b: &mut Builder, st: &mut CsvState, t: &str, src: &str) -> bool {
                 );
             }
             "pci.bus_id" | "gpu_bus_id" => {
-                let g = gpu_mut(&mut b.inv.gpus, idx);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                 put(
                     &mut g.pci_bus_id,
                     Fact::new(v.to_string(), src),
@@ -667,7 +667,7 @@ fn csv_line(b: &mut Builder, st: &mut CsvState, t: &str, src: &str) -> bool {
                     "Disabled" => false,
                     _ => continue,
                 };
-                let g = gpu_mut(&mut b.inv.gpus, idx);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                 if g.mig.is_none() {
                     g.mig = Some(Fact::new(
                         MigInfo {
@@ -684,12 +684,12 @@ fn csv_line(b: &mut Builder, st: &mut CsvState, t: &str, src: &str) -> bool {
                     "Disabled" => false,
                     _ => continue,
                 };
-                let g = gpu_mut(&mut b.inv.gpus, idx);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                 put(&mut g.persistence, Fact::new(e, src), notes, "persistence");
             }
             "driver_model.current" => {
                 if let Some(m) = driver_model(v) {
-                    let g = gpu_mut(&mut b.inv.gpus, idx);
+                    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                     put(
                         &mut g.driver_model,
                         Fact::new(m, src),
@@ -752,7 +752,7 @@ fn q_line(b: &mut Builder, q: &mut QState, raw: &str, src: &str) -> bool {
                 q.gpu = Some(idx);
                 q.section.clear();
                 let notes = &mut b.notes;
-                let g = gpu_mut(&mut b.inv.gpus, idx);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
                 put(
                     &mut g.pci_bus_id,
                     Fact::new(rest.trim().to_string(), src),
@@ -818,7 +818,7 @@ fn q_value(b: &mut Builder, q: &mut QState, indent: usize, key: &str, val: &str,
             return;
         }
     }
-    let g = gpu_mut(&mut b.inv.gpus, idx);
+    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
     match (q.section.as_str(), key) {
         ("", "Product Name") => put_name(g, val, src, notes),
         ("", "Product Brand") => put(

@@ -285,7 +285,7 @@ fn cli_info(b: &mut Builder, key: &str, val: &str, device: &mut Option<u32>, src
         "Device Index" => *device = val.parse().ok(),
         "Model" => {
             if let Some(i) = *device {
-                let g = gpu_mut(&mut b.inv.gpus, i);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, i);
                 put(
                     &mut g.name,
                     Fact::new(val.to_string(), src),
@@ -296,7 +296,7 @@ fn cli_info(b: &mut Builder, key: &str, val: &str, device: &mut Option<u32>, src
         }
         "Architecture" => {
             if let (Some(i), Ok(cc)) = (*device, val.parse::<ComputeCapability>()) {
-                let g = gpu_mut(&mut b.inv.gpus, i);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, i);
                 put(
                     &mut g.compute_capability,
                     Fact::new(cc, src),

@@ -318,7 +318,7 @@ fn value(b: &mut Builder, e: Expr, v: &str, src: &str) {
         Expr::DeviceName => {
             if !unq.is_empty() && v.starts_with(['\'', '"']) {
                 let notes = &mut b.notes;
-                let g = gpu_mut(&mut b.inv.gpus, 0);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, 0);
                 put(
                     &mut g.name,
                     Fact::new(unq.to_string(), src),
@@ -333,7 +333,7 @@ fn value(b: &mut Builder, e: Expr, v: &str, src: &str) {
             if let Some((a, c)) = inner.split_once(',') {
                 if let Ok(cc) = format!("{}.{}", a.trim(), c.trim()).parse::<ComputeCapability>() {
                     let notes = &mut b.notes;
-                    let g = gpu_mut(&mut b.inv.gpus, 0);
+                    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, 0);
                     put(
                         &mut g.compute_capability,
                         Fact::new(cc, src),

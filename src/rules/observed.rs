@@ -5,10 +5,10 @@
 //! that finding's evidence (see `rules::run_rules`).
 
 use crate::finding::{Category, Finding, Severity};
-use crate::inventory::{ErrorKind, Inventory};
+use crate::inventory::{ErrorKind, GpuVendor, Inventory, ObservedError};
 use crate::kb::Kb;
 
-use super::{Docs, Rule};
+use super::{facts, Docs, Rule};
 
 /// What an error means, and what to run to be sure.
 pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
@@ -134,16 +134,244 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "a GPU operation or query hung or timed out",
             "nvidia-smi; sudo dmesg | grep -i xid",
         ),
+        GpuDroppedByDriver => (
+            "the installed driver branch no longer supports this GPU; only an older (legacy) branch does, so the kernel module ignores it",
+            "sudo dmesg | grep NVRM; nvidia-smi",
+        ),
+        OpenModuleUnsupported => (
+            "the open kernel module drives only Turing and newer GPUs; this one needs the proprietary module",
+            "sudo dmesg | grep NVRM; modinfo nvidia | grep license",
+        ),
+        CudaUnavailable => (
+            "the program found CUDA unavailable: a CPU-only build, no NVIDIA driver or GPU, or GPUs hidden from it",
+            "python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi",
+        ),
+        ExtensionMismatch => (
+            "a compiled extension was built against another torch or CUDA than the one installed, so its binary does not load (undefined symbol, version check)",
+            "pip list | grep -i -E \"torch|flash|xformers|vllm|apex|bitsandbytes\"; python -c \"import torch; print(torch.__version__, torch.version.cuda)\"",
+        ),
+        LibraryShadowed => (
+            "a CUDA library from the system (LD_LIBRARY_PATH, /usr/local/cuda) was loaded instead of the one the wheel carries, and lacks a symbol the wheel needs",
+            "echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'libcublas|libcudnn'",
+        ),
         Other => ("an error the catalog does not know", "gpucompat check on the affected machine"),
     }
+}
+
+/// A finding whose every fact from the input was typed in the report
+/// (`input line 4 (prose)`) rather than pasted tool output says so.
+pub fn mark_thin_evidence(findings: &mut [Finding]) {
+    let prose = crate::ingest::prose::PROSE;
+    for f in findings {
+        let from_input: Vec<_> = f
+            .evidence
+            .iter()
+            .filter(|e| e.source.contains(" line "))
+            .collect();
+        if !from_input.is_empty() && from_input.iter().all(|e| e.source.contains(prose)) {
+            f.message.push_str(" (Thin evidence: every fact this rests on was typed in the report, not copied from a tool's output; run the commands to be sure.)");
+        }
+    }
+}
+
+/// Errors that mean an NVIDIA CUDA stack was asked for.
+const CUDA_KINDS: &[ErrorKind] = &[
+    ErrorKind::NvmlDriverLibraryMismatch,
+    ErrorKind::SystemDriverMismatch,
+    ErrorKind::InsufficientDriver,
+    ErrorKind::CallRequiresNewerDriver,
+    ErrorKind::DriverTooOld,
+    ErrorKind::NoKernelImage,
+    ErrorKind::ArchNotCompiled,
+    ErrorKind::NoDevice,
+    ErrorKind::StubLibrary,
+    ErrorKind::InitFailed,
+    ErrorKind::SmiNoDriver,
+    ErrorKind::NoNvidiaDriver,
+    ErrorKind::LibcudaMissing,
+    ErrorKind::TorchNotCompiledWithCuda,
+    ErrorKind::CudaLibraryMissing,
+    ErrorKind::ContainerNoGpuRuntime,
+    ErrorKind::NoVisibleDevices,
+    ErrorKind::CudaUnavailable,
+];
+
+/// Errors that say no GPU reached the program.
+const NO_GPU_KINDS: &[ErrorKind] = &[
+    ErrorKind::NoDevice,
+    ErrorKind::SmiNoDriver,
+    ErrorKind::NoNvidiaDriver,
+    ErrorKind::LibcudaMissing,
+    ErrorKind::NoVisibleDevices,
+    ErrorKind::CudaUnavailable,
+];
+
+/// Some environment's torch is a CPU-only build (`+cpu`, or no CUDA build).
+fn cpu_torch(inv: &Inventory) -> bool {
+    inv.python.iter().any(|e| {
+        e.torch
+            .as_ref()
+            .is_some_and(|t| t.cuda.as_ref().is_some_and(|c| c.value.is_none()))
+    })
+}
+
+/// The GPU is AMD and no NVIDIA GPU is in sight.
+fn amd_only(inv: &Inventory) -> bool {
+    facts::has_amd_gpu(inv) && !inv.has_nvidia_hardware()
+}
+
+fn flag(f: &Option<crate::inventory::Fact<bool>>) -> Option<bool> {
+    f.as_ref().map(|f| f.value)
+}
+
+/// The context rule that gives this error another meaning than its kind
+/// alone: the same message means one thing on a Linux box with an NVIDIA GPU
+/// and another on a Mac, an AMD machine, under WSL2, in a container started
+/// without GPUs, under a launcher that hides GPUs, or with MIG on.
+pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
+    let k = e.kind;
+    let cuda = CUDA_KINDS.contains(&k);
+    if cuda && facts::is_macos(inv) {
+        return Some("ERR019");
+    }
+    if cuda && amd_only(inv) {
+        return Some("ERR020");
+    }
+    // A CUDA extension that fails next to a CPU-only torch: the torch is what is wrong.
+    if k == ErrorKind::ExtensionMismatch && cpu_torch(inv) {
+        return Some("ERR029");
+    }
+    let no_gpu = NO_GPU_KINDS.contains(&k) || k == ErrorKind::InitFailed;
+    let mig = flag(&inv.setting.mig_enabled) == Some(true)
+        || inv
+            .gpus
+            .iter()
+            .any(|g| g.mig.as_ref().is_some_and(|m| m.value.enabled));
+    if no_gpu && mig {
+        return Some("ERR024");
+    }
+    if k == ErrorKind::InitFailed && e.text.contains("NVML") && facts::in_container(inv) {
+        return Some("ERR022");
+    }
+    let container_no_gpus = flag(&inv.setting.docker_run_gpus) == Some(false);
+    if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
+        return Some("ERR021");
+    }
+    if facts::is_wsl(inv) && no_gpu {
+        return Some("ERR023");
+    }
+    // A launcher that reserved no GPU, or a script that set CUDA_VISIBLE_DEVICES.
+    let hidden = flag(&inv.setting.ray_without_gpus) == Some(true)
+        || flag(&inv.setting.slurm_gpus) == Some(false)
+        || inv.env.contains_key("CUDA_VISIBLE_DEVICES");
+    if hidden
+        && matches!(
+            k,
+            ErrorKind::NoDevice | ErrorKind::NoVisibleDevices | ErrorKind::CudaUnavailable
+        )
+    {
+        return Some("ERR025");
+    }
+    None
 }
 
 fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str) -> Vec<Finding> {
     let errs: Vec<_> = inv
         .errors
         .iter()
-        .filter(|e| kinds.contains(&e.kind))
+        .filter(|e| kinds.contains(&e.kind) && claimed_by(inv, e).is_none())
         .collect();
+    report(rule, errs, fix)
+}
+
+/// The errors this context rule claims (see [`claimed_by`]), with the facts of the setting.
+fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
+    let errs: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| claimed_by(inv, e) == Some(rule.code))
+        .collect();
+    let mut out = report(rule, errs, fix);
+    for f in &mut out {
+        let s = &inv.setting;
+        let mut add = |what: &str, v: &Option<crate::inventory::Fact<bool>>| {
+            if let Some(v) = v {
+                f.evidence.push(crate::finding::Evidence {
+                    fact: what.to_string(),
+                    value: v.value.to_string(),
+                    source: v.source.clone(),
+                });
+            }
+        };
+        match rule.code {
+            "ERR019" => {
+                if let Some(k) = &inv.os.kind {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "operating system".into(),
+                        value: "macos".into(),
+                        source: k.source.clone(),
+                    });
+                }
+            }
+            "ERR020" => {
+                for p in inv.pci.iter().filter(|p| p.vendor == GpuVendor::Amd) {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "AMD GPU".into(),
+                        value: p.name.clone().unwrap_or_else(|| p.device_id.clone()),
+                        source: p.source.clone(),
+                    });
+                }
+                for g in &inv.amd.gfx_targets {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "AMD gfx target".into(),
+                        value: g.value.clone(),
+                        source: g.source.clone(),
+                    });
+                }
+            }
+            "ERR021" => add("docker run gives the container GPUs", &s.docker_run_gpus),
+            "ERR022" => {
+                if let Some(r) = &inv.container.runtime {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "container runtime".into(),
+                        value: r.value.clone(),
+                        source: r.source.clone(),
+                    });
+                }
+            }
+            "ERR023" => add("WSL2", &inv.wsl.is_wsl),
+            "ERR029" => {
+                for e in &inv.python {
+                    if let Some(c) = e.torch.as_ref().and_then(|t| t.cuda.as_ref()) {
+                        if c.value.is_none() {
+                            f.evidence.push(crate::finding::Evidence {
+                                fact: format!("torch CUDA build ({})", e.path),
+                                value: "none (CPU-only)".into(),
+                                source: c.source.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+            "ERR024" => add("MIG enabled", &s.mig_enabled),
+            "ERR025" => {
+                add("Ray task without num_gpus", &s.ray_without_gpus);
+                add("Slurm job asked for GPUs", &s.slurm_gpus);
+                if let Some(v) = inv.env.get("CUDA_VISIBLE_DEVICES") {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "CUDA_VISIBLE_DEVICES".into(),
+                        value: v.value.clone(),
+                        source: v.source.clone(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn report(rule: &'static Rule, errs: Vec<&ObservedError>, fix: &str) -> Vec<Finding> {
     let Some(first) = errs.first() else {
         return vec![];
     };
@@ -324,7 +552,125 @@ observed_rule!(ERR018, check_err018, "ERR018", "observed-out-of-memory", Categor
     "Lower the batch size or precision, free memory held by other processes (nvidia-smi lists them), or use a GPU with more memory.",
     ["https://pytorch.org/docs/stable/notes/cuda.html#memory-management"]);
 
+macro_rules! setting_rule {
+    ($id:ident, $fn:ident, $code:literal, $name:literal, $cat:expr, [$($sup:literal),*],
+     $summary:literal, $what:literal, $why:literal, $fix:literal, [$($src:literal),+]) => {
+        pub static $id: Rule = Rule {
+            code: $code,
+            name: $name,
+            category: $cat,
+            severity: Severity::Error,
+            summary: $summary,
+            semantics: &[],
+            docs: Docs {
+                what_it_checks: $what,
+                why_it_breaks: $why,
+                how_to_fix: $fix,
+                sources: &[$($src),+],
+            },
+            check: $fn,
+            superseded_by: &[$($sup),*],
+        };
+        fn $fn(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+            in_setting(&$id, inv, $fix)
+        }
+    };
+}
+
+setting_rule!(ERR019, check_err019, "ERR019", "observed-cuda-error-on-macos", Category::MacosNoCuda, ["PLAT001"],
+    "A CUDA error was seen on macOS: there is no CUDA there, whatever the wheel.",
+    "CUDA errors (not compiled with CUDA, no driver, no device) in a report whose platform is macOS (from the report's own lines: sw_vers, an Apple chip, /Users/ paths).",
+    "macOS has had no CUDA since 10.2 and Apple GPUs never ran it; torch's macOS wheels are built without CUDA on purpose. 'Torch not compiled with CUDA enabled' there is not a wrong wheel: code asked for a device the platform cannot have.",
+    "Use the Mac's GPU through torch's MPS backend (`device = 'mps' if torch.backends.mps.is_available() else 'cpu'`) or MLX; CUDA-only libraries (bitsandbytes before 0.43, flash-attn, vLLM's CUDA builds) need a Linux machine with an NVIDIA GPU.",
+    ["https://pytorch.org/docs/stable/notes/mps.html", "https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/index.html"]);
+
+setting_rule!(ERR020, check_err020, "ERR020", "observed-cuda-error-on-amd", Category::AmdRocm, ["WHL002", "WHL003"],
+    "A CUDA error was seen on a machine whose GPU is AMD: a CUDA build is running where the ROCm build is needed.",
+    "CUDA errors (not compiled with CUDA, driver insufficient, no device, no NVIDIA driver) in a report that names an AMD GPU (Radeon, Instinct, a gfx target, ROCm) and no NVIDIA GPU.",
+    "CUDA builds run only on NVIDIA GPUs. On an AMD GPU the CUDA runtime finds no NVIDIA driver and reports it as an insufficient or missing driver, which is no reason to touch an NVIDIA driver.",
+    "Install the ROCm build of the framework (`pip install torch --index-url https://download.pytorch.org/whl/rocmX.Y` on Linux), check the GPU's gfx target against the ROCm support list; on Windows use a DirectML or ZLUDA build, or WSL2 with ROCm where the GPU is supported.",
+    ["https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html", "https://pytorch.org/get-started/locally/"]);
+
+setting_rule!(ERR021, check_err021, "ERR021", "observed-container-started-without-gpus", Category::Container, ["CTR001"],
+    "A no-GPU error came from a container whose pasted `docker run` gives it no GPU.",
+    "No-device, no-driver and driver-insufficient errors next to a pasted `docker run` (or podman run) with no `--gpus`, `--runtime=nvidia` or `--device nvidia.com/gpu=...`.",
+    "Docker gives a container no GPU unless asked: without those flags the NVIDIA container runtime mounts no driver libraries and no /dev/nvidia* nodes, so CUDA finds no driver (which the runtime reports as 'driver version is insufficient') and nvidia-smi is missing.",
+    "Start the container with `--gpus all` (or `--runtime=nvidia` with NVIDIA_VISIBLE_DEVICES), with the NVIDIA Container Toolkit installed on the host; in compose, reserve devices with `driver: nvidia`.",
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"]);
+
+setting_rule!(ERR022, check_err022, "ERR022", "observed-container-lost-gpu-access", Category::Container, ["CTR001"],
+    "'Failed to initialize NVML: Unknown Error' inside a container: the container lost its GPU device access.",
+    "An NVML 'Unknown Error' in a report from inside a container.",
+    "With systemd managing cgroups, a `systemctl daemon-reload` on the host (or a runtime update) re-applies the container's device rules and drops the /dev/nvidia* devices the NVIDIA runtime injected; NVML then fails with 'Unknown Error' until the container restarts.",
+    "Restart the container; to prevent it, run the NVIDIA Container Toolkit with CDI (`nvidia-ctk cdi generate`) or set `no-cgroups`/the documented workaround for the host's Docker and systemd versions.",
+    ["https://github.com/NVIDIA/nvidia-docker/issues/1671", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1227"]);
+
+setting_rule!(ERR023, check_err023, "ERR023", "observed-no-driver-under-wsl", Category::Wsl, ["PLAT002", "PLAT003", "PLAT008"],
+    "A no-driver or no-device error under WSL2: WSL gets the GPU from the Windows driver, not from a Linux one.",
+    "No-driver, no-device and libcuda errors in a report from WSL2 (a microsoft-standard kernel, /usr/lib/wsl paths).",
+    "Under WSL2, libcuda and nvidia-smi come from the Windows driver through /usr/lib/wsl/lib. A missing or old Windows driver, a Linux NVIDIA driver installed inside WSL, or a loader path without /usr/lib/wsl/lib breaks them; installing a Linux driver makes it worse.",
+    "Install a current NVIDIA driver on Windows, remove NVIDIA driver packages inside WSL (`sudo apt remove --purge '*nvidia*driver*' 'libnvidia-compute-*'`), make sure /usr/lib/wsl/lib is on the loader path, then `wsl --shutdown`.",
+    ["https://docs.nvidia.com/cuda/wsl-user-guide/index.html"]);
+
+setting_rule!(ERR024, check_err024, "ERR024", "observed-mig-enumeration-failure", Category::Mig, ["MIG002"],
+    "A device-enumeration error on a GPU with MIG enabled: CUDA sees MIG instances, not the GPU.",
+    "No-device, device-index and initialization errors in a report whose nvidia-smi (or device names) shows MIG enabled.",
+    "With MIG on, CUDA enumerates only the MIG compute instances it is given, one per process unless CUDA_VISIBLE_DEVICES names MIG UUIDs; without instances there is no device, and frameworks that expect several GPUs fail their device-index checks.",
+    "Create GPU and compute instances (`nvidia-smi mig -cgi ... -C`), address them by MIG UUID (`nvidia-smi -L`) in CUDA_VISIBLE_DEVICES, run one process per instance, or disable MIG (`nvidia-smi -mig 0`).",
+    ["https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"]);
+
+setting_rule!(ERR025, check_err025, "ERR025", "observed-launcher-hides-gpus", Category::EnvVar, ["ENV001"],
+    "A no-device error from a program started by a launcher that gave it no GPU (a Ray task without num_gpus, a Slurm job without a GPU request) or by a script that sets CUDA_VISIBLE_DEVICES.",
+    "No-device errors next to a Ray task or actor declared without `num_gpus`, a Slurm job whose options ask for no GPUs, or a CUDA_VISIBLE_DEVICES the paste sets (export, os.environ, a command prefix).",
+    "Ray sets CUDA_VISIBLE_DEVICES to empty for tasks that reserve no GPU; Slurm's cgroups and CUDA_VISIBLE_DEVICES expose only the GPUs a job requested. Either way the program sees no device although the node has GPUs.",
+    "Declare the GPUs: `@ray.remote(num_gpus=1)`, or `#SBATCH --gres=gpu:1` (or `--gpus=1`) for the Slurm job; make CUDA_VISIBLE_DEVICES name GPUs that exist (`nvidia-smi -L`), and set it before the program first touches CUDA.",
+    ["https://docs.ray.io/en/latest/ray-core/scheduling/accelerators.html", "https://slurm.schedmd.com/gres.html"]);
+
+observed_rule!(ERR026, check_err026, "ERR026", "observed-extension-build-mismatch", Category::CompiledExtension, Severity::Error,
+    [ExtensionMismatch], [],
+    "A compiled extension failed to load or refused the GPU: built for another torch or CUDA, or needing a newer GPU.",
+    "Extensions with CUDA code (flash-attn, xformers, vLLM, apex, torch-scatter, torchaudio...) link against one torch's C++ ABI and one CUDA major; under another torch their binary lacks symbols ('undefined symbol: _ZN3c10...'). Some also need a compute capability the GPU lacks (FlashAttention 2 needs sm_80 or newer).",
+    "Install the extension build made for the installed torch and CUDA (the project's wheel index for that torch version, or `pip install --no-build-isolation` to build it against the installed torch), or pin torch to the version the extension was built for; for FlashAttention 2 on pre-Ampere GPUs use another attention implementation (sdpa).",
+    ["https://github.com/Dao-AILab/flash-attention#installation-and-features", "https://pytorch.org/docs/stable/cpp_extension.html"]);
+
+observed_rule!(ERR027, check_err027, "ERR027", "observed-cuda-library-shadowed", Category::MultipleCuda, Severity::Error,
+    [LibraryShadowed], ["ENV002", "LIB008"],
+    "A CUDA library lacks a symbol the wheel needs: another copy (system CUDA, LD_LIBRARY_PATH) shadows the one the wheel carries.",
+    "pip wheels of torch and other frameworks carry their own cuBLAS, cuDNN and nvJitLink (nvidia-*-cuXX wheels). A different copy found first through LD_LIBRARY_PATH or the system's ld cache is loaded instead, and an older one lacks symbols such as cublasLtGetStatusString.",
+    "Remove /usr/local/cuda*/lib64 (and other CUDA library directories) from LD_LIBRARY_PATH for the Python process, or make the copies agree; `ldd $(python -c 'import torch,os;print(os.path.dirname(torch.__file__))')/lib/libtorch_cuda.so | grep cublas` shows which one is loaded.",
+    ["https://github.com/pytorch/pytorch/issues/103832 (a system libcublas shadowing the nvidia-cublas wheel)", "https://github.com/pytorch/pytorch/pull/174320 (libcublas resolving a system libcublasLt)"]);
+
+observed_rule!(ERR028, check_err028, "ERR028", "observed-cuda-unavailable", Category::NoDriver, Severity::Warning,
+    [CudaUnavailable], ["WHL001", "DRV002", "DRV003", "CTR001", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002"],
+    "A program reported CUDA unavailable without saying why.",
+    "torch.cuda.is_available() is False for one of a few reasons: a CPU-only torch, no NVIDIA driver loaded, no NVIDIA GPU (an AMD or Apple GPU), or GPUs hidden by CUDA_VISIBLE_DEVICES or a container started without them. The message alone does not say which.",
+    "Run `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` and `nvidia-smi` on the machine (or `gpucompat check` there): a `+cpu` or None CUDA build needs the CUDA wheel, a failing nvidia-smi needs the driver.",
+    ["https://pytorch.org/get-started/locally/", "https://pytorch.org/docs/stable/notes/cuda.html"]);
+
+setting_rule!(ERR029, check_err029, "ERR029", "observed-extension-on-cpu-torch", Category::CpuOnlyWheel, ["WHL001"],
+    "A CUDA extension failed to load next to a CPU-only torch: the torch build is what is wrong.",
+    "Extension load failures (undefined symbol, 'xFormers was built for') in a report whose torch is a CPU-only build (`+cpu`, or no CUDA build).",
+    "Extensions with CUDA kernels (xformers, flash-attn, bitsandbytes, vLLM) are built against a CUDA build of torch. An update that replaced torch with its CPU build (a dependency resolver picking PyPI's default on Windows, a `--index-url .../cpu`) leaves them unloadable, and reinstalling the extension does not help.",
+    "Reinstall torch from the CUDA index the extension was built for (`pip install torch==X --index-url https://download.pytorch.org/whl/cuXXX`), with torchvision and torchaudio to match.",
+    ["https://pytorch.org/get-started/locally/", "https://github.com/facebookresearch/xformers#installing-xformers"]);
+
+observed_rule!(ERR030, check_err030, "ERR030", "observed-gpu-dropped-by-driver", Category::ArchUnsupported, Severity::Error,
+    [GpuDroppedByDriver], ["ARCH003"],
+    "The kernel driver says the GPU is supported only by an older, legacy driver branch.",
+    "Each driver branch supports a set of GPU architectures; when a branch drops one (Kepler after R470), its kernel module ignores those GPUs and prints which legacy branch still supports them. No CUDA device exists until that branch is installed.",
+    "Install the legacy branch the message names (e.g. 470.xx for Kepler) and a CUDA/framework build that branch supports, or replace the GPU.",
+    ["https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html", "https://github.com/siderolabs/talos/issues/8764"]);
+
+observed_rule!(ERR031, check_err031, "ERR031", "observed-open-module-unsupported-gpu", Category::DriverBranch, Severity::Error,
+    [OpenModuleUnsupported], [],
+    "The open NVIDIA kernel module refused the GPU: it supports only Turing and newer.",
+    "The open kernel modules (nvidia-open, the default from R560) drive Turing and newer GPUs only; a Pascal, Volta or older GPU is left without a driver.",
+    "Install the proprietary kernel module of the same branch (e.g. `nvidia-driver-NNN` rather than `-open`, or `--kernel-module-type=proprietary` with the .run installer); from R590 Pascal and Volta are not supported at all.",
+    ["https://github.com/NVIDIA/open-gpu-kernel-modules#compatible-gpus", "https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/20"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
-    &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018,
+    &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
+    &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
+    &ERR031,
 ];

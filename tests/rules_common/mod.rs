@@ -300,6 +300,13 @@ pub fn pasted(kind: ErrorKind, text: &str) -> Inventory {
         .build()
 }
 
+/// A pasted error in a setting the context stage recorded.
+pub fn in_setting(kind: ErrorKind, text: &str, set: impl FnOnce(&mut Inventory)) -> Inventory {
+    let mut inv = pasted(kind, text);
+    set(&mut inv);
+    inv
+}
+
 pub fn lib(path: &str, version: &str) -> LibraryInstall {
     LibraryInstall {
         path: path.into(),
@@ -604,6 +611,43 @@ pub fn firing(code: &str) -> Inventory {
         "EXT002" => ext_fixture("flash-attn2-t1000-turing"),
         "EXT003" => ext_fixture("flash-attn-nvcc-121-torch-cu117"),
         "EXT004" => ext_fixture("torch-cuda-arch-list-misses-3090"),
+        "ERR019" => in_setting(NoNvidiaDriver, "Found no NVIDIA driver on your system", |i| {
+            i.os.kind = f(OsKind::Macos, "input line 3");
+        }),
+        "ERR020" => amd(B(Inventory::new("explain issue.txt")))
+            .error(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")
+            .build(),
+        "ERR021" => in_setting(NoDevice, "no CUDA-capable device is detected", |i| {
+            i.setting.docker_run_gpus = f(false, "input line 2");
+        }),
+        "ERR022" => in_setting(InitFailed, "Failed to initialize NVML: Unknown Error", |i| {
+            i.container.runtime = f("docker".into(), "input line 1");
+        }),
+        // PLAT008 names the no-driver kinds under WSL itself; these it leaves to ERR023.
+        "ERR023" => in_setting(CudaUnavailable, "torch.cuda.is_available(): False", |i| {
+            i.wsl.is_wsl = f(true, "input line 1");
+        }),
+        "ERR024" => in_setting(NoDevice, "no CUDA-capable device is detected", |i| {
+            i.setting.mig_enabled = f(true, "input line 4");
+        }),
+        "ERR025" => in_setting(NoDevice, "No CUDA GPUs are available", |i| {
+            i.setting.ray_without_gpus = f(true, "input line 2");
+        }),
+        "ERR026" => pasted(ExtensionMismatch, "flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"),
+        "ERR027" => pasted(LibraryShadowed, "libcublas.so.11: undefined symbol: cublasLtGetStatusString"),
+        "ERR028" => pasted(CudaUnavailable, "torch.cuda.is_available(): False"),
+        "ERR029" => in_setting(ExtensionMismatch, "xFormers was built for: PyTorch 2.0.1 (you have 2.1.0+cpu)", |i| {
+            i.python.push(PythonEnv {
+                path: "reported".into(),
+                torch: Some(TorchBuild {
+                    cuda: f(None, "input line 2"),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            });
+        }),
+        "ERR030" => pasted(GpuDroppedByDriver, "NVRM: supported through the NVIDIA 470.xx Legacy drivers."),
+        "ERR031" => pasted(OpenModuleUnsupported, "NVRM: installed in this system is not supported by open nvidia.ko"),
         other => panic!("no firing inventory for {other}"),
     }
 }
@@ -874,6 +918,31 @@ pub fn near_miss(code: &str) -> Inventory {
         "EXT002" => ext_fixture("flash-attn2-a100-near-miss"),
         "EXT003" => ext_fixture("flash-attn-nvcc-117-torch-cu117-near-miss"),
         "EXT004" => ext_fixture("torch-cuda-arch-list-covers-gpu"),
+        "ERR019" => with_error(firing("PLAT001"), TorchNotCompiledWithCuda),
+        "ERR020" => with_error(firing("WHL002"), InsufficientDriver),
+        "ERR021" => {
+            let mut inv = with_error(firing("CTR001"), NoDevice);
+            inv.setting.docker_run_gpus = f(false, "input line 2");
+            inv
+        }
+        "ERR022" => {
+            let mut inv = firing("CTR001");
+            inv.errors.push(ObservedError {
+                kind: InitFailed,
+                text: "Failed to initialize NVML: Unknown Error".into(),
+                source: "input line 7".into(),
+                code: None,
+            });
+            inv
+        }
+        "ERR023" => with_error(firing("PLAT003"), LibcudaMissing),
+        "ERR024" => with_error(firing("MIG002"), NoDevice),
+        "ERR025" => with_error(firing("ENV001"), NoDevice),
+        "ERR027" => with_error(firing("ENV002"), LibraryShadowed),
+        "ERR028" => with_error(firing("WHL001"), CudaUnavailable),
+        "ERR029" => with_error(firing("WHL001"), ExtensionMismatch),
+        "ERR030" => with_error(firing("ARCH003"), GpuDroppedByDriver),
+        "ERR026" | "ERR031" => pasted(Other, "something else"),
         other => panic!("no near miss for {other}"),
     }
 }

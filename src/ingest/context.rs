@@ -1,0 +1,354 @@
+//! The context stage, between the parsers and the rules: what platform the
+//! paste comes from and how the failing program was started, read from the
+//! clues around the errors (an `Apple M2` in a hardware dump, a `C:\` path,
+//! a Radeon card's name, a pasted `docker run` with no `--gpus`, a Ray task
+//! with no `num_gpus`, a Slurm job with no GPU request).
+//!
+//! The same error means different things in different settings ("Torch not
+//! compiled with CUDA enabled" on a Mac is no wheel problem), so the rules
+//! need these facts to classify it. A clue fills only what the parsers left
+//! unknown, and every fact it fills says it came from a clue.
+
+use super::{put, Builder, Doc};
+use crate::inventory::{Fact, GpuVendor, OsKind, PciDevice};
+
+regex_fn!(
+    clue_re,
+    r"(?ix-u)
+    (?P<mac>\bapple\s+m[1-5]\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bdarwin\b|[\s\x22'(]/users/[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
+    |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/)
+    |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
+    |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|\bamdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b)
+    |(?P<jetson>\bjetson\b|\btegra\b|\bl4t\b|\bjetpack\b|\bnvidia-l4t|\bagx\s+orin\b|\borin\s+nano\b|\bxavier\b)
+    |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\bmig-[0-9a-f]{8}-)
+    |(?P<docker>\(container\)\s*[$\x23]|\b(?:nvidia-)?docker\s+run\b|\bpodman\s+run\b|\bdocker\s+compose\b|\bdocker-compose\b|\bdocker\s+exec\b|\broot@[0-9a-f]{12}:|/\.dockerenv\b)
+    |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
+    |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
+    "
+);
+
+/// Words that say a line is about an NVIDIA GPU, so an AMD word on it is
+/// not the machine's GPU (`RTX 4090 vs RX 7900 XTX`).
+fn nvidia_word(l: &str) -> bool {
+    l.contains("nvidia") || l.contains("geforce") || l.contains("rtx") || l.contains("cuda:")
+}
+
+/// Clues gathered over every input before any is applied.
+#[derive(Debug, Default)]
+pub struct Clues {
+    mac: Option<String>,
+    wsl: Option<String>,
+    win: Option<String>,
+    amd: Option<(String, String)>,
+    jetson: Option<String>,
+    docker_run: Option<(bool, String)>,
+    docker_other: Option<String>,
+    ray_remote: Option<String>,
+    ray_num_gpus: bool,
+    slurm: Option<String>,
+    slurm_gpus: bool,
+    mig: Option<String>,
+}
+
+/// Read one cleaned input's clues.
+pub fn scan(doc: &Doc, c: &mut Clues) {
+    let re = clue_re();
+    let mut i = 0;
+    while i < doc.lines.len() {
+        let line = &doc.lines[i];
+        let t = line.text.as_str();
+        i += 1;
+        if t.len() < 3 || !line.gate(super::gate::Gate::Context) {
+            continue;
+        }
+        let Some(m) = re.captures(t) else { continue };
+        let src = line.src.as_str();
+        let first = |slot: &mut Option<String>| {
+            if slot.is_none() {
+                *slot = Some(src.to_string());
+            }
+        };
+        let lower = t.to_ascii_lowercase();
+        if m.name("mac").is_some() {
+            first(&mut c.mac);
+        }
+        if m.name("wsl").is_some() {
+            first(&mut c.wsl);
+        }
+        if m.name("win").is_some() {
+            first(&mut c.win);
+        }
+        if let Some(a) = m.name("amd") {
+            // collect_env's `ROCM used to build PyTorch: N/A` is about the wheel, not the GPU.
+            let template = lower.starts_with("rocm used to build")
+                || lower.starts_with("hip runtime")
+                || lower.starts_with("miopen");
+            if c.amd.is_none() && !nvidia_word(&lower) && !template {
+                c.amd = Some((amd_name(t, a.start()), src.to_string()));
+            }
+        }
+        if m.name("jetson").is_some() {
+            first(&mut c.jetson);
+        }
+        if m.name("mig").is_some() {
+            first(&mut c.mig);
+        }
+        if m.name("docker").is_some() {
+            // A command line, not a message that mentions one ("Use 'nvidia-docker run' to ...").
+            let cmd = line.command().unwrap_or(t).trim_start();
+            let cmd = cmd.strip_prefix("sudo ").unwrap_or(cmd).trim_start();
+            let is_cmd = ["docker ", "nvidia-docker ", "podman "]
+                .iter()
+                .any(|p| cmd.starts_with(p));
+            if is_cmd && lower.contains(" run") {
+                // `docker run` continued over lines ending in `\`.
+                let mut cmd = lower.clone();
+                let mut j = i;
+                while cmd.trim_end().ends_with('\\') && j < doc.lines.len() && j < i + 40 {
+                    cmd.push(' ');
+                    cmd.push_str(&doc.lines[j].text.to_ascii_lowercase());
+                    j += 1;
+                }
+                let gpus = gives_gpus(&cmd);
+                match &c.docker_run {
+                    Some((true, _)) => {}
+                    Some((false, _)) if !gpus => {}
+                    _ => c.docker_run = Some((gpus, src.to_string())),
+                }
+            } else {
+                first(&mut c.docker_other);
+            }
+        }
+        // A compose file or Kubernetes spec that reserves NVIDIA devices.
+        if lower.contains("driver: nvidia") || lower.contains("runtime: nvidia") {
+            c.docker_run = Some((true, src.to_string()));
+        }
+        if m.name("ray").is_some() {
+            if lower.contains("num_gpus") {
+                c.ray_num_gpus = true;
+            } else {
+                first(&mut c.ray_remote);
+            }
+        }
+        if m.name("slurm").is_some() {
+            first(&mut c.slurm);
+        }
+        if c.slurm.is_some()
+            && (lower.contains("--gres=gpu")
+                || lower.contains("--gres gpu")
+                || lower.contains("--gpus")
+                || lower.contains("gpus-per-"))
+        {
+            c.slurm_gpus = true;
+        }
+    }
+}
+
+fn gives_gpus(cmd: &str) -> bool {
+    cmd.contains("--gpus")
+        || cmd.contains("--runtime=nvidia")
+        || cmd.contains("--runtime nvidia")
+        || cmd.contains("nvidia.com/gpu")
+        || cmd.contains("nvidia-docker")
+        || cmd.contains("--device=/dev/nvidia")
+        || cmd.contains("--device /dev/nvidia")
+        || cmd.contains("nvidia_visible_devices=all")
+}
+
+/// The AMD device a clue names: the words from the clue to the end of the
+/// name (`AMD Radeon RX 6800M`), at most 48 characters.
+fn amd_name(t: &str, at: usize) -> String {
+    let start = t[..at].rfind("AMD").filter(|&p| at - p <= 8).unwrap_or(at);
+    let rest = &t[start..];
+    let end = rest
+        .find(['(', ',', ';', '|', '"', '\''])
+        .unwrap_or(rest.len())
+        .min(48);
+    let mut end = end;
+    while !rest.is_char_boundary(end) {
+        end -= 1;
+    }
+    rest[..end].trim().to_string()
+}
+
+/// Fill what the parsers left unknown from the clues of every input.
+pub fn apply(c: &Clues, b: &mut Builder) {
+    let note = "a clue in the paste, not a tool's output";
+    let inv = &mut b.inv;
+    let notes = &mut b.notes;
+    // WSL is Linux under a Windows host: its clues outrank Windows ones.
+    if let Some(src) = &c.wsl {
+        if inv.wsl.is_wsl.is_none()
+            && inv
+                .os
+                .kind
+                .as_ref()
+                .map_or(true, |k| k.value == OsKind::Linux)
+        {
+            inv.wsl.is_wsl = Some(Fact::new(true, src).with_note(note));
+        }
+    }
+    let wsl = inv.wsl.is_wsl.as_ref().is_some_and(|f| f.value);
+    if inv.os.kind.is_none() {
+        let kind = match (&c.mac, &c.win) {
+            (Some(src), None) => Some((OsKind::Macos, src)),
+            (None, Some(src)) if !wsl => Some((OsKind::Windows, src)),
+            _ => None,
+        };
+        if let Some((k, src)) = kind {
+            put(
+                &mut inv.os.kind,
+                Fact::new(k, src).with_note(note),
+                notes,
+                "operating system",
+            );
+        }
+    }
+    if let Some((name, src)) = &c.amd {
+        let amd_known = inv.pci.iter().any(|p| p.vendor == GpuVendor::Amd);
+        let macos = inv
+            .os
+            .kind
+            .as_ref()
+            .is_some_and(|k| k.value == OsKind::Macos);
+        if !amd_known && !macos {
+            inv.pci.push(PciDevice {
+                vendor: GpuVendor::Amd,
+                vendor_id: "0x1002".to_string(),
+                name: Some(name.clone()),
+                source: format!("{src} (named in the paste)"),
+                ..Default::default()
+            });
+        }
+    }
+    let s = &mut inv.setting;
+    if let Some(src) = &c.jetson {
+        s.jetson
+            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
+    }
+    if let Some((gpus, src)) = &c.docker_run {
+        s.docker_run_gpus
+            .get_or_insert_with(|| Fact::new(*gpus, src).with_note("a pasted docker run"));
+    }
+    if inv.container.runtime.is_none() {
+        let src = c
+            .docker_run
+            .as_ref()
+            .map(|(_, s)| s)
+            .or(c.docker_other.as_ref());
+        if let Some(src) = src {
+            inv.container.runtime =
+                Some(Fact::new("docker".to_string(), src).with_note("a pasted docker command"));
+        }
+    }
+    if let Some(src) = &c.ray_remote {
+        if !c.ray_num_gpus {
+            s.ray_without_gpus.get_or_insert_with(|| {
+                Fact::new(true, src).with_note("a Ray task without num_gpus")
+            });
+        }
+    }
+    if let Some(src) = &c.slurm {
+        s.slurm_gpus
+            .get_or_insert_with(|| Fact::new(c.slurm_gpus, src).with_note("a Slurm job"));
+    }
+    if let Some(g) = inv
+        .gpus
+        .iter()
+        .find(|g| g.mig.as_ref().is_some_and(|m| m.value.enabled))
+    {
+        if let Some(m) = &g.mig {
+            s.mig_enabled = Some(Fact::new(true, m.source.clone()));
+        }
+    }
+    if let Some(src) = &c.mig {
+        s.mig_enabled.get_or_insert_with(|| {
+            Fact::new(true, src).with_note("a MIG device or mode named in the paste")
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ingest::ingest;
+    use crate::inventory::{GpuVendor, Inventory, OsKind};
+
+    fn run(text: &str) -> Inventory {
+        ingest(&[("t".to_string(), text.to_string())])
+    }
+
+    #[test]
+    fn apple_chip_in_prose_is_macos() {
+        let inv = run("trainer throw \"Torch not compiled with CUDA enabled\"\n\nPlatform: M1\n");
+        let k = inv.os.kind.unwrap();
+        assert_eq!(k.value, OsKind::Macos);
+        assert_eq!(k.source, "input line 3");
+        assert!(k.note.unwrap().contains("clue"));
+    }
+
+    #[test]
+    fn radeon_is_an_amd_gpu_but_not_next_to_an_nvidia_name() {
+        let inv = run("GPU: AMD Radeon RX 570 (8 GB)\n");
+        let p = &inv.pci[0];
+        assert_eq!(p.vendor, GpuVendor::Amd);
+        assert_eq!(p.name.as_deref(), Some("AMD Radeon RX 570"));
+        let inv = run("benchmarks: NVIDIA RTX 4090 vs RX 7900 XTX\n");
+        assert!(inv.pci.is_empty());
+    }
+
+    #[test]
+    fn wsl_outranks_windows_paths() {
+        let inv = run("Linux DESKTOP 5.15.90.1-microsoft-standard-WSL2 #1 SMP x86_64\nC:\\Users\\me> wsl --update\n");
+        assert!(inv.wsl.is_wsl.unwrap().value);
+        assert_ne!(inv.os.kind.map(|k| k.value), Some(OsKind::Windows));
+    }
+
+    #[test]
+    fn docker_run_with_and_without_gpus() {
+        let inv = run(
+            "$ docker run -it --rm \\\n   --gpus all \\\n   nvcr.io/nvidia/pytorch:24.01-py3\n",
+        );
+        assert!(inv.setting.docker_run_gpus.unwrap().value);
+        let inv = run("$ docker run -it --rm -v /data:/data myimage python train.py\n");
+        let f = inv.setting.docker_run_gpus.unwrap();
+        assert!(!f.value);
+        assert_eq!(f.source, "input line 1");
+        assert_eq!(inv.container.runtime.unwrap().value, "docker");
+    }
+
+    #[test]
+    fn ray_and_slurm() {
+        let inv = run("@ray.remote\ndef f():\n    import torch\n");
+        assert!(inv.setting.ray_without_gpus.unwrap().value);
+        let inv = run("@ray.remote(num_gpus=1)\ndef f(): pass\n");
+        assert!(inv.setting.ray_without_gpus.is_none());
+        let inv = run("#SBATCH --partition=gpu\n#SBATCH --gres=gpu:1\n");
+        assert!(inv.setting.slurm_gpus.unwrap().value);
+        let inv = run("#SBATCH --partition=gpu\nsrun python train.py\n");
+        assert!(!inv.setting.slurm_gpus.unwrap().value);
+    }
+
+    #[test]
+    fn mig_device_names() {
+        let inv = run("torch 2.5.0 on 2 GPU NVIDIA-A100-SXM4-80GB-MIG-3g.40gb\n");
+        assert!(inv.setting.mig_enabled.unwrap().value);
+        let inv = run("(container) $ nvidia-smi -L\nFailed to initialize NVML: Unknown Error\n");
+        assert_eq!(inv.container.runtime.unwrap().source, "input line 1");
+    }
+
+    #[test]
+    fn jetson() {
+        let inv = run("R35 (release), REVISION: 4.1 nvidia-l4t-core 35.4.1 Jetson AGX Orin\n");
+        assert!(inv.setting.jetson.unwrap().value);
+    }
+
+    #[test]
+    fn ordinary_logs_have_no_clues() {
+        let inv = run(
+            "Epoch 1/10 loss=0.2\nUsing device cuda:0\nSaved checkpoint to /data/run1/ckpt.pt\n",
+        );
+        assert!(inv.os.kind.is_none());
+        assert!(inv.pci.is_empty());
+        assert!(inv.setting.is_empty());
+    }
+}

@@ -1,0 +1,186 @@
+//! Facts people type rather than paste: issue-template fields
+//! (`**NVIDIA Driver Version**: 470.129.06`, `- PyTorch Version (e.g., 1.0): 1.3.1`),
+//! short statements (`Driver version: 410.48.`, `GPU: GTX 1080 Ti`) and the
+//! install command they ran (`pip install torch===1.3.0`).
+//!
+//! A typed fact is weaker than a tool's output (it may be misremembered), so
+//! it fills only what no tool output stated, and its source says `(prose)`:
+//! a finding that rests only on such facts says so (see
+//! `rules::observed::mark_thin_evidence`).
+
+use super::{Builder, Doc};
+use crate::inventory::Fact;
+use crate::version::DriverVersion;
+
+/// The suffix a fact read from typed text carries in its source.
+pub const PROSE: &str = "(prose)";
+
+regex_fn!(
+    driver_re,
+    r"(?i)^[\s*\-_>|]*(?:nvidia\s+)?(?:gpu\s+)?driver(?:\s+version)?[\s*_]*(?::|=|is)\s*[\s*_]*r?([0-9]{3}\.[0-9]{1,3}(?:\.[0-9]{1,3})?)(?:[\s.,;)*_]|$)"
+);
+regex_fn!(
+    gpu_re,
+    r"(?i)^[\s*\-_>|]*(?:gpu|gpus|gpu\s+models?(?:\s+and\s+configuration)?|gpu\s+type|graphics\s+card|video\s+card)[\s*_]*:\s*[\s*_]*(?:[0-9]+\s*x\s*)?(.{3,60}?)[\s.*_]*$"
+);
+regex_fn!(
+    torch_version_re,
+    r"(?i)^[\s*\-_>|]*pytorch\s+version(?:\s*\(e\.g\.,?\s*[0-9.]+\))?[\s*_]*:\s*[\s*_`]*v?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)"
+);
+regex_fn!(
+    pip_torch_re,
+    r"(?i)\bpip3?\s+install\b.*?\btorch\s*={2,3}\s*([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)"
+);
+
+regex_fn!(
+    torch_tagged_re,
+    r"(?i)\b(?:py)?torch[\s=:v-]*([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s*\+\s*(cpu|cu[0-9]{2,3}|rocm[0-9.]+)\b"
+);
+regex_fn!(
+    gpu_named_re,
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX)\s?[0-9]{3,4}(?:\s?(?:Ti|SUPER|Super|Laptop GPU))?|(?:NVIDIA\s+)?Tesla\s+[KPMVT][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?)\b"
+);
+
+/// Names that make a typed `GPU:` value an NVIDIA GPU's.
+fn nvidia_gpu_name(v: &str) -> bool {
+    let l = v.to_ascii_lowercase();
+    [
+        "nvidia", "geforce", "gtx", "rtx", "tesla", "quadro", "titan", "a100", "h100", "h200",
+        "v100", "p100", "k80", "a10", "a40", "l4", "l40", "t4", "a6000", "a5000", "a4000", "a800",
+        "h800", "gb200", "b200",
+    ]
+    .iter()
+    .any(|w| {
+        l.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|t| t.starts_with(w))
+    })
+}
+
+pub fn parse(doc: &Doc, b: &mut Builder) {
+    for line in &doc.lines {
+        let t = line.text.trim();
+        if t.len() < 6 || t.len() > 200 {
+            continue;
+        }
+        if !line.gate(super::gate::Gate::Prose) {
+            continue;
+        }
+        let src = format!("{} {PROSE}", line.src);
+        if b.inv.nvidia.driver_version.is_none() {
+            if let Some(v) = driver_re()
+                .captures(t)
+                .and_then(|m| m[1].parse::<DriverVersion>().ok())
+            {
+                b.inv.nvidia.driver_version =
+                    Some(Fact::new(v, &src).with_note("typed in the report, not a tool's output"));
+                continue;
+            }
+        }
+        if b.inv.gpus.iter().all(|g| g.name.is_none()) {
+            if let Some(m) = gpu_re().captures(t) {
+                let name = m[1].trim().trim_matches(['`', '*']).trim();
+                if nvidia_gpu_name(name) && !name.contains("N/A") {
+                    let g = b.gpu(0);
+                    g.name = Some(
+                        Fact::new(name.to_string(), &src)
+                            .with_note("typed in the report, not a tool's output"),
+                    );
+                    continue;
+                }
+            }
+        }
+        // A GPU named in a short typed line (`**Setup:** i7-8750H, GTX 1070, 16 GB RAM`).
+        if b.inv.gpus.iter().all(|g| g.name.is_none()) && t.len() <= 120 {
+            if let Some(m) = gpu_named_re().captures(t) {
+                let name = m[1].trim().to_string();
+                if !name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA") {
+                    let g = b.gpu(0);
+                    g.name = Some(
+                        Fact::new(name, &src).with_note("typed in the report, not a tool's output"),
+                    );
+                }
+            }
+        }
+        let torch_known = b.inv.python.iter().any(|e| {
+            e.package("torch").is_some() || e.torch.as_ref().is_some_and(|t| t.version.is_some())
+        });
+        if !torch_known {
+            let v = torch_tagged_re()
+                .captures(t)
+                .map(|m| format!("{}+{}", &m[1], m[2].to_ascii_lowercase()))
+                .or_else(|| {
+                    torch_version_re()
+                        .captures(t)
+                        .or_else(|| pip_torch_re().captures(t))
+                        .map(|m| m[1].to_string())
+                });
+            if let Some(v) = v {
+                b.package("torch", &v, &src);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ingest::ingest;
+    use crate::inventory::Inventory;
+
+    fn run(text: &str) -> Inventory {
+        ingest(&[("t".to_string(), text.to_string())])
+    }
+
+    #[test]
+    fn template_fields_and_statements() {
+        let inv = run("**NVIDIA Driver Version**: 470.129.06\n");
+        let d = inv.nvidia.driver_version.unwrap();
+        assert_eq!(d.value.to_string(), "470.129.06");
+        assert_eq!(d.source, "input line 1 (prose)");
+        let inv = run("Driver version: 410.48.\nGPU: GTX 1080 Ti\n");
+        assert_eq!(
+            inv.nvidia.driver_version.unwrap().value.to_string(),
+            "410.48"
+        );
+        let g = inv.gpus[0].name.as_ref().unwrap();
+        assert_eq!(g.value, "GTX 1080 Ti");
+        assert_eq!(g.source, "input line 2 (prose)");
+    }
+
+    #[test]
+    fn torch_from_template_and_install_command() {
+        let inv = run(
+            "pip install torch===1.3.0 -f https://download.pytorch.org/whl/torch_stable.html\n",
+        );
+        let p = inv.python[0].package("torch").unwrap();
+        assert_eq!(p.version, "1.3.0");
+        assert!(p.source.ends_with("(prose)"));
+        let inv = run("- PyTorch Version (e.g., 1.0): 1.4.0\n");
+        assert_eq!(inv.python[0].package("torch").unwrap().version, "1.4.0");
+    }
+
+    #[test]
+    fn tagged_torch_and_gpu_names_in_a_line() {
+        let inv =
+            run("**Setup:** i7-8750H, GTX 1070, 16 GB RAM.\n**Versions:** PyTorch 2.8.0 + cu129\n");
+        assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "GTX 1070");
+        let p = inv.python[0].package("torch").unwrap();
+        assert_eq!(p.version, "2.8.0+cu129");
+        let inv = run("Cuda not compiled\ntorch2.2.0+cpu\n");
+        assert_eq!(inv.python[0].package("torch").unwrap().version, "2.2.0+cpu");
+    }
+
+    #[test]
+    fn tool_output_wins_over_prose() {
+        let inv = run("Driver version: 410.48\n| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n");
+        let d = inv.nvidia.driver_version.unwrap();
+        assert_eq!(d.value.to_string(), "535.104.05");
+        assert!(!d.source.contains("prose"));
+    }
+
+    #[test]
+    fn sentences_are_not_fields() {
+        let inv = run("I updated my driver to the latest one yesterday\nthe GPU is fine: nvidia-smi shows it\nmy gpu: an old laptop\n");
+        assert!(inv.nvidia.driver_version.is_none());
+        assert!(inv.gpus.is_empty());
+    }
+}
