@@ -6,6 +6,7 @@
 //! solves for a stack that runs; `render` prints. [`report::report`] is the
 //! one entry point every findings command calls (see docs/architecture.md).
 
+pub mod card;
 pub mod finding;
 pub mod fleet;
 pub mod ingest;

@@ -14,7 +14,7 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
-            eprintln!("gpucompat: error: {e:#}");
+            gpucompat::render::sanitize::eprint_line(&format!("gpucompat: error: {e:#}"));
             ExitCode::from(2)
         }
     }

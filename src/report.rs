@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::finding::{exit_code, Finding, Severity};
 use crate::ingest::{self, ToBeSure};
-use crate::inventory::{Inventory, SCHEMA_VERSION as CARD_SCHEMA_VERSION};
+use crate::inventory::Inventory;
 use crate::kb::Kb;
 use crate::plan::hosts::{load_card, HostError, HostSpec};
 use crate::probe::{probe, ProbeOptions};
@@ -105,6 +105,8 @@ pub enum ReportError {
     Card { path: String, message: String },
     #[error(transparent)]
     Host(#[from] HostError),
+    #[error(transparent)]
+    StrictCard(#[from] crate::card::CardError),
 }
 
 /// The counts a report's summary line and JSON `summary` give.
@@ -260,7 +262,7 @@ pub fn report(input: Input<'_>, kb: &Kb, options: &Options<'_>) -> Result<Report
         Input::Text(inputs) => explain(&inputs, kb, sel)?,
         Input::Pasted(files) => explain(&read_inputs(&files)?, kb, sel)?,
         Input::Dockerfile { file, hosts } => {
-            let text = read_text(&file)?;
+            let text = read_text(&file, crate::plan::lint::MAX_DOCKERFILE_BYTES)?;
             let mut specs = Vec::new();
             for p in &hosts {
                 let inv = load_card(p)?;
@@ -356,43 +358,15 @@ fn lint(name: String, text: &str, hosts: &[HostSpec], kb: &Kb, sel: &Selection) 
     r
 }
 
-/// Read a saved card: the Inventory itself, or a `check --json` report holding one.
+/// Read a saved card strictly (see [`crate::card`]).
 fn read_card(path: &Path) -> Result<Inventory, ReportError> {
-    let err = |message: String| ReportError::Card {
-        path: path.display().to_string(),
-        message,
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| err(format!("not JSON: {e}")))?;
-    let inv_value = match value.get("inventory") {
-        Some(inv) if value.get("findings").is_some() => inv.clone(),
-        _ => value,
-    };
-    let mut inv: Inventory =
-        serde_json::from_value(inv_value).map_err(|e| err(format!("not a gpucompat card: {e}")))?;
-    if inv.schema_version > CARD_SCHEMA_VERSION {
-        inv.note(
-            "card",
-            format!(
-                "{} has card schema {} (this build reads {}); unknown fields are ignored",
-                path.display(),
-                inv.schema_version,
-                CARD_SCHEMA_VERSION
-            ),
-        );
-    }
-    Ok(inv)
+    Ok(crate::card::read(path)?)
 }
 
 /// Read a file, or standard input for `-`; bytes that are not UTF-8 become U+FFFD.
-fn read_text(path: &Path) -> Result<String, ReportError> {
-    let read = if path.as_os_str() == "-" {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut b).map(|_| b)
-    } else {
-        std::fs::read(path)
-    };
+/// At most `cap` bytes, only from a regular file (or stdin), opened without blocking.
+fn read_text(path: &Path, cap: u64) -> Result<String, ReportError> {
+    let read = crate::system::read_input(path, cap);
     let bytes = read.map_err(|source| ReportError::Read {
         path: if path.as_os_str() == "-" {
             "standard input".into()
@@ -419,7 +393,7 @@ fn read_inputs(files: &[PathBuf]) -> Result<Vec<(String, String)>, ReportError> 
             } else {
                 p.display().to_string()
             };
-            Ok((name, read_text(p)?))
+            Ok((name, read_text(p, crate::system::MAX_PASTE_BYTES)?))
         })
         .collect()
 }

@@ -99,6 +99,15 @@ pub trait System: Send + Sync {
     fn env_vars(&self) -> BTreeMap<String, String>;
     /// Run a program found on the probed system's PATH (or an absolute path on it).
     fn run(&self, program: &str, args: &[&str], timeout: Duration) -> CommandOutcome;
+    /// Run a program of the probed system with exactly `env`, in the neutral
+    /// working directory `/` (nothing of the caller's directory or environment leaks in).
+    fn run_isolated(
+        &self,
+        program: &str,
+        args: &[&str],
+        env: &BTreeMap<String, String>,
+        timeout: Duration,
+    ) -> CommandOutcome;
 
     /// At most `len` bytes of the file from `offset` (fewer at its end): headers of
     /// large files (ELF, METADATA) without reading them whole.
@@ -123,13 +132,16 @@ pub trait System: Send + Sync {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// Where `path` lies on this machine's own file system (for dlopen, exec).
+    /// Where `path` lies on this machine's own file system (for dlopen, exec),
+    /// links resolved inside the root.
     fn host_path(&self, path: &Path) -> PathBuf {
-        map_under(self.root(), path)
+        resolve_in_root(self.root(), path, true).unwrap_or_else(|_| map_under(self.root(), path))
     }
 }
 
-/// Map an absolute path of the probed system under `root`, never escaping it.
+/// Map an absolute path of the probed system under `root` lexically (`..`
+/// clamped at the root), without looking at the file system. Reads go through
+/// [`resolve_in_root`], which also follows symlinks the way the image would.
 pub fn map_under(root: &Path, path: &Path) -> PathBuf {
     let mut out = root.to_path_buf();
     for c in path.components() {
@@ -144,8 +156,184 @@ pub fn map_under(root: &Path, path: &Path) -> PathBuf {
     out
 }
 
-/// Files larger than this are not read whole: no probed file should be near it.
-const MAX_READ: u64 = 16 * 1024 * 1024;
+/// Symlinks followed while resolving one path before it counts as a loop (Linux uses 40).
+pub const MAX_LINK_HOPS: usize = 40;
+
+/// Resolve `path` of the probed system to where it lies under `root`, as the
+/// image itself would see it: an absolute link target starts again at the
+/// root, `..` stops at the root, so the result never leaves `root`. With
+/// `follow_last` false the last component is not followed (for `read_link`).
+/// A component that does not exist ends the resolution; the rest is appended
+/// as written (with `..` still clamped). Too many links are an `ELOOP` error.
+pub fn resolve_in_root(root: &Path, path: &Path, follow_last: bool) -> io::Result<PathBuf> {
+    enum Step {
+        Name(std::ffi::OsString),
+        Parent,
+    }
+    fn push_steps(stack: &mut Vec<Step>, p: &Path) {
+        for c in p.components().rev() {
+            match c {
+                Component::Normal(n) => stack.push(Step::Name(n.to_os_string())),
+                Component::ParentDir => stack.push(Step::Parent),
+                _ => {}
+            }
+        }
+    }
+    let mut rel = PathBuf::new();
+    let mut stack = Vec::new();
+    push_steps(&mut stack, path);
+    let mut hops = 0;
+    let mut exists = true;
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Parent => {
+                rel.pop();
+            }
+            Step::Name(name) => {
+                let candidate = rel.join(&name);
+                let last = stack.is_empty();
+                if !exists || (last && !follow_last) {
+                    rel = candidate;
+                    continue;
+                }
+                match std::fs::symlink_metadata(root.join(&candidate)) {
+                    Ok(m) if m.file_type().is_symlink() => {
+                        hops += 1;
+                        if hops > MAX_LINK_HOPS {
+                            return Err(io::Error::other(format!(
+                                "{}: more than {MAX_LINK_HOPS} symbolic links (a loop)",
+                                path.display()
+                            )));
+                        }
+                        let target = std::fs::read_link(root.join(&candidate))?;
+                        if target.is_absolute() {
+                            rel = PathBuf::new();
+                        }
+                        push_steps(&mut stack, &target);
+                    }
+                    Ok(_) => rel = candidate,
+                    Err(_) => {
+                        exists = false;
+                        rel = candidate;
+                    }
+                }
+            }
+        }
+    }
+    Ok(root.join(rel))
+}
+
+/// Probed files larger than this are not read: no file a probe reads is near it.
+pub const MAX_READ: u64 = 16 * 1024 * 1024;
+/// Each output stream of an external command is kept up to this size.
+pub const MAX_COMMAND_OUTPUT: u64 = 4 * 1024 * 1024;
+/// `<root>/proc/self/environ` is read up to this size (Linux caps the
+/// environment of `execve` near 2 MiB).
+pub const MAX_ENVIRON: u64 = 2 * 1024 * 1024;
+
+/// `explain` reads at most this much pasted text (each file, and stdin).
+pub const MAX_PASTE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Why a file was not read: it is not a regular file.
+fn not_regular(path: &Path, ft: std::fs::FileType) -> io::Error {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{}: {kind}; only regular files are read", path.display()),
+    )
+}
+
+/// Open a file for reading without blocking on it (a FIFO or a device never
+/// stalls the open) and without making it the controlling terminal; only
+/// regular files are accepted. `shown` names the file in errors.
+pub fn open_regular(host_path: &Path, shown: &Path) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nonblocking_flags())
+        .open(host_path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", shown.display())))?;
+    check_regular(f, shown)
+}
+
+fn nonblocking_flags() -> i32 {
+    (rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY).bits() as i32
+}
+
+fn check_regular(f: std::fs::File, shown: &Path) -> io::Result<std::fs::File> {
+    let m = f
+        .metadata()
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", shown.display())))?;
+    if !m.file_type().is_file() {
+        return Err(not_regular(shown, m.file_type()));
+    }
+    Ok(f)
+}
+
+/// Read at most `cap` bytes of an open regular file; a file that holds more
+/// is an error naming the limit, not a truncated read.
+pub fn read_capped(mut f: impl Read, cap: u64, shown: &Path) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    (&mut f)
+        .take(cap + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", shown.display())))?;
+    if buf.len() as u64 > cap {
+        return Err(too_large(shown, cap));
+    }
+    Ok(buf)
+}
+
+/// The error for an input over its documented size limit.
+pub fn too_large(shown: &Path, cap: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{}: larger than the {} limit; not read",
+            shown.display(),
+            human_size(cap)
+        ),
+    )
+}
+
+fn human_size(n: u64) -> String {
+    if n >= 1024 * 1024 && n % (1024 * 1024) == 0 {
+        format!("{} MiB", n / (1024 * 1024))
+    } else if n >= 1024 && n % 1024 == 0 {
+        format!("{} KiB", n / 1024)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Read a file named on the command line (`explain FILE`, `--card`, a
+/// Dockerfile, a `--kb` table): only a regular file, opened without blocking,
+/// at most `cap` bytes. `-` reads stdin, with the same cap.
+pub fn read_input(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    if path == Path::new("-") {
+        return read_capped(io::stdin().lock(), cap, Path::new("stdin"));
+    }
+    let f = open_regular(path, path)?;
+    if let Ok(m) = f.metadata() {
+        if m.len() > cap {
+            return Err(too_large(path, cap));
+        }
+    }
+    read_capped(f, cap, path)
+}
 
 /// The one implementation: a machine whose `/` is `root`.
 #[derive(Debug, Clone)]
@@ -159,16 +347,23 @@ impl Host {
     pub fn new(root: impl Into<PathBuf>) -> Host {
         let root: PathBuf = root.into();
         let live = root == Path::new("/");
-        let env = if live {
+        let mut host = Host {
+            root,
+            env: BTreeMap::new(),
+        };
+        host.env = if live {
             std::env::vars_os()
                 .filter_map(|(k, v)| {
                     Some((k.into_string().ok()?, v.to_string_lossy().into_owned()))
                 })
                 .collect()
         } else {
-            read_environ(&root.join("proc/self/environ"))
+            host.open(Path::new("/proc/self/environ"))
+                .and_then(|f| read_capped(f, MAX_ENVIRON, Path::new("/proc/self/environ")))
+                .map(|b| parse_environ(&b))
+                .unwrap_or_default()
         };
-        Host { root, env }
+        host
     }
 
     /// Replace or add environment variables (tests, `--root` with overrides).
@@ -179,6 +374,88 @@ impl Host {
 
     pub fn is_live(&self) -> bool {
         self.root == Path::new("/")
+    }
+
+    /// Where `path` lies on this machine, links resolved inside the root.
+    fn resolved(&self, path: &Path, follow_last: bool) -> io::Result<PathBuf> {
+        if self.is_live() {
+            return Ok(path.to_path_buf());
+        }
+        resolve_in_root(&self.root, path, follow_last)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    }
+
+    /// Open `path` of the probed system for reading: a regular file only,
+    /// never blocking, never leaving the root. Under a root, the kernel
+    /// resolves the path inside it (`openat2` with `RESOLVE_IN_ROOT`); where
+    /// that call is missing, [`resolve_in_root`] does it component by
+    /// component and the last component is opened without following a link.
+    fn open(&self, path: &Path) -> io::Result<std::fs::File> {
+        if self.is_live() {
+            return open_regular(path, path);
+        }
+        match self.open_in_root(path) {
+            Some(r) => r,
+            None => self.open_resolved(path),
+        }
+    }
+
+    /// The fallback of [`Host::open`]: resolve in the root, open the last component without following it.
+    fn open_resolved(&self, path: &Path) -> io::Result<std::fs::File> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let p = self.resolved(path, true)?;
+        let f = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nonblocking_flags() | rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+            .open(&p)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        check_regular(f, path)
+    }
+
+    /// `None` when the kernel has no `openat2` (before Linux 5.6, or filtered).
+    #[cfg(target_os = "linux")]
+    fn open_in_root(&self, path: &Path) -> Option<io::Result<std::fs::File>> {
+        use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static MISSING: AtomicBool = AtomicBool::new(false);
+        if MISSING.load(Ordering::Relaxed) {
+            return None;
+        }
+        let ctx = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let root = match rustix::fs::open(
+            &self.root,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) {
+            Ok(fd) => fd,
+            Err(e) => return Some(Err(ctx(e.into()))),
+        };
+        let rel = path.strip_prefix("/").unwrap_or(path);
+        let rel = if rel.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            rel
+        };
+        match openat2(
+            &root,
+            rel,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+            Mode::empty(),
+            ResolveFlags::IN_ROOT | ResolveFlags::NO_MAGICLINKS,
+        ) {
+            Ok(fd) => Some(check_regular(std::fs::File::from(fd), path)),
+            Err(rustix::io::Errno::NOSYS) | Err(rustix::io::Errno::PERM) => {
+                MISSING.store(true, Ordering::Relaxed);
+                None
+            }
+            Err(rustix::io::Errno::AGAIN) => None,
+            Err(e) => Some(Err(ctx(e.into()))),
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn open_in_root(&self, _path: &Path) -> Option<io::Result<std::fs::File>> {
+        None
     }
 
     fn find_program(&self, program: &str) -> Option<PathBuf> {
@@ -196,10 +473,7 @@ impl Host {
     }
 }
 
-fn read_environ(path: &Path) -> BTreeMap<String, String> {
-    let Ok(bytes) = std::fs::read(path) else {
-        return BTreeMap::new();
-    };
+fn parse_environ(bytes: &[u8]) -> BTreeMap<String, String> {
     bytes
         .split(|&b| b == 0 || b == b'\n')
         .filter_map(|kv| {
@@ -216,21 +490,19 @@ impl System for Host {
     }
 
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        let p = self.host_path(path);
-        let f = std::fs::File::open(&p)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        let mut buf = Vec::new();
-        f.take(MAX_READ)
-            .read_to_end(&mut buf)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        Ok(buf)
+        let f = self.open(path)?;
+        if let Ok(m) = f.metadata() {
+            if m.len() > MAX_READ {
+                return Err(too_large(path, MAX_READ));
+            }
+        }
+        read_capped(f, MAX_READ, path)
     }
 
     fn read_range(&self, path: &Path, offset: u64, len: usize) -> io::Result<Vec<u8>> {
         use std::io::{Seek, SeekFrom};
-        let p = self.host_path(path);
         let ctx = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-        let mut f = std::fs::File::open(&p).map_err(ctx)?;
+        let mut f = self.open(path)?;
         f.seek(SeekFrom::Start(offset)).map_err(ctx)?;
         let mut buf = Vec::new();
         f.take(len.min(MAX_READ as usize) as u64)
@@ -240,7 +512,7 @@ impl System for Host {
     }
 
     fn read_dir(&self, path: &Path) -> io::Result<Vec<DirEntry>> {
-        let p = self.host_path(path);
+        let p = self.resolved(path, true)?;
         let rd = std::fs::read_dir(&p)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         let mut out = Vec::new();
@@ -248,13 +520,14 @@ impl System for Host {
             let name = entry.file_name().to_string_lossy().into_owned();
             let ft = entry.file_type().ok();
             let is_symlink = ft.is_some_and(|t| t.is_symlink());
+            let shown = path.join(&name);
             let is_dir = if is_symlink {
-                entry.path().is_dir()
+                self.is_dir(&shown)
             } else {
                 ft.is_some_and(|t| t.is_dir())
             };
             out.push(DirEntry {
-                path: path.join(&name),
+                path: shown,
                 name,
                 is_dir,
                 is_symlink,
@@ -265,11 +538,11 @@ impl System for Host {
     }
 
     fn read_link(&self, path: &Path) -> io::Result<PathBuf> {
-        std::fs::read_link(self.host_path(path))
+        std::fs::read_link(self.resolved(path, false)?)
     }
 
     fn read_dir_names(&self, path: &Path) -> io::Result<Vec<String>> {
-        let rd = std::fs::read_dir(self.host_path(path))
+        let rd = std::fs::read_dir(self.resolved(path, true)?)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         Ok(rd
             .flatten()
@@ -279,16 +552,28 @@ impl System for Host {
 
     fn exists(&self, path: &Path) -> bool {
         // A dangling symlink still "exists" as a device node or library link would.
-        let p = self.host_path(path);
-        p.exists() || p.symlink_metadata().is_ok()
+        let Ok(p) = self.resolved(path, false) else {
+            return false;
+        };
+        p.symlink_metadata().is_ok()
     }
 
     fn is_dir(&self, path: &Path) -> bool {
-        self.host_path(path).is_dir()
+        self.resolved(path, true)
+            .is_ok_and(|p| p.symlink_metadata().is_ok_and(|m| m.is_dir()))
     }
 
     fn readable(&self, path: &Path) -> bool {
-        std::fs::File::open(self.host_path(path)).is_ok()
+        // A device node (/dev/nvidia0) counts: opened without blocking, not read.
+        let Ok(p) = self.resolved(path, true) else {
+            return false;
+        };
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nonblocking_flags())
+            .open(p)
+            .is_ok()
     }
 
     fn env(&self, name: &str) -> Option<String> {
@@ -305,6 +590,24 @@ impl System for Host {
         };
         run_with_timeout(&exe, args, &self.env, timeout)
     }
+
+    fn run_isolated(
+        &self,
+        program: &str,
+        args: &[&str],
+        env: &BTreeMap<String, String>,
+        timeout: Duration,
+    ) -> CommandOutcome {
+        let Some(exe) = self.find_program(program) else {
+            return CommandOutcome::NotFound;
+        };
+        run_in(&exe, args, env, Path::new("/"), timeout)
+    }
+
+    fn host_path(&self, path: &Path) -> PathBuf {
+        self.resolved(path, true)
+            .unwrap_or_else(|_| map_under(&self.root, path))
+    }
 }
 
 /// Run `exe` with a clean environment (`env`), no stdin, and kill it at `timeout`.
@@ -314,10 +617,26 @@ pub fn run_with_timeout<S: AsRef<OsStr>>(
     env: &BTreeMap<String, String>,
     timeout: Duration,
 ) -> CommandOutcome {
+    run_in(exe, args, env, Path::new("."), timeout)
+}
+
+/// Run `exe` in `cwd` with exactly `env`, no stdin, in its own process group.
+/// The deadline holds whatever the program does: at `timeout` the whole
+/// group is killed, and when the program exits, anything it left running in
+/// its group (a `sleep 40 &` holding the output pipe) is killed too; output
+/// still unread at the deadline is abandoned.
+pub fn run_in<S: AsRef<OsStr>>(
+    exe: &Path,
+    args: &[S],
+    env: &BTreeMap<String, String>,
+    cwd: &Path,
+    timeout: Duration,
+) -> CommandOutcome {
     let mut cmd = Command::new(exe);
     cmd.args(args)
         .env_clear()
         .envs(env)
+        .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -332,53 +651,78 @@ pub fn run_with_timeout<S: AsRef<OsStr>>(
         Err(e) if e.kind() == io::ErrorKind::NotFound => return CommandOutcome::NotFound,
         Err(e) => return CommandOutcome::Failed(format!("{}: {e}", exe.display())),
     };
-    let mut out = child.stdout.take();
-    let mut err = child.stderr.take();
-    let out_t = std::thread::spawn(move || drain(out.as_mut()));
-    let err_t = std::thread::spawn(move || drain(err.as_mut()));
     let start = Instant::now();
+    let (tx_out, rx_out) = std::sync::mpsc::channel();
+    let (tx_err, rx_err) = std::sync::mpsc::channel();
+    let out = child.stdout.take();
+    let err = child.stderr.take();
+    std::thread::spawn(move || {
+        let _ = tx_out.send(drain(out));
+    });
+    std::thread::spawn(move || {
+        let _ = tx_err.send(drain(err));
+    });
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break Some(s),
             Ok(None) if start.elapsed() >= timeout => break None,
             Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return CommandOutcome::Failed(e.to_string()),
-        }
-    };
-    match status {
-        Some(s) => CommandOutcome::Finished {
-            code: s.code(),
-            stdout: out_t.join().unwrap_or_default(),
-            stderr: err_t.join().unwrap_or_default(),
-        },
-        None => {
-            kill_tree(&mut child);
-            let _ = child.wait();
-            CommandOutcome::TimedOut {
-                after: start.elapsed(),
+            Err(e) => {
+                kill_group(&mut child);
+                return CommandOutcome::Failed(e.to_string());
             }
         }
+    };
+    let Some(s) = status else {
+        kill_group(&mut child);
+        let _ = child.wait();
+        return CommandOutcome::TimedOut {
+            after: start.elapsed(),
+        };
+    };
+    // What the program left behind in its group holds the pipes open.
+    kill_group(&mut child);
+    let left = timeout
+        .saturating_sub(start.elapsed())
+        .max(Duration::from_millis(50));
+    let deadline = Instant::now() + left;
+    let recv = |rx: std::sync::mpsc::Receiver<String>| {
+        rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .ok()
+    };
+    match (recv(rx_out), recv(rx_err)) {
+        (Some(stdout), Some(stderr)) => CommandOutcome::Finished {
+            code: s.code(),
+            stdout,
+            stderr,
+        },
+        // A descendant that left the group still holds the output open.
+        _ => CommandOutcome::TimedOut {
+            after: start.elapsed(),
+        },
     }
 }
 
-fn kill_tree(child: &mut std::process::Child) {
+fn kill_group(child: &mut std::process::Child) {
     #[cfg(unix)]
     {
         // The child leads its own process group: signal the group.
-        let pgid = child.id() as i32;
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{pgid}")])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        if let Some(pid) = i32::try_from(child.id())
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+        {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
     }
     let _ = child.kill();
 }
 
-fn drain<R: Read>(r: Option<&mut R>) -> String {
+fn drain<R: Read>(r: Option<R>) -> String {
     let mut buf = Vec::new();
-    if let Some(r) = r {
-        let _ = r.take(MAX_READ).read_to_end(&mut buf);
+    if let Some(mut r) = r {
+        let _ = (&mut r).take(MAX_COMMAND_OUTPUT).read_to_end(&mut buf);
+        // Keep reading what is over the cap, so the program is not stalled on a full pipe.
+        let _ = io::copy(&mut r, &mut io::sink());
     }
     String::from_utf8_lossy(&buf).into_owned()
 }
@@ -398,6 +742,47 @@ mod tests {
             map_under(root, Path::new("/../../etc/passwd")),
             Path::new("/tmp/fx/etc/passwd")
         );
+    }
+
+    #[test]
+    fn links_resolve_inside_the_root_both_ways() {
+        use std::os::unix::fs::symlink;
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "host").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("etc")).unwrap();
+        std::fs::create_dir_all(root.join("usr/lib")).unwrap();
+        std::fs::write(root.join("usr/lib/os-release"), "image").unwrap();
+        symlink("/usr/lib/os-release", root.join("etc/os-release")).unwrap();
+        symlink(outside.path().join("secret"), root.join("etc/abs")).unwrap();
+        let climb = format!(
+            "../../../../../../..{}",
+            outside.path().join("secret").display()
+        );
+        symlink(&climb, root.join("etc/climb")).unwrap();
+        symlink("/etc/loop2", root.join("etc/loop1")).unwrap();
+        symlink("/etc/loop1", root.join("etc/loop2")).unwrap();
+        let h = Host::new(root);
+        for open in [Host::open, Host::open_resolved] {
+            let read = |p: &str| {
+                open(&h, Path::new(p)).map(|mut f| {
+                    let mut s = String::new();
+                    f.read_to_string(&mut s).unwrap();
+                    s
+                })
+            };
+            assert_eq!(read("/etc/os-release").unwrap(), "image");
+            assert!(read("/etc/abs").is_err());
+            assert!(read("/etc/climb").is_err());
+            assert!(read("/etc/loop1").is_err());
+        }
+        assert_eq!(
+            resolve_in_root(root, Path::new("/etc/abs"), true).unwrap(),
+            root.join(outside.path().join("secret").strip_prefix("/").unwrap())
+        );
+        assert!(h.read_link(Path::new("/etc/os-release")).is_ok());
+        assert!(!h.exists(Path::new("/etc/abs/x")));
     }
 
     #[test]

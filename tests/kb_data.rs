@@ -137,3 +137,8 @@ fn embedded_json_matches_the_toml_tables() {
     let from_toml = Kb::from_embedded_toml().expect("data/*.toml parse");
     assert_eq!(kb_tables(&from_toml), kb_tables(Kb::embedded()));
 }
+
+#[test]
+fn the_embedded_tables_pass_the_validator_every_kb_table_passes() {
+    gpucompat::kb::tables::validate(Kb::embedded()).unwrap();
+}

@@ -16,6 +16,7 @@ fn envs(scenario: &str, python: &[&str], exec: bool) -> Vec<PythonEnv> {
     let opts = ProbeOptions {
         python: python.iter().map(PathBuf::from).collect(),
         exec_python: exec,
+        allow_root_code: true,
         ..Default::default()
     };
     discover(&Host::new(root), &opts).0

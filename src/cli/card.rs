@@ -102,6 +102,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     match &args.output {
         Some(path) => write_atomic(path, &out)?,
+        None if format == Format::Json => super::emit_exact(&out)?,
         None => emit(&out)?,
     }
     Ok(code)

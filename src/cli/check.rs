@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use gpucompat::render::findings as render;
 use gpucompat::report::{report, Input, Options};
 
-use super::{emit, Ctx, SelectArgs};
+use super::{emit, emit_exact, Ctx, SelectArgs};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -70,7 +70,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     let r = report(input, &ctx.kb, &options)?;
     if json {
-        emit(&format!("{}\n", r.to_json()))?;
+        emit_exact(&format!("{}\n", r.to_json()))?;
     } else {
         emit(&render::text(&r, ctx.verbose))?;
     }

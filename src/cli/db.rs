@@ -96,28 +96,36 @@ fn emit<A: Answer>(ctx: &Ctx, json: bool, answer: Result<A, Unknown>) -> anyhow:
     match answer {
         Ok(a) => {
             if json {
-                println!("{}", serde_json::to_string_pretty(&a)?);
+                gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&a)?);
             } else {
                 let mut t = Text::default();
                 a.render(&mut t);
-                print!("{}", t.finish(ctx.verbose));
+                gpucompat::render::sanitize::print(&t.finish(ctx.verbose));
             }
             Ok(0)
         }
         Err(u) => {
-            eprintln!("gpucompat: error: {}", u.message);
+            gpucompat::render::sanitize::eprint_line(&format!("gpucompat: error: {}", u.message));
             if !u.nearest.is_empty() {
-                eprintln!("nearest known: {}", u.nearest.join(", "));
+                gpucompat::render::sanitize::eprint_line(&format!(
+                    "nearest known: {}",
+                    u.nearest.join(", ")
+                ));
             }
             if !u.accepted.is_empty() {
-                eprintln!("accepted spellings: {}", u.accepted.join(", "));
+                gpucompat::render::sanitize::eprint_line(&format!(
+                    "accepted spellings: {}",
+                    u.accepted.join(", ")
+                ));
             }
             if json {
                 #[derive(Serialize)]
                 struct ErrorOut<'a> {
                     error: &'a Unknown,
                 }
-                println!("{}", serde_json::to_string_pretty(&ErrorOut { error: &u })?);
+                gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(
+                    &ErrorOut { error: &u },
+                )?);
             }
             Ok(2)
         }

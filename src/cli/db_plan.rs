@@ -179,10 +179,10 @@ pub fn run_require(ctx: &Ctx, args: RequireArgs) -> anyhow::Result<i32> {
         reports.push(evaluate_requirements(&label, set, &view, facts));
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&reports)?);
+        gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&reports)?);
     } else {
         for r in &reports {
-            print!("{}", require_text(r, ctx.verbose));
+            gpucompat::render::sanitize::print(&require_text(r, ctx.verbose));
         }
     }
     Ok(reports.iter().map(|r| r.exit_code()).max().unwrap_or(0))
@@ -282,9 +282,9 @@ pub fn run_image(ctx: &Ctx, args: ImageArgs) -> anyhow::Result<i32> {
     };
     let report = image_report(&ctx.kb, &image, &hosts);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", image_text(&report, ctx.verbose));
+        gpucompat::render::sanitize::print(&image_text(&report, ctx.verbose));
     }
     Ok(report.exit_code())
 }
@@ -301,11 +301,12 @@ fn list_images(ctx: &Ctx, json: bool) -> anyhow::Result<i32> {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        gpucompat::render::sanitize::print_exact(&serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
-    println!("| CUDA | cuDNN | NVIDIA_REQUIRE_CUDA | flavors | OS |");
-    println!("|---|---|---|---|---|");
+    let mut table = String::from(
+        "| CUDA | cuDNN | NVIDIA_REQUIRE_CUDA | flavors | OS |\n|---|---|---|---|---|\n",
+    );
     for r in rows {
         let req = r
             .require_cuda
@@ -319,14 +320,14 @@ fn list_images(ctx: &Ctx, json: bool) -> anyhow::Result<i32> {
                     first.to_string()
                 }
             });
-        println!(
-            "| {} | {} | {} | {} | {} |",
+        table.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
             r.cuda,
             r.cudnn.as_deref().unwrap_or("-"),
             req,
             r.flavors.join(" "),
             r.os.join(" ")
-        );
+        ));
     }
     Ok(0)
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use gpucompat::render::findings as render;
 use gpucompat::report::{report, Input, Options};
 
-use super::{emit, Ctx, SelectArgs};
+use super::{emit, emit_exact, Ctx, SelectArgs};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -33,7 +33,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     let r = report(input, &ctx.kb, &options)?;
     if args.json {
-        emit(&format!("{}\n", r.to_json()))?;
+        emit_exact(&format!("{}\n", r.to_json()))?;
     } else {
         emit(&render::lint_text(&r, ctx.verbose))?;
     }

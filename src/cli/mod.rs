@@ -69,7 +69,14 @@ pub enum Command {
 
 /// Write the result to stdout. A closed pipe (`gpucompat check | head`) ends
 /// the output quietly instead of panicking.
+/// Text is made inert first (`render::sanitize`): values from cards, pastes and
+/// images may hold terminal escapes.
 pub fn emit(text: &str) -> anyhow::Result<()> {
+    emit_exact(&gpucompat::render::sanitize::text(text))
+}
+
+/// JSON and other exact formats, printed as they are.
+pub fn emit_exact(text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

@@ -117,7 +117,12 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
         }
     }
     let format = if args.json { Format::Json } else { args.format };
-    emit(&formats::render(&plan, format, args.group))?;
+    let out = formats::render(&plan, format, args.group);
+    if format == Format::Json {
+        super::emit_exact(&out)?;
+    } else {
+        emit(&out)?;
+    }
     if ctx.verbose && format != Format::Pins && format != Format::Json {
         for s in &plan.stacks {
             for r in &s.reasons {

@@ -4,7 +4,7 @@
 use gpucompat::render::findings as render;
 use gpucompat::rules::registry;
 
-use super::{emit, Ctx};
+use super::{emit, emit_exact, Ctx};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
@@ -25,7 +25,7 @@ pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     let Some(code) = args.code.filter(|_| !args.all) else {
         let all = registry::all();
         if args.json {
-            emit(&format!("{}\n", render::rules_json(&all)))?;
+            emit_exact(&format!("{}\n", render::rules_json(&all)))?;
         } else {
             emit(&render::rules_text(&all))?;
         }
@@ -34,7 +34,7 @@ pub fn run(_ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     match registry::by_code(&code) {
         Some(r) => {
             if args.json {
-                emit(&format!("{}\n", render::rule_json(&r)))?;
+                emit_exact(&format!("{}\n", render::rule_json(&r)))?;
             } else {
                 emit(&r.render_docs())?;
             }

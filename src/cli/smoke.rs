@@ -7,7 +7,7 @@ use gpucompat::render::smoke as render;
 use gpucompat::report::{report, Input, Options};
 use gpucompat::smoke::{GemmChoice, SmokeOptions};
 
-use super::{emit, Ctx, SelectArgs};
+use super::{emit, emit_exact, Ctx, SelectArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -69,7 +69,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     let r = report(input, &ctx.kb, &options)?;
     if args.json {
-        emit(&format!("{}\n", r.to_json()))?;
+        emit_exact(&format!("{}\n", r.to_json()))?;
     } else {
         emit(&render::text(&r, &ctx.kb, ctx.verbose))?;
     }

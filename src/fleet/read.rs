@@ -34,9 +34,8 @@ pub struct Rejected {
 }
 
 #[derive(Deserialize)]
-struct Envelope {
+struct Findings {
     findings: Vec<Finding>,
-    inventory: Inventory,
 }
 
 /// Just enough of a card or report to decide how to read it.
@@ -93,14 +92,19 @@ pub fn parse_card(path: &str, bytes: &[u8]) -> Result<NodeCard, String> {
         }
         None => return Err("not a gpucompat card: no schema_version".into()),
     }
-    let (inventory, findings) = if envelope {
-        let env: Envelope =
+    // The strict card reader decides what a card is; a report's findings are read beside it.
+    let inventory = crate::card::parse(text, path).map_err(|e| {
+        let msg = e.to_string();
+        msg.strip_prefix(&format!("{path}: "))
+            .unwrap_or(&msg)
+            .to_string()
+    })?;
+    let findings = if envelope {
+        let env: Findings =
             serde_json::from_str(text).map_err(|e| format!("not a gpucompat check report: {e}"))?;
-        (env.inventory, Some(env.findings))
+        Some(env.findings)
     } else {
-        let inv: Inventory =
-            serde_json::from_str(text).map_err(|e| format!("not a gpucompat card: {e}"))?;
-        (inv, None)
+        None
     };
     let name = inventory
         .os

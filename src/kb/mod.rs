@@ -25,6 +25,9 @@ pub enum KbError {
     },
     #[error("knowledge table {name}: {message}")]
     Parse { name: String, message: String },
+    /// A table loaded but breaks a rule every table keeps (see [`tables::validate`]).
+    #[error("knowledge {0}")]
+    Invalid(tables::RowError),
 }
 
 /// Every table, by its file name.
@@ -98,13 +101,28 @@ enum Source {
 
 fn parse_table<R: DeserializeOwned>(name: &str, src: Source) -> Result<Table<R>, KbError> {
     let parsed = match src {
-        Source::Toml(text) => toml::from_str(&text).map_err(|e| e.to_string()),
+        Source::Toml(text) => toml::from_str(&text).map_err(|e| toml_message(&text, &e)),
         Source::Json(text) => serde_json::from_str(text).map_err(|e| e.to_string()),
     };
     parsed.map_err(|message| KbError::Parse {
         name: name.to_string(),
         message,
     })
+}
+
+/// Where a TOML error is and what it says, without quoting the file (which
+/// may be anything a link points at).
+fn toml_message(text: &str, e: &toml::de::Error) -> String {
+    let message = crate::render::sanitize::excerpt(e.message(), 200);
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or("");
+            let line = before.matches('\n').count() + 1;
+            let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("line {line}, column {col}: {message}")
+        }
+        None => message,
+    }
 }
 
 fn embedded_json(name: &str) -> Result<Source, KbError> {
@@ -145,6 +163,26 @@ impl Kb {
         })
     }
 
+    /// The embedded tables with `name` replaced by the TOML `text`, validated as
+    /// `--kb` tables are (what `with_overrides` does for one file; fuzzing uses it).
+    pub fn with_table_text(name: &str, text: &str) -> Result<Kb, KbError> {
+        if !EMBEDDED.iter().any(|(n, _)| *n == name) {
+            return Err(KbError::Parse {
+                name: name.to_string(),
+                message: "no such table".into(),
+            });
+        }
+        let kb = Kb::from_sources(&|n| {
+            if n == name {
+                Ok(Source::Toml(text.to_string()))
+            } else {
+                embedded_json(n)
+            }
+        })?;
+        tables::validate(&kb).map_err(KbError::Invalid)?;
+        Ok(kb)
+    }
+
     /// The embedded tables, with any `<name>.toml` in `dir` taking the place of its twin.
     pub fn with_overrides(dir: &Path) -> Result<Kb, KbError> {
         if !dir.is_dir() {
@@ -153,13 +191,28 @@ impl Kb {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"),
             });
         }
-        Kb::from_sources(&|name| {
+        let kb = Kb::from_sources(&|name| {
             let path = dir.join(format!("{name}.toml"));
-            match std::fs::read_to_string(&path) {
-                Ok(t) => Ok(Source::Toml(t)),
+            match crate::system::read_input(&path, tables::MAX_TABLE_BYTES) {
+                Ok(b) => String::from_utf8(b)
+                    .map(Source::Toml)
+                    .map_err(|e| KbError::Parse {
+                        name: name.to_string(),
+                        message: format!(
+                            "{}: not UTF-8 (at byte {})",
+                            path.display(),
+                            e.utf8_error().valid_up_to()
+                        ),
+                    }),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => embedded_json(name),
-                Err(source) => Err(KbError::Read { path, source }),
+                // The message names the file; kept out of the error's source chain so it is said once.
+                Err(e) => Err(KbError::Parse {
+                    name: name.to_string(),
+                    message: e.to_string(),
+                }),
             }
-        })
+        })?;
+        tables::validate(&kb).map_err(KbError::Invalid)?;
+        Ok(kb)
     }
 }

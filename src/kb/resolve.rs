@@ -307,16 +307,24 @@ fn view<'a>(
 /// Every NVIDIA GPU: the driver's list, plus PCI devices the driver does not list.
 pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
     let mut out = Vec::new();
+    // Indexes keep this linear in GPUs and PCI devices (hostile cards hold 100 000 GPUs).
+    let mut by_bus: std::collections::HashMap<String, &PciDevice> = Default::default();
+    for p in inv.nvidia_pci() {
+        if let Some(b) = normalize_bus_id(&p.address) {
+            by_bus.entry(b).or_insert(p);
+        }
+    }
+    let mut matched: std::collections::HashSet<&str> = Default::default();
     for g in &inv.gpus {
         let name = g.name.as_ref().map(|f| f.value.clone());
         let bus = g
             .pci_bus_id
             .as_ref()
             .and_then(|b| normalize_bus_id(&b.value));
-        let pci = bus.as_deref().and_then(|b| {
-            inv.nvidia_pci()
-                .find(|p| normalize_bus_id(&p.address).as_deref() == Some(b))
-        });
+        let pci = bus.as_deref().and_then(|b| by_bus.get(b).copied());
+        if let Some(p) = pci {
+            matched.insert(p.address.as_str());
+        }
         let label = match &name {
             Some(n) => format!("GPU {} ({n})", g.index),
             None => format!("GPU {}", g.index),
@@ -325,15 +333,14 @@ pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
     }
     // The driver listed GPUs but could not tell their bus ids: don't count twice.
     let unkeyed = !inv.gpus.is_empty() && inv.gpus.iter().all(|g| g.pci_bus_id.is_none());
+    let mut pci_rows: std::collections::HashMap<&str, Option<&GpuRow>> = Default::default();
     for p in inv.nvidia_pci() {
-        if unkeyed
-            || out
-                .iter()
-                .any(|v| v.pci.is_some_and(|q| q.address == p.address))
-        {
+        if unkeyed || matched.contains(p.address.as_str()) {
             continue;
         }
-        let pci_row = kb.gpu_by_pci_id(&p.device_id);
+        let pci_row = *pci_rows
+            .entry(p.device_id.as_str())
+            .or_insert_with(|| kb.gpu_by_pci_id(&p.device_id));
         let name = pci_row.map(|r| r.name.clone()).or_else(|| p.name.clone());
         let label = match &name {
             Some(n) => format!("{} ({n})", p.address),
@@ -576,9 +583,13 @@ pub fn resolve<'a>(inv: &'a Inventory, kb: &'a Kb) -> Resolved<'a> {
 /// cannot pin to one row stays unknown; the returned notes say why.
 pub fn fill_inventory(inv: &mut Inventory, kb: &Kb) -> Vec<KbGap> {
     let mut notes = Vec::new();
+    let mut names: std::collections::HashMap<String, Option<String>> = Default::default();
     for d in inv.pci.iter_mut().filter(|d| d.vendor == GpuVendor::Nvidia) {
         if d.name.is_none() {
-            d.name = kb.gpu_by_pci_id(&d.device_id).map(|r| r.name.clone());
+            d.name = names
+                .entry(d.device_id.clone())
+                .or_insert_with(|| kb.gpu_by_pci_id(&d.device_id).map(|r| r.name.clone()))
+                .clone();
         }
     }
     // Names repeat (eight of the same GPU) and hostile input may bring
@@ -586,6 +597,12 @@ pub fn fill_inventory(inv: &mut Inventory, kb: &Kb) -> Vec<KbGap> {
     const MAX_LOOKUPS: usize = 64;
     let mut seen: Vec<String> = Vec::new();
     let pci = inv.pci.clone();
+    let mut by_bus: std::collections::HashMap<String, &PciDevice> = Default::default();
+    for p in &pci {
+        if let Some(b) = normalize_bus_id(&p.address) {
+            by_bus.entry(b).or_insert(p);
+        }
+    }
     for g in &mut inv.gpus {
         if g.compute_capability.is_some() && g.architecture.is_some() && g.segment.is_some() {
             continue;
@@ -603,10 +620,7 @@ pub fn fill_inventory(inv: &mut Inventory, kb: &Kb) -> Vec<KbGap> {
             .pci_bus_id
             .as_ref()
             .and_then(|b| normalize_bus_id(&b.value));
-        let dev = bus.as_deref().and_then(|b| {
-            pci.iter()
-                .find(|p| normalize_bus_id(&p.address).as_deref() == Some(b))
-        });
+        let dev = bus.as_deref().and_then(|b| by_bus.get(b).copied());
         let subject = format!("GPU {}", g.index);
         match gpu_row(kb, name.as_deref(), dev) {
             RowMatch::Found(row, src) => {

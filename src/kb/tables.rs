@@ -308,3 +308,365 @@ pub struct ExtensionRow {
     pub note: Option<String>,
     pub source: String,
 }
+
+/// `--kb` table files larger than this are refused (the largest built-in table is under 100 KiB).
+pub const MAX_TABLE_BYTES: u64 = 2 * 1024 * 1024;
+
+/// What is wrong with one row of a table (rows count from 1, in file order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowError {
+    pub table: &'static str,
+    pub row: usize,
+    /// The row's key as written (`name = "NVIDIA H100"`), cut short.
+    pub key: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for RowError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.row == 0 {
+            write!(f, "table {}: {}", self.table, self.message)
+        } else {
+            write!(
+                f,
+                "table {}, row {} ({}): {}",
+                self.table, self.row, self.key, self.message
+            )
+        }
+    }
+}
+
+/// The checks every table passes, built-in or given with `--kb`: each row
+/// names its source, `meta.table` is the file's name, keys are unique (and
+/// in order where the tables keep an order), and no range has its minimum
+/// above its maximum. Linear in the number of rows.
+pub fn validate(kb: &crate::kb::Kb) -> Result<(), RowError> {
+    use crate::kb::cmp_versions;
+    use std::cmp::Ordering;
+    use std::collections::{HashMap, HashSet};
+
+    fn err(
+        table: &'static str,
+        row: usize,
+        key: impl std::fmt::Display,
+        message: String,
+    ) -> RowError {
+        RowError {
+            table,
+            row: row + 1,
+            key: crate::render::sanitize::excerpt(&key.to_string(), 60),
+            message,
+        }
+    }
+    fn meta(table: &'static str, m: &Meta) -> Result<(), RowError> {
+        if m.table != table {
+            return Err(RowError {
+                table,
+                row: 0,
+                key: String::new(),
+                message: format!(
+                    "meta.table is {:?}; it must name the file ({table})",
+                    crate::render::sanitize::excerpt(&m.table, 40)
+                ),
+            });
+        }
+        Ok(())
+    }
+    fn sources<R>(
+        table: &'static str,
+        t: &Table<R>,
+        key: impl Fn(&R) -> String,
+        source: impl Fn(&R) -> &str,
+    ) -> Result<(), RowError> {
+        meta(table, &t.meta)?;
+        for (i, r) in t.row.iter().enumerate() {
+            if source(r).trim().is_empty() {
+                return Err(err(
+                    table,
+                    i,
+                    key(r),
+                    "no source: every row names where its facts come from".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+    /// Keys strictly increasing: unique and in the table's order.
+    fn increasing<R, K: std::fmt::Display>(
+        table: &'static str,
+        t: &Table<R>,
+        key: impl Fn(&R) -> K,
+        cmp: impl Fn(&K, &K) -> Ordering,
+    ) -> Result<(), RowError> {
+        for (i, w) in t.row.windows(2).enumerate() {
+            let (a, b) = (key(&w[0]), key(&w[1]));
+            match cmp(&a, &b) {
+                Ordering::Less => {}
+                Ordering::Equal => {
+                    return Err(err(table, i + 1, &b, format!("duplicate of row {}", i + 1)))
+                }
+                Ordering::Greater => {
+                    return Err(err(
+                        table,
+                        i + 1,
+                        &b,
+                        format!("out of order: comes after {a} (row {})", i + 1),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+    fn range<K: PartialOrd + std::fmt::Display>(
+        table: &'static str,
+        i: usize,
+        key: impl std::fmt::Display,
+        what: &str,
+        min: Option<K>,
+        max: Option<K>,
+    ) -> Result<(), RowError> {
+        if let (Some(lo), Some(hi)) = (min, max) {
+            if lo > hi {
+                return Err(err(
+                    table,
+                    i,
+                    key,
+                    format!("{what}: the minimum {lo} is above the maximum {hi}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+    let v = |a: &str, b: &str| cmp_versions(a, b);
+
+    sources(
+        "cuda_toolkits",
+        &kb.cuda_toolkits,
+        |r| format!("version = {}", r.version),
+        |r| &r.source,
+    )?;
+    increasing(
+        "cuda_toolkits",
+        &kb.cuda_toolkits,
+        |r| r.version,
+        |a, b| a.cmp(b),
+    )?;
+    sources(
+        "minor_compat",
+        &kb.minor_compat,
+        |r| format!("cuda_min = {}", r.cuda_min),
+        |r| &r.source,
+    )?;
+    for (i, r) in kb.minor_compat.row.iter().enumerate() {
+        range(
+            "minor_compat",
+            i,
+            format!("cuda_min = {}", r.cuda_min),
+            "cuda_min..cuda_max",
+            Some(r.cuda_min),
+            Some(r.cuda_max),
+        )?;
+    }
+    sources(
+        "nvcc_targets",
+        &kb.nvcc_targets,
+        |r| format!("cuda = {}", r.cuda),
+        |r| &r.source,
+    )?;
+    increasing(
+        "nvcc_targets",
+        &kb.nvcc_targets,
+        |r| r.cuda,
+        |a, b| a.cmp(b),
+    )?;
+    for (i, r) in kb.nvcc_targets.row.iter().enumerate() {
+        range(
+            "nvcc_targets",
+            i,
+            format!("cuda = {}", r.cuda),
+            "min_sm..max_sm",
+            r.min_sm,
+            r.max_sm,
+        )?;
+    }
+    sources(
+        "gpus",
+        &kb.gpus,
+        |r| format!("name = {:?}", r.name),
+        |r| &r.source,
+    )?;
+    let mut names: HashMap<String, usize> = HashMap::with_capacity(kb.gpus.row.len());
+    for (i, r) in kb.gpus.row.iter().enumerate() {
+        if let Some(first) = names.insert(r.name.to_lowercase(), i) {
+            return Err(err(
+                "gpus",
+                i,
+                format!("name = {:?}", r.name),
+                format!(
+                    "the same name as row {}: a GPU name must match one row",
+                    first + 1
+                ),
+            ));
+        }
+    }
+    sources(
+        "architectures",
+        &kb.architectures,
+        |r| format!("name = {:?}", r.name),
+        |r| &r.source,
+    )?;
+    sources(
+        "driver_branches",
+        &kb.driver_branches,
+        |r| format!("branch = {}", r.branch),
+        |r| &r.source,
+    )?;
+    increasing(
+        "driver_branches",
+        &kb.driver_branches,
+        |r| r.branch,
+        |a, b| a.cmp(b),
+    )?;
+    sources(
+        "mig",
+        &kb.mig,
+        |r| format!("gpu = {:?}", r.gpu),
+        |r| &r.source,
+    )?;
+    sources(
+        "torch_releases",
+        &kb.torch_releases,
+        |r| format!("version = {:?}", r.version),
+        |r| &r.source,
+    )?;
+    increasing(
+        "torch_releases",
+        &kb.torch_releases,
+        |r| r.version.clone(),
+        |a, b| v(a, b),
+    )?;
+    sources(
+        "torch_arch",
+        &kb.torch_arch,
+        |r| format!("{}-{} {}", r.torch_min, r.torch_max, r.variant),
+        |r| &r.source,
+    )?;
+    let mut seen = HashSet::new();
+    for (i, r) in kb.torch_arch.row.iter().enumerate() {
+        let key = format!(
+            "{}-{} {} {}",
+            r.torch_min, r.torch_max, r.variant, r.platform
+        );
+        if v(&r.torch_min, &r.torch_max).is_gt() {
+            return Err(err(
+                "torch_arch",
+                i,
+                &key,
+                format!(
+                    "torch_min {} is above torch_max {}",
+                    r.torch_min, r.torch_max
+                ),
+            ));
+        }
+        if !seen.insert((
+            r.torch_min.clone(),
+            r.torch_max.clone(),
+            r.variant.clone(),
+            r.platform.clone(),
+        )) {
+            return Err(err(
+                "torch_arch",
+                i,
+                &key,
+                "duplicate (range, variant, platform)".into(),
+            ));
+        }
+    }
+    sources(
+        "onnxruntime",
+        &kb.onnxruntime,
+        |r| format!("version = {:?}", r.version),
+        |r| &r.source,
+    )?;
+    increasing(
+        "onnxruntime",
+        &kb.onnxruntime,
+        |r| r.version.clone(),
+        |a, b| v(a, b),
+    )?;
+    sources(
+        "tensorrt",
+        &kb.tensorrt,
+        |r| format!("{}-{}", r.version_min, r.version_max),
+        |r| &r.source,
+    )?;
+    for (i, r) in kb.tensorrt.row.iter().enumerate() {
+        let key = format!("{}-{}", r.version_min, r.version_max);
+        if v(&r.version_min, &r.version_max).is_gt() {
+            return Err(err(
+                "tensorrt",
+                i,
+                &key,
+                format!(
+                    "version_min {} is above version_max {}",
+                    r.version_min, r.version_max
+                ),
+            ));
+        }
+        range("tensorrt", i, &key, "min_cc..max_cc", r.min_cc, r.max_cc)?;
+    }
+    sources(
+        "cudnn",
+        &kb.cudnn,
+        |r| format!("{}-{} cuda{}", r.version_min, r.version_max, r.cuda_major),
+        |r| &r.source,
+    )?;
+    for (i, r) in kb.cudnn.row.iter().enumerate() {
+        let key = format!("{}-{} cuda{}", r.version_min, r.version_max, r.cuda_major);
+        if v(&r.version_min, &r.version_max).is_gt() {
+            return Err(err(
+                "cudnn",
+                i,
+                &key,
+                format!(
+                    "version_min {} is above version_max {}",
+                    r.version_min, r.version_max
+                ),
+            ));
+        }
+        range(
+            "cudnn",
+            i,
+            &key,
+            "cuda_min..cuda_max",
+            r.cuda_min,
+            r.cuda_max,
+        )?;
+    }
+    sources(
+        "tensorflow",
+        &kb.tensorflow,
+        |r| format!("version = {:?}", r.version),
+        |r| &r.source,
+    )?;
+    sources(
+        "jax",
+        &kb.jax,
+        |r| format!("{} {}", r.package, r.version),
+        |r| &r.source,
+    )?;
+    sources(
+        "nvidia_wheels",
+        &kb.nvidia_wheels,
+        |r| format!("package = {:?}", r.package),
+        |r| &r.source,
+    )?;
+    sources(
+        "cuda_images",
+        &kb.cuda_images,
+        |r| format!("cuda = {}", r.cuda),
+        |r| &r.source,
+    )?;
+    increasing("cuda_images", &kb.cuda_images, |r| r.cuda, |a, b| a.cmp(b))?;
+    Ok(())
+}

@@ -20,20 +20,15 @@ pub enum HostError {
     },
     #[error("{path}: not a gpucompat card (card --json): {message}")]
     Parse { path: String, message: String },
+    #[error(transparent)]
+    Card(#[from] crate::card::CardError),
     #[error("--gpu {name:?}: {message}")]
     Gpu { name: String, message: String },
 }
 
-/// Read a saved card.
+/// Read a saved card (strictly: see [`crate::card`]).
 pub fn load_card(path: &Path) -> Result<Inventory, HostError> {
-    let text = std::fs::read_to_string(path).map_err(|source| HostError::Read {
-        path: path.display().to_string(),
-        source,
-    })?;
-    serde_json::from_str(&text).map_err(|e| HostError::Parse {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    })
+    Ok(crate::card::read(path)?)
 }
 
 /// What accelerators a host has, as far as planning goes.

@@ -7,7 +7,7 @@
 //! runfiles). With `--host` cards, the image's NVIDIA_REQUIRE_CUDA and the
 //! torch build are also checked against each host.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::finding::{Category, Finding, Severity};
 use crate::kb::{driver_meets, Kb, KernelMatch, Semantic};
@@ -18,6 +18,16 @@ use crate::plan::require::{
     ClauseKind, Cmp, Outcome, RequireSet, Rule,
 };
 use crate::version::{CudaVersion, DriverVersion};
+
+/// Dockerfiles larger than this are refused (`lint` reads at most this much).
+pub const MAX_DOCKERFILE_BYTES: u64 = 1024 * 1024;
+/// ARG/ENV substitution adds at most this many bytes to one value or one
+/// RUN line; a `$VAR` whose value would pass it stays as written. Without
+/// it, `ARG B=${A}${A}` lines double a value each line.
+pub const MAX_EXPANSION: usize = 64 * 1024;
+/// A finding repeated with the same code and message (one per word of a
+/// long RUN line) is shown once, with the count and its first lines.
+const SHOWN_REPEAT_LINES: usize = 5;
 
 /// A lint rule and its docs (the fixed sections of every gpucompat rule).
 #[derive(Debug, Clone, Copy)]
@@ -180,10 +190,10 @@ pub struct Instruction {
 impl Instruction {
     /// The physical line an offset of `args` comes from.
     pub fn line_at(&self, offset: usize) -> usize {
-        self.pieces
-            .iter()
-            .take_while(|(o, _)| *o <= offset)
-            .last()
+        // Pieces are in offset order: a binary search keeps long RUN lines linear.
+        let n = self.pieces.partition_point(|(o, _)| *o <= offset);
+        n.checked_sub(1)
+            .and_then(|i| self.pieces.get(i))
             .map_or(self.line, |(_, l)| *l)
     }
 }
@@ -296,25 +306,44 @@ fn heredoc_words(s: &str) -> Vec<String> {
     out
 }
 
-/// Substitute `$VAR`, `${VAR}`, `${VAR:-default}` from known values; unknown stay as written.
+/// Substitute `$VAR`, `${VAR}`, `${VAR:-default}` from known values; unknown
+/// stay as written, and so does a value that would grow the text by more
+/// than [`MAX_EXPANSION`].
 pub fn substitute(s: &str, vars: &BTreeMap<String, String>) -> String {
+    let limit = s.len().saturating_add(MAX_EXPANSION);
     let mut out = String::new();
     let b: Vec<char> = s.chars().collect();
     let mut i = 0;
+    // Set once no `}` follows: later `${` need not look again (linear on `${${${...`).
+    let mut no_close = false;
+    let fits = |out: &String, add: &str, rest: usize| out.len() + add.len() + rest <= limit;
     while i < b.len() {
         if b[i] == '$' && i + 1 < b.len() {
-            if b[i + 1] == '{' {
-                if let Some(end) = b[i + 2..].iter().position(|c| *c == '}') {
+            if b[i + 1] == '{' && !no_close {
+                let found = b[i + 2..].iter().position(|c| *c == '}');
+                if found.is_none() {
+                    no_close = true;
+                }
+                if let Some(end) = found {
                     let inner: String = b[i + 2..i + 2 + end].iter().collect();
                     let (name, default) = match inner.split_once(":-") {
                         Some((n, d)) => (n.to_string(), Some(d.to_string())),
                         None => (inner.clone(), None),
                     };
-                    match (vars.get(&name), default) {
-                        (Some(v), _) if !v.is_empty() => out.push_str(v),
-                        (_, Some(d)) => out.push_str(&d),
-                        (Some(v), None) => out.push_str(v),
-                        (None, None) => out.push_str(&format!("${{{inner}}}")),
+                    let rest = b.len() - (i + end + 3);
+                    let value = match (vars.get(&name), default) {
+                        (Some(v), _) if !v.is_empty() => Some(v.clone()),
+                        (_, Some(d)) => Some(d),
+                        (Some(v), None) => Some(v.clone()),
+                        (None, None) => None,
+                    };
+                    match value {
+                        Some(v) if fits(&out, &v, rest) => out.push_str(&v),
+                        _ => {
+                            out.push_str("${");
+                            out.push_str(&inner);
+                            out.push('}');
+                        }
                     }
                     i += end + 3;
                     continue;
@@ -324,7 +353,8 @@ pub fn substitute(s: &str, vars: &BTreeMap<String, String>) -> String {
                     .iter()
                     .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
                     .collect();
-                if let Some(v) = vars.get(&name) {
+                let rest = b.len().saturating_sub(i + 1 + name.chars().count());
+                if let Some(v) = vars.get(&name).filter(|v| fits(&out, v, rest)) {
                     out.push_str(v);
                 } else {
                     out.push('$');
@@ -858,12 +888,17 @@ pub fn lint(text: &str, kb: &Kb, hosts: &[HostSpec]) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut global_args: BTreeMap<String, String> = BTreeMap::new();
     let mut stages: Vec<Stage> = Vec::new();
+    // The latest stage of each name (a FROM may name an earlier stage).
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    // Repeats are folded as they come, so a RUN line of 100 000 words holds one finding, not 100 000.
+    let mut collapsed = Collapsed::default();
     for ins in parse_dockerfile(text) {
+        collapsed.extend(findings.drain(..));
         match ins.keyword.as_str() {
             "ARG" => {
                 for (k, v) in key_values(&ins.args) {
-                    let vars = stages.last().map_or(&global_args, |s| &s.env).clone();
-                    let v = v.map(|v| substitute(&v, &vars)).unwrap_or_default();
+                    let vars = stages.last().map_or(&global_args, |s| &s.env);
+                    let v = v.map(|v| substitute(&v, vars)).unwrap_or_default();
                     match stages.last_mut() {
                         None => {
                             global_args.insert(k, v);
@@ -890,10 +925,9 @@ pub fn lint(text: &str, kb: &Kb, hosts: &[HostSpec]) -> Vec<Finding> {
                     }
                     _ => None,
                 };
-                let parent = stages
-                    .iter()
-                    .rev()
-                    .find(|s| s.name.as_deref() == Some(&image_s.to_ascii_lowercase()))
+                let parent = by_name
+                    .get(&image_s.to_ascii_lowercase())
+                    .and_then(|&i| stages.get(i))
                     .cloned();
                 let stage = match parent {
                     Some(p) => Stage {
@@ -948,6 +982,9 @@ pub fn lint(text: &str, kb: &Kb, hosts: &[HostSpec]) -> Vec<Finding> {
                         }
                     }
                 };
+                if let Some(n) = &stage.name {
+                    by_name.insert(n.clone(), stages.len());
+                }
                 stages.push(stage);
             }
             "ENV" => {
@@ -994,8 +1031,61 @@ pub fn lint(text: &str, kb: &Kb, hosts: &[HostSpec]) -> Vec<Finding> {
     if let Some(last) = stages.last() {
         check_final_stage(kb, last, hosts, &mut findings);
     }
+    collapsed.extend(findings.drain(..));
+    let mut findings = collapsed.finish();
     findings.sort_by_key(|f| (f.line, f.code.clone()));
     findings
+}
+
+/// One finding per code and message: the first keeps its line, and says how
+/// often and where else the same thing was seen.
+#[derive(Default)]
+struct Collapsed {
+    index: HashMap<(String, String), usize>,
+    /// Each finding, how many times it came again, and the first of those lines.
+    out: Vec<(Finding, usize, Vec<usize>)>,
+}
+
+impl Collapsed {
+    fn extend(&mut self, findings: impl Iterator<Item = Finding>) {
+        for f in findings {
+            let key = (f.code.clone(), f.message.clone());
+            match self.index.get(&key) {
+                Some(&i) => {
+                    let (_, n, lines) = &mut self.out[i];
+                    *n += 1;
+                    if lines.len() < SHOWN_REPEAT_LINES {
+                        lines.push(f.line.unwrap_or(0));
+                    }
+                }
+                None => {
+                    self.index.insert(key, self.out.len());
+                    self.out.push((f, 0, Vec::new()));
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Vec<Finding> {
+        self.out
+            .into_iter()
+            .map(|(mut f, n, lines)| {
+                if n > 0 {
+                    let mut shown: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                    if n > lines.len() {
+                        shown.push("…".into());
+                    }
+                    let s = if n == 1 { "" } else { "s" };
+                    f.message = format!(
+                        "{} (and {n} more time{s}, line{s} {})",
+                        f.message,
+                        shown.join(", ")
+                    );
+                }
+                f
+            })
+            .collect()
+    }
 }
 
 fn check_install(kb: &Kb, s: &mut Stage, inst: &Install, line: usize, findings: &mut Vec<Finding>) {

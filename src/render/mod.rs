@@ -8,4 +8,5 @@ pub mod package_views;
 pub mod platforms;
 pub mod prometheus;
 pub mod python_envs;
+pub mod sanitize;
 pub mod smoke;

@@ -2,7 +2,13 @@
 //! timeout, no network) and record what torch itself reports, with the source
 //! `python:<interpreter>`. A Python that fails leaves the facts read from
 //! files in place and adds a note.
+//!
+//! Interpreters run isolated (`-I`: no `PYTHONPATH`, no user site, not the
+//! working directory), in `/`, with only the variables that shape what the GPU
+//! stack does ([`PASSED_VARS`]). Under `--root`, nothing runs unless
+//! `GPUCOMPAT_ALLOW_ROOT_CODE=1`. A note names every interpreter that ran.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -14,7 +20,7 @@ use crate::version::{parse_arch_list, ComputeCapability, CudaVersion};
 
 use super::note;
 
-/// The script run in each interpreter (`python -S -B -c SCRIPT`); it prints one
+/// The script run in each interpreter (`python -I -S -B -c SCRIPT`); it prints one
 /// line: [`MARK`] followed by JSON.
 pub const INVENTORY_SCRIPT: &str = include_str!("inventory.py");
 
@@ -23,6 +29,53 @@ const MARK: &str = "GPUCOMPAT_JSON ";
 const TIMEOUT: Duration = Duration::from_secs(60);
 /// Interpreters run at once.
 const PARALLEL: usize = 4;
+
+/// The only variables an interpreter gets (besides `PATH` and `LANG`): those
+/// that decide which GPUs and libraries torch sees. Proxies, `PYTHONPATH`
+/// and the rest of the caller's environment stay out.
+pub const PASSED_VARS: &[&str] = &[
+    "CUDA_VISIBLE_DEVICES",
+    "NVIDIA_VISIBLE_DEVICES",
+    "CUDA_DEVICE_ORDER",
+    "CUDA_HOME",
+    "CUDA_PATH",
+    "CUDA_MODULE_LOADING",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "LD_LIBRARY_PATH",
+];
+const ISOLATED: &[&str] = &["-I", "-S", "-B", "-c", INVENTORY_SCRIPT];
+/// Python 2 has no `-I`; `-E -s` are its parts that exist there.
+const ISOLATED_PY2: &[&str] = &["-E", "-s", "-S", "-B", "-c", INVENTORY_SCRIPT];
+
+/// The environment an interpreter runs with.
+pub fn child_env(sys: &dyn System) -> BTreeMap<String, String> {
+    let mut env: BTreeMap<String, String> = PASSED_VARS
+        .iter()
+        .filter_map(|k| Some((k.to_string(), sys.env(k)?)))
+        .collect();
+    env.insert(
+        "PATH".into(),
+        "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".into(),
+    );
+    env.insert("LANG".into(), "C.UTF-8".into());
+    env.insert("PYTHONNOUSERSITE".into(), "1".into());
+    env
+}
+
+fn run_one(sys: &dyn System, exe: &str, env: &BTreeMap<String, String>) -> CommandOutcome {
+    let out = sys.run_isolated(exe, ISOLATED, env, TIMEOUT);
+    match &out {
+        CommandOutcome::Finished {
+            code: Some(c),
+            stderr,
+            ..
+        } if *c != 0 && stderr.contains("-I") && stderr.contains("nknown option") => {
+            sys.run_isolated(exe, ISOLATED_PY2, env, TIMEOUT)
+        }
+        _ => out,
+    }
+}
 
 fn yes() -> bool {
     true
@@ -238,13 +291,36 @@ pub fn apply_inventory(
     env.runtime = Some(rt);
 }
 
-/// Run the script in every environment that has an interpreter, a few at a time.
-pub(crate) fn run_all(sys: &dyn System, envs: &mut [PythonEnv], notes: &mut Vec<Note>) {
+/// Run the script in every environment that has an interpreter, a few at a
+/// time. Under a root other than `/`, only with `allow_root_code`.
+pub(crate) fn run_all(
+    sys: &dyn System,
+    envs: &mut [PythonEnv],
+    notes: &mut Vec<Note>,
+    allow_root_code: bool,
+) {
     let jobs: Vec<(usize, String)> = envs
         .iter()
         .enumerate()
         .filter_map(|(i, e)| Some((i, e.interpreter.clone()?)))
         .collect();
+    if jobs.is_empty() {
+        return;
+    }
+    let live = sys.root() == Path::new("/");
+    if !live && !allow_root_code {
+        notes.push(note(
+            Path::new("--exec-python"),
+            format!(
+                "ran nothing: {} interpreter(s) lie inside --root, and code from inside the root runs only with {}=1",
+                jobs.len(),
+                crate::probe::ALLOW_ROOT_CODE_VAR
+            ),
+        ));
+        return;
+    }
+    let env = child_env(sys);
+    let env = &env;
     let mut results: Vec<(usize, String, CommandOutcome)> = Vec::new();
     for chunk in jobs.chunks(PARALLEL) {
         std::thread::scope(|s| {
@@ -252,7 +328,7 @@ pub(crate) fn run_all(sys: &dyn System, envs: &mut [PythonEnv], notes: &mut Vec<
                 .iter()
                 .map(|(i, exe)| {
                     s.spawn(move || {
-                        let out = sys.run(exe, &["-S", "-B", "-c", INVENTORY_SCRIPT], TIMEOUT);
+                        let out = run_one(sys, exe, env);
                         (*i, exe.clone(), out)
                     })
                 })
@@ -264,6 +340,15 @@ pub(crate) fn run_all(sys: &dyn System, envs: &mut [PythonEnv], notes: &mut Vec<
             }
         });
     }
+    let ran: Vec<&str> = jobs.iter().map(|(_, e)| e.as_str()).collect();
+    notes.push(note(
+        Path::new("--exec-python"),
+        format!(
+            "ran {} (isolated: python -I in /, only {} and PATH, LANG passed on)",
+            ran.join(", "),
+            PASSED_VARS.join(", ")
+        ),
+    ));
     for (i, exe, outcome) in results {
         let Some(env) = envs.get_mut(i) else { continue };
         let source = format!("python:{exe}");

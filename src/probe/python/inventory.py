@@ -1,6 +1,8 @@
 # gpucompat inventory script: what torch says about itself and the GPU, as one
-# JSON line after the marker. gpucompat runs it as `python -S -B -c <this>` with a
-# timeout; it must not reach the network, write files, or fail without saying why.
+# JSON line after the marker. gpucompat runs it as `python -I -S -B -c <this>` (isolated:
+# no PYTHON* variables, no user site, not the working directory) in `/`, with a minimal
+# environment and a timeout; it must not reach the network, write files, or fail without
+# saying why.
 # Kept compatible with Python 2.7 so that an old interpreter reports itself too.
 import os
 import sys
@@ -129,6 +131,8 @@ def matmul(torch):
 
 
 def main():
+    # Python 2 has no -I: it runs with -E -s, and the working directory leaves sys.path here.
+    sys.path[:] = [p for p in sys.path if p not in ("", ".")]
     out = {"schema": 1, "python": {
         "version": "%d.%d.%d" % tuple(sys.version_info[:3]),
         "executable": sys.executable,

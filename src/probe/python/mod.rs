@@ -42,7 +42,7 @@ pub fn discover(sys: &dyn System, opts: &ProbeOptions) -> (Vec<PythonEnv>, Vec<N
         .map(|c| read_env(sys, c, &mut notes))
         .collect();
     if opts.exec_python {
-        exec::run_all(sys, &mut envs, &mut notes);
+        exec::run_all(sys, &mut envs, &mut notes, opts.allow_root_code);
     }
     (envs, notes)
 }
@@ -83,8 +83,10 @@ pub(crate) fn read_found(
 
 /// Run the inventory script in each environment's interpreter (what
 /// `--exec-python` adds to [`discover`]), recording the results in `envs`.
+/// Under a root other than `/` nothing runs (use [`discover`] with
+/// `allow_root_code` for that).
 pub fn exec_python(sys: &dyn System, envs: &mut [PythonEnv], notes: &mut Vec<Note>) {
-    exec::run_all(sys, envs, notes);
+    exec::run_all(sys, envs, notes, false);
 }
 
 /// Read one environment's packages and framework builds from its files.
