@@ -20,6 +20,10 @@ use crate::render::sanitize::excerpt;
 /// Card files larger than this are refused (a card of 100 000 GPUs, each with every fact, is about 46 MiB).
 pub const MAX_CARD_BYTES: u64 = 48 * 1024 * 1024;
 
+/// The most GPUs one card may list. A card describes one machine, and the
+/// largest single nodes hold 16; a longer list is refused before it is built.
+pub const MAX_CARD_GPUS: usize = 1024;
+
 /// Keys every card has (hand-written cards may leave out the rest, read as unknown).
 const REQUIRED: &[&str] = &["schema_version", "origin", "os", "gpus"];
 
@@ -129,6 +133,22 @@ fn parse_in(text: &str, shown: &str, report_allowed: bool) -> Result<Inventory, 
         };
     }
     check_keys(&top, "").map_err(|(f, m)| shape(&f, m))?;
+    // Counted without building the GPUs: IgnoredAny skips each element.
+    #[derive(Deserialize)]
+    struct GpuList {
+        gpus: Vec<IgnoredAny>,
+    }
+    if let Ok(list) = serde_json::from_str::<GpuList>(text) {
+        if list.gpus.len() > MAX_CARD_GPUS {
+            return Err(shape(
+                "gpus",
+                format!(
+                    "{} GPUs; a card describes one machine and lists at most {MAX_CARD_GPUS}",
+                    list.gpus.len()
+                ),
+            ));
+        }
+    }
     #[derive(Deserialize)]
     struct Head {
         schema_version: serde_json::Value,

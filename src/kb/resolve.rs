@@ -243,14 +243,22 @@ fn single<'a, 'm>(m: &'m RowMatch<'a>) -> Option<(&'a GpuRow, &'m str)> {
     }
 }
 
+/// Lookups already made, by GPU name and PCI device id: a card lists the
+/// same GPU many times (and hostile ones 100 000 times).
+type RowMemo<'a> = std::collections::HashMap<(Option<String>, Option<String>), RowMatch<'a>>;
+
 fn view<'a>(
     kb: &'a Kb,
+    memo: &mut RowMemo<'a>,
     label: String,
     name: Option<String>,
     gpu: Option<&'a Gpu>,
     pci: Option<&'a PciDevice>,
 ) -> GpuView<'a> {
-    let m = gpu_row(kb, name.as_deref(), pci);
+    let m = memo
+        .entry((name.clone(), pci.map(|p| p.device_id.clone())))
+        .or_insert_with(|| gpu_row(kb, name.as_deref(), pci))
+        .clone();
     let found = single(&m);
     let row = found.map(|(r, _)| r);
     let rkb = row.map(|r| r.kb());
@@ -315,6 +323,7 @@ pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
         }
     }
     let mut matched: std::collections::HashSet<&str> = Default::default();
+    let mut memo = RowMemo::default();
     for g in &inv.gpus {
         let name = g.name.as_ref().map(|f| f.value.clone());
         let bus = g
@@ -329,7 +338,7 @@ pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
             Some(n) => format!("GPU {} ({n})", g.index),
             None => format!("GPU {}", g.index),
         };
-        out.push(view(kb, label, name, Some(g), pci));
+        out.push(view(kb, &mut memo, label, name, Some(g), pci));
     }
     // The driver listed GPUs but could not tell their bus ids: don't count twice.
     let unkeyed = !inv.gpus.is_empty() && inv.gpus.iter().all(|g| g.pci_bus_id.is_none());
@@ -351,7 +360,7 @@ pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
         } else {
             name.clone()
         };
-        let mut v = view(kb, label, lookup, None, Some(p));
+        let mut v = view(kb, &mut memo, label, lookup, None, Some(p));
         v.name = name;
         out.push(v);
     }

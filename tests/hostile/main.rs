@@ -475,8 +475,15 @@ fn a_card_with_a_hundred_thousand_gpus() {
     let p = dir.path().join("card.json");
     std::fs::write(&p, card.to_string()).unwrap();
     drop(card);
+    // A card describes one machine: a list this long is refused, quickly and
+    // without building it, naming the field and the limit.
     let r = run(&["check", "--card", p.to_str().unwrap()]);
-    r.check("100k-GPU card", 0);
+    r.check("100k-GPU card", 2);
+    let err = r.stderr.clone();
+    assert!(
+        err.contains("gpus") && err.contains("at most 1024"),
+        "{err}"
+    );
 }
 
 // ---- 12. a closed pipe ----
