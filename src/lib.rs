@@ -8,6 +8,7 @@
 
 pub mod card;
 pub mod finding;
+pub mod fleet;
 pub mod ingest;
 pub mod inventory;
 pub mod kb;

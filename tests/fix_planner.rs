@@ -126,7 +126,7 @@ fn windows_driver_552_is_branch_r550() {
     let inv = B::windows().driver("552.22", None).build();
     let v = resolve::driver(&inv, kb());
     assert_eq!(v.branch_name().as_deref(), Some("R550"));
-    let labels = gpucompat::render::labels::labels(&inv, None, None);
+    let labels = gpucompat::render::labels::labels(&inv, kb(), None, None, None);
     assert!(
         labels
             .iter()

@@ -9,6 +9,7 @@ mod check;
 mod db;
 mod db_plan;
 mod explain;
+mod fleet;
 mod lint;
 mod output;
 mod pin;
@@ -194,6 +195,8 @@ pub enum Command {
     Completions(shell::CompletionsArgs),
     /// Print the man page (roff) to standard output.
     Man,
+    /// The lab card of many nodes' cards: groups, floors, nodes in error, a stack for all.
+    Fleet(With<fleet::Args, Reading>),
 }
 
 /// Write the result to stdout. A closed pipe (`gpucompat check | head`) ends
@@ -287,6 +290,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Rule(_) => ("rule", Given::none()),
         Command::Completions(_) => ("completions", Given::none()),
         Command::Man => ("man", Given::none()),
+        Command::Fleet(a) => ("fleet", Given::from(&a.global)),
     };
     // `gpucompat --root DIR check` still works: the options before the
     // subcommand apply to it, where it takes them.
@@ -328,6 +332,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Smoke(a) => smoke::run(&ctx, a.args),
         Command::Completions(a) => shell::completions(a),
         Command::Man => shell::man(),
+        Command::Fleet(a) => fleet::run(&ctx, a.args),
     }
 }
 
