@@ -12,9 +12,12 @@ use super::Ctx;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// The lab card for people.
     #[default]
     Text,
+    /// The lab card as a Markdown page.
     Markdown,
+    /// The lab card as JSON (groups, floors, nodes in error, outliers, stacks, rejected cards).
     Json,
 }
 
@@ -23,10 +26,11 @@ pub struct Args {
     /// Cards (`card --json`) or check reports (`check --json`); a directory means its *.json files.
     #[arg(required = true, value_name = "DIR|FILE")]
     pub inputs: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, alias = "output-format")]
     pub format: Format,
     /// Same as --format json.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// What the common stack pins: torch[==X],torchvision,torchaudio,tensorrt,onnxruntime-gpu,jax.
     #[arg(long = "with", value_name = "LIST", default_value = "torch")]
@@ -55,6 +59,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
     };
     match &args.output {
         Some(p) => write_atomic(p, &out)?,
+        None if format == Format::Json => super::emit_exact(&out)?,
         None => super::emit(&out)?,
     }
     Ok(card.exit_code())
