@@ -23,15 +23,6 @@ fn check(fixture: &str, args: &[&str]) -> Out {
     }
 }
 
-fn codes(json: &serde_json::Value) -> Vec<String> {
-    json["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap().to_string())
-        .collect()
-}
-
 /// (fixture, codes that must fire, codes that must stay quiet, exit code)
 const EXPECT: &[(&str, &[&str], &[&str], i32)] = &[
     ("amd-rocm", &[], &["DRV002", "PLAT007", "WHL002"], 0),
@@ -90,7 +81,7 @@ fn every_machine_fixture_gives_its_expected_findings() {
         let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
         assert_eq!(v["schema_version"], gpucompat::report::SCHEMA_VERSION);
         assert!(v["inventory"].is_object(), "{fixture}: inventory in JSON");
-        let got = codes(&v);
+        let got = common::finding_codes(&v);
         for c in *fire {
             assert!(
                 got.iter().any(|g| g == c),

@@ -116,15 +116,6 @@ fn run(fixture: &str, args: &[&str]) -> (i32, String) {
     )
 }
 
-fn codes(v: &serde_json::Value) -> Vec<String> {
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["code"].as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn every_platform_fixture_has_an_expectation() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
@@ -156,7 +147,7 @@ fn checks_give_the_expected_findings() {
         assert_eq!(code, *exit, "{fixture} exit code\n{text}");
         assert_eq!(jcode, *exit, "{fixture} json exit code");
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-        let got = codes(&v);
+        let got = common::finding_codes(&v);
         for c in *fire {
             assert!(
                 got.iter().any(|g| g == c),

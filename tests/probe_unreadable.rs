@@ -7,21 +7,8 @@ use gpucompat::kb::Kb;
 use gpucompat::probe::{probe, ProbeOptions};
 use gpucompat::system::Host;
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let ft = e.file_type().unwrap();
-        let dest = to.join(e.file_name());
-        if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &dest).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
+mod common;
+use common::copy_tree;
 
 #[test]
 fn unreadable_files_become_notes() {

@@ -31,3 +31,30 @@ pub fn gpucompat_at_fixture(fixture: &str, args: &[&str]) -> std::process::Outpu
     );
     gpucompat_at_root(Path::new(&root), args)
 }
+
+/// The finding codes of a `check --json` (or any report) envelope, in order.
+pub fn finding_codes(report: &serde_json::Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Copy a fixture tree, keeping symlinks as links.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let ft = e.file_type().unwrap();
+        let dest = to.join(e.file_name());
+        if ft.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &dest).unwrap();
+        } else if ft.is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}

@@ -213,23 +213,6 @@ fn wait_measured(pid: i32, start: Instant) -> (i32, Duration, i64) {
     }
 }
 
-/// Copy a fixture tree, keeping symlinks as links.
-pub fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let ft = e.file_type().unwrap();
-        let dest = to.join(e.file_name());
-        if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &dest).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), &dest).unwrap();
-        }
-    }
-}
-
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
@@ -240,7 +223,7 @@ pub fn fixture(name: &str) -> PathBuf {
 pub fn machine(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
-    copy_tree(&fixture(name), &root);
+    crate::common::copy_tree(&fixture(name), &root);
     (dir, root)
 }
 

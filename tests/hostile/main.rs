@@ -9,6 +9,8 @@
 // The suite prints each case's figures, and its harness calls wait4 (tests/hostile/harness.rs).
 #![allow(clippy::print_stderr, unsafe_code)]
 
+#[path = "../common/mod.rs"]
+mod common;
 mod harness;
 
 use std::io::{BufRead, BufReader};
