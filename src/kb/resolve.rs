@@ -312,16 +312,24 @@ fn view<'a>(
     }
 }
 
-/// Every NVIDIA GPU: the driver's list, plus PCI devices the driver does not list.
-pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
-    let mut out = Vec::new();
-    // Indexes keep this linear in GPUs and PCI devices (hostile cards hold 100 000 GPUs).
-    let mut by_bus: std::collections::HashMap<String, &PciDevice> = Default::default();
-    for p in inv.nvidia_pci() {
+/// PCI devices by normalized bus id; the first device wins a repeated id.
+fn bus_index<'a>(
+    devices: impl Iterator<Item = &'a PciDevice>,
+) -> std::collections::HashMap<String, &'a PciDevice> {
+    let mut by_bus = std::collections::HashMap::new();
+    for p in devices {
         if let Some(b) = normalize_bus_id(&p.address) {
             by_bus.entry(b).or_insert(p);
         }
     }
+    by_bus
+}
+
+/// Every NVIDIA GPU: the driver's list, plus PCI devices the driver does not list.
+pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
+    let mut out = Vec::new();
+    // Indexes keep this linear in GPUs and PCI devices (a hostile root holds thousands).
+    let by_bus = bus_index(inv.nvidia_pci());
     let mut matched: std::collections::HashSet<&str> = Default::default();
     let mut memo = RowMemo::default();
     for g in &inv.gpus {
@@ -606,12 +614,7 @@ pub fn fill_inventory(inv: &mut Inventory, kb: &Kb) -> Vec<KbGap> {
     const MAX_LOOKUPS: usize = 64;
     let mut seen: Vec<String> = Vec::new();
     let pci = inv.pci.clone();
-    let mut by_bus: std::collections::HashMap<String, &PciDevice> = Default::default();
-    for p in &pci {
-        if let Some(b) = normalize_bus_id(&p.address) {
-            by_bus.entry(b).or_insert(p);
-        }
-    }
+    let by_bus = bus_index(pci.iter());
     for g in &mut inv.gpus {
         if g.compute_capability.is_some() && g.architecture.is_some() && g.segment.is_some() {
             continue;
