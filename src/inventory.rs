@@ -677,6 +677,15 @@ pub enum ErrorKind {
     /// A CUDA library of the system shadows the one the wheel carries
     /// (`undefined symbol: cublasLtGetStatusString`).
     LibraryShadowed,
+    /// A package that has no build for this platform ("vLLM only supports
+    /// Linux", no Triton distribution for Windows).
+    PlatformUnsupported,
+    /// NVML: "Insufficient Permissions": the process may not open /dev/nvidia*
+    /// (a rootless container without the device groups, or node permissions).
+    NvmlNoPermission,
+    /// nvidia-container-cli could not mount a driver file over one the image
+    /// already holds ("file exists"): driver files were baked into the image.
+    ContainerDriverFilesInImage,
     /// A failure the catalog does not know.
     Other,
 }

@@ -195,6 +195,12 @@ pub static CATALOG: &[Entry] = &[
         "Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.", gpu_too_old),
     ex("torch-gpu-requires-cuda", "which requires CUDA_VERSION >=", &[], K::ArchNotCompiled, None,
         "Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to", gpu_requires_cuda),
+    ex("tf-min-compute-capability", "The minimum required Cuda capability is", &[], K::ArchNotCompiled, None,
+        "with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.", tf_min_cc),
+    ea("trt-unsupported-sm", "Unsupported SM", &["assert", "trtsmtocask", "caskutils"], K::ArchNotCompiled, None,
+        "ERROR: ../rtSafe/cuda/caskUtils.cpp (80) - Assertion Error in trtSmToCask: 0 (Unsupported SM.)"),
+    e("trt-sm-not-supported", "is not supported by this TensorRT release", K::ArchNotCompiled, None,
+        "[TRT] [E] IBuilder::buildSerializedNetwork: Error Code 9: API Usage Error (Target GPU SM 70 is not supported by this TensorRT release.)"),
     e("nvcc-unsupported-gpu-arch", "Unsupported gpu architecture", K::ArchNotCompiled, None,
         "nvcc fatal   : Unsupported gpu architecture 'compute_86'"),
     e("ptxas-arch-not-defined", "is not defined for option 'gpu-name'", K::ArchNotCompiled, None,
@@ -258,6 +264,10 @@ pub static CATALOG: &[Entry] = &[
         "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
     ea("symbol-not-defined-link-time", "not defined in file", &["with link time reference"], K::LibraryShadowed, None,
         "OSError: /opt/conda/envs/subsai/lib/python3.9/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference"),
+    ex("apex-cuda-not-matching", "Cuda extensions are being compiled with a version of Cuda that does not match", &[], K::ToolkitTorchMismatch, None,
+        "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 12.1.", apex_cuda_mismatch),
+    e("flash-attn-needs-cuda-116", "FlashAttention is only supported on CUDA 11.6 and above", K::ToolkitTorchMismatch, None,
+        "RuntimeError: FlashAttention is only supported on CUDA 11.6 and above.  Note: make sure nvcc has a supported version by running nvcc -V."),
     e("flash-attn-needs-ampere", "FlashAttention only supports Ampere GPUs or newer", K::ExtensionMismatch, None,
         "RuntimeError: FlashAttention only supports Ampere GPUs or newer."),
     e("torch-device-assert", "device < num_gpus INTERNAL ASSERT FAILED", K::NoVisibleDevices, None,
@@ -333,6 +343,12 @@ pub static CATALOG: &[Entry] = &[
         "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
     ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::NoNvidiaDriver, None,
         "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", container_cli_init),
+    ex("nvidia-docker1-unsupported-cuda", "unsupported CUDA version: driver", &[], K::ContainerRequirementUnsatisfied, None,
+        "nvidia-docker | 2016/09/23 23:21:01 Error: unsupported CUDA version: driver 7.0 < image 8.0", nvidia_docker1_cuda),
+    ex("container-driver-file-exists", "file exists", &["nvidia-container-cli", "mount error", "/merged/"], K::ContainerDriverFilesInImage, None,
+        "mount error: file creation failed: /var/lib/docker/overlay2/bd4f3570d4eb/merged/usr/bin/nvidia-smi: file exists", driver_file_in_image),
+    ex("nvml-insufficient-permissions", "NVML: Insufficient Permissions", &[], K::NvmlNoPermission, Some(4),
+        "Failed to initialize NVML: Insufficient Permissions", container_if_mentioned),
     // --- WSL ----------------------------------------------------------------------------------------
     ex("wsl-libcuda-not-symlink", "/usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", &[], K::WslLibcuda, None,
         "/sbin/ldconfig.real: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", wsl_libcuda_present),
@@ -355,6 +371,11 @@ pub static CATALOG: &[Entry] = &[
         "msg=\"amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100]\"", rocblas_arch),
     e("hip-no-device", "hipErrorNoDevice", K::HipError, Some(100),
         "hipErrorNoDevice: no ROCm-capable device is detected"),
+    // --- platforms a package has no build for ------------------------------------------------------
+    e("vllm-linux-only", "only supports Linux platform", K::PlatformUnsupported, None,
+        "vLLM only supports Linux platform (including WSL) and MacOS.Building on win32, so vLLM may not be able to run correctly"),
+    ex("triton-no-distribution", "No matching distribution found for triton", &[], K::PlatformUnsupported, None,
+        "ERROR: No matching distribution found for triton>=2.0.0", windows_only),
     // --- Apple MPS ----------------------------------------------------------------------------------
     ex("mps-not-built", "MPS not available because the current PyTorch install was not built with MPS enabled", &[], K::MpsUnavailable, None,
         "MPS not available because the current PyTorch install was not built with MPS enabled.", macos),
@@ -1354,6 +1375,108 @@ fn container_unsatisfied(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     }
     mark_container(c, b);
     Some(K::ContainerRequirementUnsatisfied)
+}
+
+/// nvidia-docker 1.0: `Error: unsupported CUDA version: driver 7.0 < image 8.0`:
+/// the driver's newest CUDA and the image's, as the runtime compared them.
+fn nvidia_docker1_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"driver ([0-9]+\.[0-9]+) < image ([0-9]+\.[0-9]+)",
+    );
+    if let Some(m) = r.captures(c.line) {
+        if let Ok(v) = m[1].parse::<CudaVersion>() {
+            put(
+                &mut b.inv.nvidia.cuda_max,
+                Fact::new(v, c.src).with_note("the driver's CUDA version as nvidia-docker reports it"),
+                &mut b.notes,
+                "driver's CUDA version",
+            );
+        }
+        b.env_var("NVIDIA_REQUIRE_CUDA", &format!("cuda>={}", &m[2]), c.src);
+    }
+    mark_container(c, b);
+    Some(K::ContainerRequirementUnsatisfied)
+}
+
+/// `.../merged/usr/bin/nvidia-smi: file exists`: only a driver file counts.
+fn driver_file_in_image(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    let driver_file = ["nvidia-smi", "libnvidia", "libcuda", "nvidia-persistenced"]
+        .iter()
+        .any(|f| l.contains(f));
+    if !driver_file {
+        return None;
+    }
+    mark_container(c, b);
+    Some(k)
+}
+
+/// Whether any line of the document contains one of `words` (lowercase).
+fn doc_mentions(c: &Ctx, words: &[&str]) -> bool {
+    (0..c.doc.lines.len()).any(|j| {
+        let t = c.doc.text(j).to_ascii_lowercase();
+        words.iter().any(|w| t.contains(w))
+    })
+}
+
+/// NVML's permission error comes from a container when the report runs one.
+fn container_if_mentioned(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    if doc_mentions(c, &["podman", "docker run", "nvidia-container", "--device nvidia.com/gpu"]) {
+        mark_container(c, b);
+    }
+    Some(k)
+}
+
+/// Triton publishes no Windows wheels; elsewhere a missing distribution is
+/// a Python-version or index problem this entry does not claim.
+fn windows_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    doc_mentions(c, &["win_amd64", "win32", "windows", ":\\users\\"]).then_some(k)
+}
+
+/// apex's setup.py: `Pytorch binaries were compiled with Cuda 12.1.`
+fn apex_cuda_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"(?i)binaries were compiled with Cuda ([0-9]+\.[0-9]+(?:\.[0-9]+)?)");
+    let joined = format!("{} {}", c.line, c.ahead(1));
+    if let Some(v) = r
+        .captures(&joined)
+        .and_then(|m| m[1].parse::<CudaVersion>().ok())
+    {
+        b.torch_cuda(Fact::new(Some(v), c.src));
+    }
+    Some(k)
+}
+
+/// TensorFlow: `Ignoring gpu device (device: 0, name: GRID K520, pci bus id: ...)`
+/// / `with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.`
+fn tf_min_cc(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static N: OnceLock<Regex> = OnceLock::new();
+    let name_re = re(&N, r"name: ([^,]+), pci bus id");
+    static C: OnceLock<Regex> = OnceLock::new();
+    let cc_re = re(&C, r"compute capability ([0-9]+\.[0-9]+)");
+    let prev = if c.i > 0 { c.doc.text(c.i - 1) } else { "" };
+    let text = format!("{prev} {}", c.line);
+    let cc = cc_re
+        .captures(&text)
+        .and_then(|m| m[1].parse::<ComputeCapability>().ok());
+    let name = name_re.captures(&text).map(|m| m[1].trim().to_string());
+    if let Some(cc) = cc {
+        let idx = gpu_named(b, name.as_deref().unwrap_or(""), None);
+        let notes = &mut b.notes;
+        let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
+        if let Some(n) = name {
+            put(&mut g.name, Fact::new(n, c.src), notes, "GPU name");
+        }
+        put(
+            &mut g.compute_capability,
+            Fact::new(cc, c.src),
+            notes,
+            "compute capability",
+        );
+    }
+    Some(k)
 }
 
 fn container_cli_init(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {

@@ -19,7 +19,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if let Some(p) = nvcc_path_in(cmd) {
             nvcc_path = Some(p);
         }
-        if let Some(rest) = t.strip_prefix("Cuda compilation tools, release ") {
+        // Usually a line of its own; apex's setup.py prints nvcc's output joined into one line.
+        let tools = t
+            .find("Cuda compilation tools, release ")
+            .map(|p| &t[p + "Cuda compilation tools, release ".len()..]);
+        if let Some(rest) = tools {
+            let rest = rest.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            let rest = rest.as_str();
             // `12.4, V12.4.131`
             let full = rest.split(", V").nth(1).map(str::trim);
             let short = rest.split(',').next().map(str::trim);

@@ -9,7 +9,7 @@
 //! `rules::observed::mark_thin_evidence`).
 
 use super::{Builder, Doc};
-use crate::inventory::Fact;
+use crate::inventory::{Fact, OsKind};
 use crate::version::DriverVersion;
 
 /// The suffix a fact read from typed text carries in its source.
@@ -56,7 +56,162 @@ fn nvidia_gpu_name(v: &str) -> bool {
     })
 }
 
+regex_fn!(
+    torch_dunder_re,
+    r"^[\s>]*torch\.__version__\s*[=:]\s*['\x22]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)"
+);
+regex_fn!(version_token_re, r"v?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)");
+regex_fn!(jaxlib_re, r"(?i)\bjaxlib\s*[=:v\s]\s*v?([0-9]+\.[0-9]+\.[0-9]+(?:\+[a-z0-9.]+)?)");
+regex_fn!(
+    field_re,
+    r"^(?:#{2,6}\s*(?P<h>[^#].{1,80}?)\s*#*|[-*\s]*\*\*(?P<b>[^*]{2,60}?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+))$"
+);
+
+/// An issue template's field: a `### Heading` and the first line under it,
+/// `**Key**: value`, or `- Key: value`.
+fn fields(doc: &Doc) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let n = doc.lines.len();
+    for i in 0..n {
+        let t = doc.lines[i].text.trim();
+        if !(t.starts_with("##") || t.starts_with("**") || t.starts_with("- ")) || t.len() > 200 {
+            continue;
+        }
+        let Some(m) = field_re().captures(t) else {
+            continue;
+        };
+        let (key, value, src) = if let Some(h) = m.name("h") {
+            // The value is the first non-empty line under the heading.
+            let mut j = i + 1;
+            while j < n && j <= i + 3 {
+                let v = doc.lines[j].text.trim();
+                if v.is_empty() || v.starts_with("```") || v.starts_with("<") {
+                    j += 1;
+                    continue;
+                }
+                break;
+            }
+            if j >= n || j > i + 3 || doc.lines[j].text.trim().starts_with('#') {
+                continue;
+            }
+            (
+                h.as_str().to_string(),
+                doc.lines[j].text.trim().to_string(),
+                doc.lines[j].src.clone(),
+            )
+        } else if let (Some(k), Some(v)) = (m.name("b"), m.name("bv")) {
+            (k.as_str().to_string(), v.as_str().to_string(), doc.lines[i].src.clone())
+        } else if let (Some(k), Some(v)) = (m.name("d"), m.name("dv")) {
+            (k.as_str().to_string(), v.as_str().to_string(), doc.lines[i].src.clone())
+        } else {
+            continue;
+        };
+        let value = value.trim_matches(['*', '_', '`', ' ']).to_string();
+        if !value.is_empty() && value.len() <= 120 {
+            out.push((key.to_ascii_lowercase(), value, src));
+        }
+    }
+    out
+}
+
+/// The platform a typed OS names.
+fn os_of(v: &str) -> Option<(OsKind, bool)> {
+    let l = v.to_ascii_lowercase();
+    let words: Vec<&str> = l
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |w: &str| words.iter().any(|x| x.starts_with(w));
+    if has("wsl") || l.contains("windows subsystem for linux") {
+        return Some((OsKind::Linux, true));
+    }
+    if has("win") {
+        return Some((OsKind::Windows, false));
+    }
+    if has("macos") || has("osx") || l.contains("mac os") || has("sonoma") || has("ventura") {
+        return Some((OsKind::Macos, false));
+    }
+    let linux = [
+        "linux", "ubuntu", "debian", "centos", "fedora", "rhel", "rocky", "arch", "opensuse",
+        "suse", "almalinux", "manjaro", "mint",
+    ];
+    linux.iter().any(|w| has(w)).then_some((OsKind::Linux, false))
+}
+
+/// The facts an issue template's fields state.
+fn template(doc: &Doc, b: &mut Builder) {
+    for (key, value, src) in fields(doc) {
+        let src = format!("{src} {PROSE}");
+        let typed = "typed in the report, not a tool's output";
+        let kw = |w: &str| key.split(|c: char| !c.is_ascii_alphanumeric()).any(|x| x == w);
+        if (kw("os") || key.contains("operating system") || key == "platform")
+            && !key.contains("cuda")
+        {
+            if let Some((kind, wsl)) = os_of(&value) {
+                if b.inv.os.kind.is_none() {
+                    b.inv.os.kind = Some(Fact::new(kind, &src).with_note(typed));
+                }
+                if wsl && b.inv.wsl.is_wsl.is_none() {
+                    b.inv.wsl.is_wsl = Some(Fact::new(true, &src).with_note(typed));
+                }
+            }
+            continue;
+        }
+        let last_version = || {
+            version_token_re()
+                .captures_iter(&value)
+                .last()
+                .map(|m| m[1].to_string())
+        };
+        if key.contains("tensorflow version") || key == "tensorflow" {
+            if let Some(v) = last_version() {
+                b.package("tensorflow", &v, &src);
+            }
+            continue;
+        }
+        if key.contains("tensorrt version") {
+            if let Some(v) = last_version() {
+                b.package("tensorrt", &v, &src);
+            }
+            continue;
+        }
+        if key.contains("jax") {
+            if let Some(m) = jaxlib_re().captures(&value) {
+                b.package("jaxlib", &m[1], &src);
+            }
+            continue;
+        }
+        if key.contains("kernel release") || key.contains("kernel version") {
+            if b.inv.os.kernel.is_none() {
+                let k = value.split_whitespace().next().unwrap_or("").to_string();
+                if k.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+                    b.inv.os.kernel = Some(Fact::new(k, &src).with_note(typed));
+                }
+            }
+            continue;
+        }
+        if key.contains("open gpu kernel modules version") || key.contains("driver version") {
+            if b.inv.nvidia.driver_version.is_none() {
+                let v = value.split(['-', ' ']).next().unwrap_or("");
+                if let Ok(v) = v.parse::<DriverVersion>() {
+                    b.inv.nvidia.driver_version = Some(Fact::new(v, &src).with_note(typed));
+                }
+            }
+            continue;
+        }
+        if (kw("gpu") || key.contains("graphics card")) && b.inv.gpus.iter().all(|g| g.name.is_none())
+        {
+            let name = value.split(',').next().unwrap_or("").trim();
+            if nvidia_gpu_name(name) && name.len() <= 60 {
+                let g = b.gpu(0);
+                g.name = Some(Fact::new(name.to_string(), &src).with_note(typed));
+            }
+        }
+    }
+}
+
 pub fn parse(doc: &Doc, b: &mut Builder) {
+    template(doc, b);
     for line in &doc.lines {
         let t = line.text.trim();
         if t.len() < 6 || t.len() > 200 {
@@ -111,6 +266,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 .or_else(|| {
                     torch_version_re()
                         .captures(t)
+                        .or_else(|| torch_dunder_re().captures(t))
                         .or_else(|| pip_torch_re().captures(t))
                         .map(|m| m[1].to_string())
                 });

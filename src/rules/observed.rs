@@ -154,6 +154,18 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "a CUDA library from the system (LD_LIBRARY_PATH, /usr/local/cuda) was loaded instead of the one the wheel carries, and lacks a symbol the wheel needs",
             "echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'libcublas|libcudnn'",
         ),
+        PlatformUnsupported => (
+            "the package publishes no build for this platform (vLLM and Triton are Linux-only; native Windows has neither)",
+            "python -c \"import platform; print(platform.system(), platform.machine())\"; pip download PACKAGE --no-deps -d /tmp/x",
+        ),
+        NvmlNoPermission => (
+            "NVML may not open the GPU device nodes: a rootless container without the groups or device cgroups that own /dev/nvidia*, or device nodes the user cannot read",
+            "ls -l /dev/nvidia*; id; podman/docker run options (--group-add keep-groups, --device)",
+        ),
+        ContainerDriverFilesInImage => (
+            "the image already holds NVIDIA driver files (nvidia-smi, libnvidia-*, libcuda) that the NVIDIA runtime mounts from the host, so the mount fails with 'file exists'",
+            "docker run --rm --entrypoint sh IMAGE -c 'ls -l /usr/bin/nvidia-smi /usr/lib/x86_64-linux-gnu/libcuda.so*'",
+        ),
         Other => ("an error the catalog does not know", "gpucompat check on the affected machine"),
     }
 }
@@ -668,9 +680,30 @@ observed_rule!(ERR031, check_err031, "ERR031", "observed-open-module-unsupported
     "Install the proprietary kernel module of the same branch (e.g. `nvidia-driver-NNN` rather than `-open`, or `--kernel-module-type=proprietary` with the .run installer); from R590 Pascal and Volta are not supported at all.",
     ["https://github.com/NVIDIA/open-gpu-kernel-modules#compatible-gpus", "https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/20"]);
 
+observed_rule!(ERR032, check_err032, "ERR032", "observed-nvml-no-permission", Category::Container, Severity::Error,
+    [NvmlNoPermission], ["CTR001"],
+    "NVML reported 'Insufficient Permissions': the process may not open the GPU device nodes.",
+    "NVML opens /dev/nvidiactl and /dev/nvidia* directly. A rootless podman or docker container that gets the devices (CDI, --device) but not the host groups that own them, or a toolkit configured with no-cgroups that sets up no device access, leaves NVML without permission; on a host, device nodes the user cannot read do the same.",
+    "Rootless podman: run with `--group-add keep-groups` (crun) or pass the device nodes explicitly; with `no-cgroups = true` in /etc/nvidia-container-runtime/config.toml add the /dev/nvidia* devices on the command line; on a host check `ls -l /dev/nvidia*` and the user's groups.",
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (rootless podman, no-cgroups)", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/46", "NVML: NVML_ERROR_NO_PERMISSION = 4"]);
+
+observed_rule!(ERR033, check_err033, "ERR033", "observed-driver-files-in-image", Category::Container, Severity::Error,
+    [ContainerDriverFilesInImage], [],
+    "The NVIDIA runtime could not mount a driver file because the image already holds one ('file exists').",
+    "The NVIDIA container runtime mounts the host driver's user-space files (nvidia-smi, libcuda, libnvidia-*) into the container, so they match the host's kernel module. An image that installed a driver package or copied those files in collides with the mount and the container does not start.",
+    "Remove NVIDIA driver packages and files from the image (no `apt install nvidia-driver-*`, `nvidia-utils-*` or copied nvidia-smi/libcuda); keep only CUDA user libraries and let the runtime inject the driver.",
+    ["https://github.com/NVIDIA/nvidia-docker/issues/825", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/"]);
+
+observed_rule!(ERR034, check_err034, "ERR034", "observed-package-not-for-platform", Category::PlatformPosture, Severity::Error,
+    [PlatformUnsupported], [],
+    "A package that has no build for this platform was installed or built (vLLM or Triton on native Windows).",
+    "vLLM supports Linux (including WSL) and macOS only, and Triton publishes Linux wheels only; on native Windows pip finds no distribution or starts a source build that cannot succeed.",
+    "Run the workload in WSL2 or on Linux (where vLLM and Triton have wheels), or use a Windows-capable alternative; do not force a source build on Windows.",
+    ["https://docs.vllm.ai/en/latest/getting_started/installation/ (supported platforms)", "https://github.com/triton-lang/triton#compatibility (Linux only)"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
-    &ERR031,
+    &ERR031, &ERR032, &ERR033, &ERR034,
 ];

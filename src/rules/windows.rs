@@ -8,7 +8,7 @@ use crate::kb::Kb;
 use super::facts;
 use super::{Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&WIN001, &WIN002, &WIN003, &WIN004];
+pub static RULES: &[&Rule] = &[&WIN001, &WIN002, &WIN003, &WIN004, &WIN005];
 
 fn is_windows(inv: &Inventory) -> bool {
     facts::os_kind(inv) == Some(OsKind::Windows)
@@ -207,6 +207,57 @@ fn check_win004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 .evidence(format!("WSL {} version", d.name), d.version, &d.source)
                 .fix_command(format!("wsl --set-version {} 2", d.name), None),
         );
+    }
+    out
+}
+
+pub static WIN005: Rule = Rule {
+    code: "WIN005",
+    name: "tensorflow-gpu-not-on-native-windows",
+    category: Category::CpuOnlyWheel,
+    severity: Severity::Error,
+    summary: "TensorFlow 2.11 or newer on native Windows: those releases have no GPU support there, it runs on the CPU only.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "On native Windows (not WSL2): the version of each installed tensorflow, tensorflow-gpu or tensorflow-cpu package.",
+        why_it_breaks: "TensorFlow 2.10 was the last release with CUDA support on native Windows. From 2.11 the Windows wheels are CPU-only whatever CUDA and cuDNN are installed, so tf.config.list_physical_devices('GPU') is empty on a machine where PyTorch uses the GPU.",
+        how_to_fix: "Run TensorFlow in WSL2 (`pip install tensorflow[and-cuda]` inside a WSL2 distribution), or stay on tensorflow<2.11 with CUDA 11.2 and cuDNN 8.1 on native Windows, or use the DirectML plugin.",
+        sources: &["https://www.tensorflow.org/install/pip#windows-native (TensorFlow 2.10 was the last TensorFlow release that supported GPU on native Windows)"],
+    },
+    check: check_win005,
+    superseded_by: &[],
+};
+
+fn check_win005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    if !is_windows(inv) || facts::is_wsl(inv) {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for env in &inv.python {
+        for p in &env.packages {
+            if !matches!(p.name.as_str(), "tensorflow" | "tensorflow-gpu" | "tensorflow-cpu" | "tensorflow-intel") {
+                continue;
+            }
+            let mut it = p.version.split(['.', '+', '-', 'r']);
+            let major = it.next().and_then(|x| x.parse::<u32>().ok());
+            let minor = it.next().and_then(|x| x.parse::<u32>().ok());
+            let (Some(major), Some(minor)) = (major, minor) else {
+                continue;
+            };
+            if (major, minor) < (2, 11) {
+                continue;
+            }
+            let mut f = WIN005
+                .finding(format!(
+                    "{} {} on native Windows has no GPU support (the last release with it there was 2.10): it runs on the CPU only.",
+                    p.name, p.version
+                ))
+                .evidence(format!("{} version", p.name), &p.version, &p.source);
+            if let Some(k) = &inv.os.kind {
+                f = f.evidence("operating system", "windows", &k.source);
+            }
+            out.push(f.fix_note("Use WSL2 (`pip install tensorflow[and-cuda]` inside it), or `pip install \"tensorflow<2.11\"` with CUDA 11.2 and cuDNN 8.1 on native Windows."));
+        }
     }
     out
 }
