@@ -174,6 +174,10 @@ pub struct Setting {
     /// MIG enabled, read from a pasted nvidia-smi, on some GPU.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mig_enabled: F<bool>,
+    /// A Linux NVIDIA driver package in a pasted package list
+    /// (`libnvidia-compute-510`, `nvidia-driver-535`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linux_driver_package: F<String>,
 }
 
 impl Setting {

@@ -5,6 +5,10 @@
 //! development part; the odd-hash ones are the sealed part, scored only to
 //! measure how the rules hold on reports they were not tuned on.
 //!
+//! A report's body keeps its logs verbatim and paraphrases its prose; a
+//! `Title:` line is the issue's own title where it states context (WSL, a
+//! platform) that the body does not repeat, as the reporter would paste it.
+//!
 //! `GPUCOMPAT_CORPUS_SPLIT=dev` scores the development part only and never
 //! reads past the `source:` line of a sealed report; unset (CI), both parts
 //! are scored and both scores printed.

@@ -16,11 +16,12 @@ regex_fn!(
     clue_re,
     r"(?ix-u)
     (?P<mac>\bapple\s+m[1-5]\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bdarwin\b|[\s\x22'(]/users/[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
-    |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/)
+    |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/|\bwindows\s+subsystem\s+for\s+linux\b|/dev/dxg\b)
     |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
     |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|\bamdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b)
     |(?P<jetson>\bjetson\b|\btegra\b|\bl4t\b|\bjetpack\b|\bnvidia-l4t|\bagx\s+orin\b|\borin\s+nano\b|\bxavier\b)
-    |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\bmig-[0-9a-f]{8}-)
+    |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\bmig-[0-9a-f]{8}-|\bmig\s+(?:a100|a30|h100|h200|h800|a800|b200|gb200)\b|\b(?:a100|a30|h100|h200)\s+(?:with\s+)?mig\b|\bmig\s+(?:instances?|partitions?|slices?|devices?)\b)
+    |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
     |(?P<docker>\(container\)\s*[$\x23]|\b(?:nvidia-)?docker\s+run\b|\bpodman\s+run\b|\bdocker\s+compose\b|\bdocker-compose\b|\bdocker\s+exec\b|\broot@[0-9a-f]{12}:|/\.dockerenv\b)
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
@@ -48,6 +49,7 @@ pub struct Clues {
     slurm: Option<String>,
     slurm_gpus: bool,
     mig: Option<String>,
+    linux_driver_pkg: Option<(String, String)>,
 }
 
 /// Read one cleaned input's clues.
@@ -92,6 +94,20 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         }
         if m.name("mig").is_some() {
             first(&mut c.mig);
+        }
+        if let Some(d) = m.name("linuxdrv") {
+            if c.linux_driver_pkg.is_none() {
+                let pkg = d
+                    .as_str()
+                    .trim_start_matches([' ', '`'])
+                    .trim_start_matches("ii")
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .trim_end_matches(":amd64")
+                    .to_string();
+                c.linux_driver_pkg = Some((pkg, src.to_string()));
+            }
         }
         if m.name("docker").is_some() {
             // A command line, not a message that mentions one ("Use 'nvidia-docker run' to ...").
@@ -222,6 +238,10 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         }
     }
     let s = &mut inv.setting;
+    if let Some((pkg, src)) = &c.linux_driver_pkg {
+        s.linux_driver_package
+            .get_or_insert_with(|| Fact::new(pkg.clone(), src).with_note("an installed package list"));
+    }
     if let Some(src) = &c.jetson {
         s.jetson
             .get_or_insert_with(|| Fact::new(true, src).with_note(note));

@@ -354,6 +354,10 @@ pub static CATALOG: &[Entry] = &[
         "/sbin/ldconfig.real: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", wsl_libcuda_present),
     ex("wsl-libcuda-load", "/usr/lib/wsl/lib", &["could not load", "cannot open", "failed", "error"], K::WslLibcuda, None,
         "Could not load library /usr/lib/wsl/lib/libcuda.so.1: cannot open shared object file", wsl),
+    e("cudarc-libcuda-not-found", "Unable to find cuda lib under the names", K::LibcudaMissing, None,
+        "Unable to find cuda lib under the names [\"cuda\", \"nvcuda\"]. Please open GitHub issue."),
+    ex("wsl-dev-dxg-missing", "/dev/dxg", &["not visible", "not exposed", "no /dev/dxg", "no such file", "missing", "does not exist", "not found"], K::NoDevice, None,
+        "/dev/dxg is not visible.", wsl_no_device),
     ex("libcuda-missing", "libcuda.so", LOAD_FAIL, K::LibcudaMissing, None,
         "OSError: libcuda.so.1: cannot open shared object file: No such file or directory", libcuda_missing),
     // --- ROCm -----------------------------------------------------------------------------------------
@@ -1323,6 +1327,11 @@ fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
         Some(p) => &l[..p],
         None => l,
     };
+    // `Could not load library libcudnn_ops_infer.so.8. Error: libcublas.so.11: ...`:
+    // cuDNN failed to load (its own entry records that), for want of a dependency.
+    if focus.to_ascii_lowercase().contains("could not load library libcudnn") {
+        return None;
+    }
     let lib = missing_library(focus.rsplit(' ').next().unwrap_or(focus))
         .or_else(|| missing_library(focus))?;
     let kind = classify_library(&lib)?;
@@ -1489,6 +1498,13 @@ fn container_cli_init(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
         return Some(K::NoNvidiaDriver);
     }
     Some(K::InitFailed)
+}
+
+/// No /dev/dxg: WSL2's GPU paravirtualization device is missing, so the
+/// Windows driver exposes nothing to the guest.
+fn wsl_no_device(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    wsl(c, b, k);
+    Some(k)
 }
 
 fn wsl(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {

@@ -275,6 +275,12 @@ fn check_drv003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let Some(loaded) = inv.nvidia.module_loaded.as_ref().filter(|f| f.value) else {
         return vec![];
     };
+    // A pasted report that shows the module says nothing about /dev unless
+    // it lists the nodes: their absence from a paste is no evidence.
+    let pasted = loaded.source.contains(" line ");
+    if pasted && inv.nvidia.device_nodes.is_empty() {
+        return vec![];
+    }
     let nodes: Vec<_> = inv
         .nvidia
         .device_nodes

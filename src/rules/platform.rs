@@ -131,16 +131,24 @@ fn check_plat002(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         .find(|l| l.name == "libcuda" || l.name == "libnvidia-ml")
         .filter(|l| !l.path.starts_with("/usr/lib/wsl"));
     let module = inv.nvidia.kernel_module.as_ref();
-    if shadow.is_none() && module.is_none() {
+    let package = inv.setting.linux_driver_package.as_ref();
+    if shadow.is_none() && module.is_none() && package.is_none() {
         return vec![];
     }
-    let mut f = PLAT002.finding(match shadow {
-        Some(l) => format!(
+    let mut f = PLAT002.finding(match (shadow, package) {
+        (Some(l), _) => format!(
             "This is WSL2, but the first {} on the loader path is {}, a Linux driver's library, not the Windows driver's in /usr/lib/wsl/lib: CUDA cannot reach the GPU through it.",
             l.name, l.path
         ),
-        None => "This is WSL2, but a Linux nvidia kernel module is reported: a Linux driver is installed inside WSL, where only the Windows driver may provide CUDA.".to_string(),
+        (None, Some(p)) if module.is_none() => format!(
+            "This is WSL2, but the Linux driver package {} is installed inside it: its libcuda can shadow the Windows driver's in /usr/lib/wsl/lib.",
+            p.value
+        ),
+        _ => "This is WSL2, but a Linux nvidia kernel module is reported: a Linux driver is installed inside WSL, where only the Windows driver may provide CUDA.".to_string(),
     });
+    if let Some(p) = package {
+        f = f.fact("Linux driver package", p);
+    }
     if let Some(w) = &inv.wsl.is_wsl {
         f = f.fact("WSL2", w);
     }
@@ -242,6 +250,27 @@ fn check_plat008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .collect();
     if errs.is_empty() || !check_plat002(inv, kb).is_empty() || !check_plat003(inv, kb).is_empty() {
         return vec![];
+    }
+    // A program that dlopens `libcuda.so` by name misses WSL's copy, which
+    // only the ld.so.conf entry (not every loader) knows about.
+    let by_name = errs.iter().all(|e| {
+        e.kind == ErrorKind::LibcudaMissing
+            && !e.text.contains("/usr/lib/wsl")
+            && !e.text.contains("/lib/x86_64-linux-gnu/libcuda")
+    });
+    if by_name {
+        let mut f = PLAT008.finding(
+            "This is WSL2 and a program could not load libcuda by name: WSL's libcuda lives in /usr/lib/wsl/lib (mapped from the Windows driver), where a plain dlopen('libcuda.so') does not look unless the loader path includes it.",
+        );
+        if let Some(w) = &inv.wsl.is_wsl {
+            f = f.fact("WSL2", w);
+        }
+        for e in errs {
+            f = f.evidence("observed error", &e.text, &e.source);
+        }
+        return vec![f.fix_note(
+            "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH (or run `sudo ldconfig` so /usr/lib/wsl/lib is in the cache); check `ls -l /usr/lib/wsl/lib/libcuda*`. Do not install a Linux driver inside WSL.",
+        )];
     }
     let mut f = PLAT008.finding(
         "This is WSL2 and CUDA (or nvidia-smi) found no GPU: the Windows driver is not sharing a GPU with WSL. Only GPUs in WDDM mode are shared (not TCC), and only by a Windows driver with WSL support.",
