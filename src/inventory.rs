@@ -178,6 +178,16 @@ pub struct Setting {
     /// (`libnvidia-compute-510`, `nvidia-driver-535`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub linux_driver_package: F<String>,
+    /// The CUDA of the `nvidia/cuda:X.Y...` image a pasted `docker run` starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_image_cuda: F<String>,
+    /// GPUs chosen by index from other than 0 (`CUDA_VISIBLE_DEVICES=5`,
+    /// `gpu_ids: '3,4'`) next to a program that reports using device 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renumbered_devices: F<String>,
+    /// A script sets CUDA_VISIBLE_DEVICES after it already called into torch.cuda.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visible_devices_set_late: F<bool>,
 }
 
 impl Setting {
@@ -690,6 +700,9 @@ pub enum ErrorKind {
     /// nvidia-container-cli could not mount a driver file over one the image
     /// already holds ("file exists"): driver files were baked into the image.
     ContainerDriverFilesInImage,
+    /// Not a failure: a report that reads nvidia-smi's CUDA Version as the
+    /// installed toolkit's ("nvidia-smi still shows 12.2").
+    SmiCudaQuestion,
     /// A failure the catalog does not know.
     Other,
 }

@@ -202,7 +202,16 @@ pub fn clean_line(line: &str) -> String {
     let s = if w.html { strip_html(&s) } else { s };
     let t = s.trim_start();
     if t.starts_with("```") || t.starts_with("~~~") {
-        return String::new();
+        // A fence line (```text) is dropped; ```nvcc -V``` shows 11.3 is inline code.
+        let fence = &t[..3];
+        let rest = &t[3..];
+        match rest.find(fence) {
+            Some(p) if !rest[..p].trim().is_empty() => {
+                let inline = format!("{}{}", &rest[..p], &rest[p + 3..]);
+                return inline.replace(fence, "");
+            }
+            _ => return String::new(),
+        }
     }
     if w.backtick {
         strip_backticks(&s).to_string()
@@ -474,6 +483,21 @@ pub fn prompt_command(line: &str) -> Option<&str> {
     }
     if t.starts_with('[') {
         ends[2] = t.find(']').map(|p| p + 2);
+    }
+    // `(py38) [0] user@host:~/dir  $ cmd`: a few prompt words, then the marker.
+    if let Some(p) = t.find(" $ ").or_else(|| t.find(" # ")) {
+        let head: Vec<&str> = t[..p].split_whitespace().collect();
+        let decor = |w: &&str| {
+            (w.starts_with('(') && w.ends_with(')')) || (w.starts_with('[') && w.ends_with(']'))
+        };
+        if let Some((last, before)) = head.split_last() {
+            if head.len() <= 4 && before.iter().all(decor) && is_prompt_head(last) {
+                let cmd = t[p + 3..].trim();
+                if !cmd.is_empty() {
+                    return Some(cmd);
+                }
+            }
+        }
     }
     for e in ends.into_iter().flatten() {
         let Some(&m) = e.checked_sub(1).and_then(|i| b.get(i)) else {

@@ -50,6 +50,11 @@ pub struct Clues {
     slurm_gpus: bool,
     mig: Option<String>,
     linux_driver_pkg: Option<(String, String)>,
+    run_image_cuda: Option<(String, String)>,
+    chosen_devices: Option<(String, String)>,
+    device0_used: bool,
+    cuda_called: bool,
+    cvd_set_late: Option<String>,
 }
 
 /// Read one cleaned input's clues.
@@ -60,6 +65,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         let line = &doc.lines[i];
         let t = line.text.as_str();
         i += 1;
+        if t.len() >= 3 {
+            devices(t, line.src.as_str(), c);
+        }
         if t.len() < 3 || !line.gate(super::gate::Gate::Context) {
             continue;
         }
@@ -126,6 +134,11 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                     j += 1;
                 }
                 let gpus = gives_gpus(&cmd);
+                if c.run_image_cuda.is_none() {
+                    if let Some(m) = image_cuda_re().captures(&cmd) {
+                        c.run_image_cuda = Some((m[1].to_string(), src.to_string()));
+                    }
+                }
                 match &c.docker_run {
                     Some((true, _)) => {}
                     Some((false, _)) if !gpus => {}
@@ -157,6 +170,46 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         {
             c.slurm_gpus = true;
         }
+    }
+}
+
+regex_fn!(image_cuda_re, r"\bnvidia/cuda:([0-9]+\.[0-9]+)");
+regex_fn!(
+    chosen_re,
+    r"(?i)(?:cuda_visible_devices\s*[=:]\s*|gpu_ids\W{0,6})['\x22]?([1-9][0-9]*(?:\s*,\s*[0-9]+)*)\b"
+);
+regex_fn!(device0_re, r"(?i)\bcuda:0\b|\(gpu 0\)|\bon gpu 0\b|\bgpu 0\b");
+
+/// Device-numbering clues: GPUs chosen by an index other than 0, a program
+/// that says it uses device 0, and CUDA_VISIBLE_DEVICES set after torch.cuda
+/// was first called.
+fn devices(t: &str, src: &str, c: &mut Clues) {
+    let maybe = ["VISIBLE_DEVICES", "visible_devices", "gpu_ids", "GPU 0", "gpu 0", "cuda:0", "torch.cuda."];
+    if !maybe.iter().any(|w| t.contains(w)) {
+        return;
+    }
+    let lower = t.to_ascii_lowercase();
+    let cvd = lower.contains("cuda_visible_devices") || lower.contains("gpu_ids");
+    if cvd && c.chosen_devices.is_none() {
+        if let Some(m) = chosen_re().captures(t) {
+            c.chosen_devices = Some((m[1].replace(' ', ""), src.to_string()));
+        }
+    }
+    if lower.contains("gpu 0") || lower.contains("cuda:0") {
+        c.device0_used |= device0_re().is_match(t);
+    }
+    let code = !lower.starts_with("cuda_visible_devices:");
+    if code && lower.contains("torch.cuda.") && !lower.contains("os.environ") {
+        c.cuda_called = true;
+    }
+    if c.cuda_called
+        && c.cvd_set_late.is_none()
+        && lower.contains("os.environ[")
+        && lower.contains("cuda_visible_devices")
+        && lower.contains('=')
+        && !lower.contains("getenv")
+    {
+        c.cvd_set_late = Some(src.to_string());
     }
 }
 
@@ -238,6 +291,20 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         }
     }
     let s = &mut inv.setting;
+    if let Some((v, src)) = &c.run_image_cuda {
+        s.run_image_cuda
+            .get_or_insert_with(|| Fact::new(v.clone(), src).with_note("the image of a pasted docker run"));
+    }
+    if let (Some((v, src)), true) = (&c.chosen_devices, c.device0_used) {
+        s.renumbered_devices.get_or_insert_with(|| {
+            Fact::new(v.clone(), src).with_note("GPUs chosen by index, device 0 reported in use")
+        });
+    }
+    if let Some(src) = &c.cvd_set_late {
+        s.visible_devices_set_late.get_or_insert_with(|| {
+            Fact::new(true, src).with_note("os.environ set after a torch.cuda call")
+        });
+    }
     if let Some((pkg, src)) = &c.linux_driver_pkg {
         s.linux_driver_package
             .get_or_insert_with(|| Fact::new(pkg.clone(), src).with_note("an installed package list"));

@@ -254,6 +254,12 @@ pub static CATALOG: &[Entry] = &[
     // --- the wheel ------------------------------------------------------------------------------
     ex("torch-not-compiled-with-cuda", "Torch not compiled with CUDA enabled", &[], K::TorchNotCompiledWithCuda, None,
         "AssertionError: Torch not compiled with CUDA enabled", torch_cpu_build),
+    e("torch-cuda-not-compiled-short", "Cuda not compiled", K::TorchNotCompiledWithCuda, None,
+        "Cuda not compiled"),
+    ea("smi-cuda-still-shows", "nvidia-smi", &["still shows", "still show ", "shows the version of", "but nvidia-smi shows", "nvidia-smi says cuda"], K::SmiCudaQuestion, None,
+        "But nvidia-smi still shows the version of tookit be 12.2"),
+    ex("device-count-one-under-mig", "device_count()", &["only one", "only 1", "returns 1", "shows 1"], K::NoVisibleDevices, None,
+        "`torch.cuda.device_count()` shows only one gpu in MIG A100", mig_mentioned),
     ex("torch-toolkit-mismatch", "mismatches the version that was used to compile", &[], K::ToolkitTorchMismatch, None,
         "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.", toolkit_torch_mismatch),
     ex("torchvision-cuda-major-mismatch", "were compiled with different CUDA major versions", &[], K::Other, None,
@@ -1420,6 +1426,11 @@ fn driver_file_in_image(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorK
     }
     mark_container(c, b);
     Some(k)
+}
+
+/// One device where several were expected means something only under MIG.
+fn mig_mentioned(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    doc_mentions(c, &["mig a100", "mig h100", " mig ", "mig mode", "mig instance", "-mig-"]).then_some(k)
 }
 
 /// Whether any line of the document contains one of `words` (lowercase).

@@ -2,7 +2,7 @@
 //! CUDA_HOME pointing somewhere the stack does not expect.
 
 use crate::finding::{Category, Finding, Severity};
-use crate::inventory::{Fact, Inventory};
+use crate::inventory::{ErrorKind, Fact, Inventory};
 use crate::kb::Kb;
 use crate::version::CudaVersion;
 
@@ -10,7 +10,7 @@ use super::action::{with_actions, FixAction};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&ENV001, &ENV002, &ENV003];
+pub static RULES: &[&Rule] = &[&ENV001, &ENV002, &ENV003, &ENV004, &ENV005];
 
 pub static ENV001: Rule = Rule {
     code: "ENV001",
@@ -324,4 +324,90 @@ fn check_env003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         out.push(f);
     }
     out
+}
+
+pub static ENV004: Rule = Rule {
+    code: "ENV004",
+    name: "visible-devices-set-after-cuda-init",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "A script sets CUDA_VISIBLE_DEVICES after it already called into torch.cuda: the new value has no effect in that process.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A pasted script that assigns os.environ['CUDA_VISIBLE_DEVICES'] on a line after one that calls torch.cuda (device_count, is_available, set_device...).",
+        why_it_breaks: "The CUDA driver reads CUDA_VISIBLE_DEVICES once, when the process initializes CUDA, and torch caches the device count from its first query. Changing the variable later does not change which GPUs the process sees.",
+        how_to_fix: "Set CUDA_VISIBLE_DEVICES before the first CUDA call: on the command line (`CUDA_VISIBLE_DEVICES=1,2 python train.py`) or at the very top of the script, before importing libraries that touch CUDA; to switch GPUs inside a process use torch.cuda.set_device or explicit devices.",
+        sources: &["https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html (read at initialization)", "https://github.com/pytorch/pytorch/issues/141678"],
+    },
+    check: check_env004,
+    superseded_by: &[],
+};
+
+fn check_env004(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(late) = inv.setting.visible_devices_set_late.as_ref().filter(|f| f.value) else {
+        return vec![];
+    };
+    vec![ENV004
+        .finding("CUDA_VISIBLE_DEVICES is assigned after the script already called torch.cuda: CUDA read the variable when it initialized, so the new value does not change the GPUs this process sees.")
+        .fact("CUDA_VISIBLE_DEVICES set after a torch.cuda call", late)
+        .fix_note("set CUDA_VISIBLE_DEVICES before the first CUDA call (on the command line, or at the top of the script before importing torch)")]
+}
+
+pub static ENV005: Rule = Rule {
+    code: "ENV005",
+    name: "ld-library-path-cudnn-first",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "A cuDNN failure next to an LD_LIBRARY_PATH that lists a cuDNN directory: that cuDNN is loaded ahead of the one the framework bundles.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A cuDNN version or load error next to an LD_LIBRARY_PATH (set, exported or echoed in the report) with an entry naming cudnn.",
+        why_it_breaks: "The dynamic loader searches LD_LIBRARY_PATH before a library's RUNPATH, so a cluster module's or a manual install's cuDNN wins over the nvidia-cudnn wheel or the copy bundled with the framework, and the framework refuses it ('compiled against (8, 3, 2) but linked against (8, 0, 3)').",
+        how_to_fix: "Remove the cuDNN directory from LD_LIBRARY_PATH for the Python process (unload the module, or `export LD_LIBRARY_PATH=` without it), or install the cuDNN version the framework was built with there.",
+        sources: &["https://man7.org/linux/man-pages/man8/ld.so.8.html (LD_LIBRARY_PATH before RUNPATH)", "https://github.com/pytorch/pytorch/issues/81403"],
+    },
+    check: check_env005,
+    superseded_by: &[],
+};
+
+fn check_env005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(ldp) = inv.env.get("LD_LIBRARY_PATH") else {
+        return vec![];
+    };
+    let errs: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| matches!(e.kind, ErrorKind::CudnnVersionMismatch | ErrorKind::CudnnMissing))
+        .collect();
+    let Some(dir) = ldp
+        .value
+        .split(':')
+        .find(|d| d.to_ascii_lowercase().contains("cudnn"))
+    else {
+        return vec![];
+    };
+    if errs.is_empty() {
+        return vec![];
+    }
+    let mut f = ENV005
+        .finding(format!(
+            "LD_LIBRARY_PATH lists {dir}, so its cuDNN is loaded ahead of the framework's own, and the cuDNN error follows from it."
+        ))
+        .fact("LD_LIBRARY_PATH", ldp);
+    for e in errs {
+        f = f.evidence("observed error", &e.text, &e.source);
+    }
+    let rest: Vec<&str> = ldp
+        .value
+        .split(':')
+        .filter(|d| !d.is_empty() && !d.to_ascii_lowercase().contains("cudnn"))
+        .collect();
+    vec![f.fix_command(
+        if rest.is_empty() {
+            "unset LD_LIBRARY_PATH".to_string()
+        } else {
+            format!("export LD_LIBRARY_PATH={}", rest.join(":"))
+        },
+        Some("for the Python process; or install the cuDNN the framework was built with in that directory".into()),
+    )]
 }

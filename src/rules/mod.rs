@@ -22,6 +22,7 @@ pub mod fix;
 pub mod library;
 pub mod macos;
 pub mod mig;
+pub mod misconception;
 pub mod observed;
 pub mod platform;
 pub mod registry;
@@ -140,6 +141,7 @@ pub fn all() -> Vec<&'static Rule> {
     v.extend_from_slice(extension::RULES);
     v.extend_from_slice(macos::RULES);
     v.extend_from_slice(windows::RULES);
+    v.extend_from_slice(misconception::RULES);
     v.extend_from_slice(observed::RULES);
     v
 }

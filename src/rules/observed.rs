@@ -166,6 +166,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the image already holds NVIDIA driver files (nvidia-smi, libnvidia-*, libcuda) that the NVIDIA runtime mounts from the host, so the mount fails with 'file exists'",
             "docker run --rm --entrypoint sh IMAGE -c 'ls -l /usr/bin/nvidia-smi /usr/lib/x86_64-linux-gnu/libcuda.so*'",
         ),
+        SmiCudaQuestion => (
+            "the report reads nvidia-smi's CUDA Version as the installed toolkit's; it is the newest CUDA the driver supports",
+            "nvcc --version; nvidia-smi",
+        ),
         Other => ("an error the catalog does not know", "gpucompat check on the affected machine"),
     }
 }

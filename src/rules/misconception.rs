@@ -1,0 +1,157 @@
+//! Misconception family: what reports take for a failure while the stack
+//! works as designed. Each finding is informational; it explains the
+//! reading, so no one reinstalls a working driver or toolkit.
+
+use crate::finding::{Category, Finding, Severity};
+use crate::inventory::{ErrorKind, Inventory};
+use crate::kb::Kb;
+
+use super::{Docs, Rule};
+
+pub static RULES: &[&Rule] = &[&MIS001, &MIS002];
+
+pub static MIS001: Rule = Rule {
+    code: "MIS001",
+    name: "smi-cuda-is-the-driver-maximum",
+    category: Category::Misconception,
+    severity: Severity::Info,
+    summary: "nvidia-smi's 'CUDA Version' is the newest CUDA the driver supports, not the installed toolkit or the container's CUDA.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A pasted nvidia-smi header next to an nvcc or an nvidia/cuda image of another CUDA version, or a report that says nvidia-smi shows the 'wrong' CUDA version.",
+        why_it_breaks: "Nothing breaks: the CUDA Version in nvidia-smi's header comes from the driver (libcuda) and names the newest CUDA runtime it can run. It does not change when another toolkit is selected (nvcc, CUDA_HOME, update-alternatives), and inside a container it shows the host driver's value, because the driver's user-space files are mounted from the host. Scripts that pick a CUDA build from it pick what the driver allows, not what is installed.",
+        how_to_fix: "Read the toolkit from `nvcc --version` (or the framework's own `torch.version.cuda`), and the container's CUDA from its CUDA_VERSION variable; nvidia-smi's value only has to be at least as new as them.",
+        sources: &[
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html (the driver's CUDA version vs the toolkit's)",
+            "https://github.com/NVIDIA/nvidia-docker/wiki/CUDA (the driver comes from the host)",
+        ],
+    },
+    check: check_mis001,
+    superseded_by: &[],
+};
+
+fn pasted(source: &str) -> bool {
+    source.contains(" line ")
+}
+
+fn check_mis001(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let said: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| e.kind == ErrorKind::SmiCudaQuestion)
+        .collect();
+    let smi = inv
+        .nvidia
+        .cuda_max
+        .as_ref()
+        .filter(|f| pasted(&f.source) && !f.source.starts_with("kb "));
+    let mut other: Vec<(String, String, String)> = Vec::new();
+    if let Some(m) = smi {
+        let max = (m.value.major, m.value.minor);
+        for t in inv.toolkits.iter().filter(|t| t.has_nvcc) {
+            let v = &t.version.value;
+            if (v.major, v.minor) != max && pasted(&t.version.source) {
+                other.push((
+                    format!("nvcc ({})", t.path),
+                    format!("{}.{}", v.major, v.minor),
+                    t.version.source.clone(),
+                ));
+            }
+        }
+        if let Some(img) = &inv.setting.run_image_cuda {
+            if img.value != format!("{}.{}", max.0, max.1) {
+                other.push((
+                    "nvidia/cuda image of the docker run".into(),
+                    img.value.clone(),
+                    img.source.clone(),
+                ));
+            }
+        }
+    }
+    if said.is_empty() && other.is_empty() {
+        return vec![];
+    }
+    let msg = match (smi, other.first()) {
+        (Some(m), Some((what, v, _))) => format!(
+            "nvidia-smi's CUDA Version {}.{} is the newest CUDA this driver supports; {what} is CUDA {v}. Both can be right at once: the header never shows the toolkit or the image.",
+            m.value.major, m.value.minor
+        ),
+        _ => "nvidia-smi's CUDA Version is the newest CUDA the driver supports; it does not follow the selected toolkit (nvcc) or a container image's CUDA.".to_string(),
+    };
+    let mut f = MIS001.finding(msg);
+    if let Some(m) = smi {
+        f = f.evidence(
+            "nvidia-smi CUDA Version",
+            format!("{}.{}", m.value.major, m.value.minor),
+            &m.source,
+        );
+    }
+    for (what, v, src) in &other {
+        f = f.evidence(what.clone(), v, src);
+    }
+    for e in said {
+        f = f.evidence("the report says", &e.text, &e.source);
+    }
+    vec![f.fix_note("Check the toolkit with `nvcc --version` and the framework with `python -c \"import torch; print(torch.version.cuda)\"`; the driver only has to support at least that CUDA.")]
+}
+
+pub static MIS002: Rule = Rule {
+    code: "MIS002",
+    name: "visible-devices-are-renumbered",
+    category: Category::Misconception,
+    severity: Severity::Info,
+    summary: "GPUs chosen through CUDA_VISIBLE_DEVICES (or a launcher's gpu_ids) are renumbered from 0: cuda:0 is the first chosen GPU.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A pasted CUDA_VISIBLE_DEVICES or gpu_ids that starts at another index than 0, next to output that reports device 0 (cuda:0, GPU 0) in use.",
+        why_it_breaks: "Nothing breaks: CUDA enumerates only the devices CUDA_VISIBLE_DEVICES names, in that order, and numbers them from 0. With CUDA_VISIBLE_DEVICES=5 the process's cuda:0 is physical GPU 5; nvidia-smi, which ignores the variable, shows the physical numbers.",
+        how_to_fix: "Nothing to fix. To see the physical GPU behind a device, compare `torch.cuda.get_device_properties(0).uuid` (or the PCI bus id) with `nvidia-smi -L`; set CUDA_DEVICE_ORDER=PCI_BUS_ID so CUDA's order matches nvidia-smi's.",
+        sources: &["https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER)"],
+    },
+    check: check_mis002,
+    superseded_by: &[],
+};
+
+fn check_mis002(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(r) = &inv.setting.renumbered_devices else {
+        return vec![];
+    };
+    let first = r.value.split(',').next().unwrap_or("").trim().to_string();
+    vec![MIS002
+        .finding(format!(
+            "The GPUs were chosen as {}: the process numbers them from 0, so its cuda:0 is physical GPU {first}. Device 0 in its output is the GPU that was asked for.",
+            r.value
+        ))
+        .fact("GPUs chosen by index", r)
+        .fix_note("nvidia-smi -L lists the physical numbering; set CUDA_DEVICE_ORDER=PCI_BUS_ID to make CUDA's order match it")]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::ingest;
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        let inv = ingest(&[("t".to_string(), text.to_string())]);
+        let kb = Kb::embedded();
+        let mut v: Vec<_> = check_mis001(&inv, kb).iter().map(|f| f.code).collect();
+        v.extend(check_mis002(&inv, kb).iter().map(|f| f.code));
+        v
+    }
+
+    #[test]
+    fn smi_header_next_to_another_nvcc_is_explained() {
+        let text = "| NVIDIA-SMI 440.100      Driver Version: 440.100      CUDA Version: 10.2     |\nCuda compilation tools, release 10.1, V10.1.243\n";
+        assert_eq!(codes(text), vec!["MIS001"]);
+        let same = "| NVIDIA-SMI 440.100      Driver Version: 440.100      CUDA Version: 10.2     |\nCuda compilation tools, release 10.2, V10.2.89\n";
+        assert!(codes(same).is_empty());
+    }
+
+    #[test]
+    fn renumbering_needs_a_nonzero_choice_and_device_zero() {
+        let text = "Run 'CUDA_VISIBLE_DEVICES=5 python3 train.py'\n[torch.cuda.FloatTensor of size 1x2 (GPU 0)]\n";
+        assert_eq!(codes(text), vec!["MIS002"]);
+        assert!(codes("Run 'CUDA_VISIBLE_DEVICES=0 python3 train.py'\n(GPU 0)\n").is_empty());
+        assert!(codes("Run 'CUDA_VISIBLE_DEVICES=5 python3 train.py'\n").is_empty());
+    }
+}
