@@ -9,6 +9,7 @@ use crate::version::CudaVersion;
 
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut nvcc_path: Option<String> = None;
+    let mut distro_toolkit = false;
     for line in &doc.lines {
         if line.command().is_none() && !line.gate(Gate::Nvcc) {
             continue;
@@ -39,6 +40,21 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 add(b, path, v, src, true);
             }
             continue;
+        }
+        // `apt show nvidia-cuda-toolkit`: Debian's toolkit, nvcc in /usr/bin.
+        if t == "Package: nvidia-cuda-toolkit" {
+            distro_toolkit = true;
+            continue;
+        }
+        if distro_toolkit {
+            if let Some(v) = t.strip_prefix("Version: ") {
+                distro_toolkit = false;
+                let v = v.split(['-', '~', '+']).next().unwrap_or("");
+                if let Ok(v) = v.parse::<CudaVersion>() {
+                    add(b, "/usr (nvidia-cuda-toolkit)".to_string(), v, src, true);
+                }
+                continue;
+            }
         }
         if let Some(rest) = t.strip_prefix("CUDA Version ") {
             if let Ok(v) = rest.trim().parse::<CudaVersion>() {

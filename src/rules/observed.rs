@@ -276,6 +276,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if facts::is_wsl(inv) && no_gpu {
         return Some("ERR023");
     }
+    if k == ErrorKind::InsufficientDriver && driver_suffices(inv) {
+        return Some("ERR035");
+    }
     // A launcher that reserved no GPU, or a script that set CUDA_VISIBLE_DEVICES.
     let hidden = flag(&inv.setting.ray_without_gpus) == Some(true)
         || flag(&inv.setting.slurm_gpus) == Some(false)
@@ -289,6 +292,27 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
         return Some("ERR025");
     }
     None
+}
+
+/// The driver's newest CUDA is known and covers every CUDA build the report
+/// names (or, with none named, is a 12.x or newer driver, which runs every
+/// runtime of its major under minor-version compatibility): "driver version
+/// is insufficient" then did not come from this driver.
+fn driver_suffices(inv: &Inventory) -> bool {
+    let Some(max) = inv.nvidia.cuda_max.as_ref().map(|f| f.value) else {
+        return false;
+    };
+    let builds: Vec<crate::version::CudaVersion> = inv
+        .python
+        .iter()
+        .filter_map(|e| e.torch.as_ref()?.cuda.as_ref()?.value)
+        .collect();
+    if builds.is_empty() {
+        return max.major >= 12 && max.major < 13;
+    }
+    builds
+        .iter()
+        .all(|b| (b.major, b.minor) <= (max.major, max.minor))
 }
 
 fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str) -> Vec<Finding> {
@@ -356,6 +380,22 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR023" => add("WSL2", &inv.wsl.is_wsl),
+            "ERR035" => {
+                if let Some(d) = &inv.nvidia.driver_version {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "driver version".into(),
+                        value: d.value.to_string(),
+                        source: d.source.clone(),
+                    });
+                }
+                if let Some(m) = &inv.nvidia.cuda_max {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "driver's newest CUDA".into(),
+                        value: m.value.to_string(),
+                        source: m.source.clone(),
+                    });
+                }
+            }
             "ERR029" => {
                 for e in &inv.python {
                     if let Some(c) = e.torch.as_ref().and_then(|t| t.cuda.as_ref()) {
@@ -705,9 +745,16 @@ observed_rule!(ERR034, check_err034, "ERR034", "observed-package-not-for-platfor
     "Run the workload in WSL2 or on Linux (where vLLM and Triton have wheels), or use a Windows-capable alternative; do not force a source build on Windows.",
     ["https://docs.vllm.ai/en/latest/getting_started/installation/ (supported platforms)", "https://github.com/triton-lang/triton#compatibility (Linux only)"]);
 
+setting_rule!(ERR035, check_err035, "ERR035", "observed-insufficient-driver-but-driver-suffices", Category::NoDriver, ["CTR001", "DRV002"],
+    "'CUDA driver version is insufficient' although the driver the report shows supports the program's CUDA: the process did not reach that driver.",
+    "'Driver version is insufficient' (CUDA error 35) in a report whose driver (nvidia-smi, /proc, a typed version) supports every CUDA build the report names, or is a 12.x driver, which runs every 12.x runtime under minor-version compatibility.",
+    "The CUDA runtime returns error 35 both when the driver is older than it and when it finds no usable driver at all: a container started without GPU access (no --gpus, runtime=nvidia or NVIDIA_VISIBLE_DEVICES), a stub or foreign libcuda on the loader path, or a job that ran on another node than the one whose driver was checked. Upgrading this driver does not help.",
+    "Check where the program runs: in a container, start it with `--gpus all` (or runtime=nvidia with NVIDIA_VISIBLE_DEVICES=all and NVIDIA_DRIVER_CAPABILITIES=compute,utility) and run nvidia-smi inside it; elsewhere check `ldconfig -p | grep libcuda` and LD_LIBRARY_PATH for stubs or compat libraries, and run nvidia-smi on the node the job used.",
+    ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInsufficientDriver = 35)", "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
-    &ERR031, &ERR032, &ERR033, &ERR034,
+    &ERR031, &ERR032, &ERR033, &ERR034, &ERR035,
 ];
