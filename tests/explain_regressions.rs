@@ -144,3 +144,82 @@ fn no_gpus_after_a_script_exports_cuda_visible_devices() {
     assert!(categories(&f).contains(&Category::EnvVar), "{f:?}");
     assert_eq!(errors_in(&f, Category::NoDriver), 0);
 }
+
+fn codes(f: &[Finding]) -> BTreeSet<&str> {
+    f.iter().map(|f| f.code.as_str()).collect()
+}
+
+#[test]
+fn the_title_s_wsl_makes_a_libcuda_dlopen_failure_a_loader_path_fix() {
+    let (_, f) = explain("corpus/c1-bnb-wsl-libcuda-so-cannot-open.txt");
+    let w = f.iter().find(|f| f.code == "PLAT008").expect("PLAT008");
+    assert!(w.message.contains("/usr/lib/wsl/lib"), "{}", w.message);
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+    // A Linux driver package inside WSL is named as the shadowing driver.
+    let (inv, f) = explain("corpus/c3-numba-wsl2-linux-libnvidia-compute-510-installed.txt");
+    assert_eq!(
+        inv.setting.linux_driver_package.unwrap().value,
+        "libnvidia-compute-510"
+    );
+    assert!(codes(&f).contains("PLAT002"), "{f:?}");
+}
+
+#[test]
+fn nvidia_smi_s_cuda_version_read_as_the_toolkit_s_is_a_misconception() {
+    let (_, f) = explain("corpus/c3-switch-cuda-nvidia-smi-still-122-after-switch.txt");
+    assert!(codes(&f).contains("MIS001"), "{f:?}");
+    assert!(f.iter().all(|f| f.severity == Severity::Info));
+    let (_, f) = explain("corpus/c2-jax-2020-autoinstall-reads-nvidia-smi-cuda102.txt");
+    assert!(codes(&f).contains("MIS001"), "{f:?}");
+}
+
+#[test]
+fn visible_devices_renumbering_is_explained_not_flagged() {
+    let (_, f) = explain("corpus/c1-accelerate-gpu-ids-renumbered-cuda0-expected.txt");
+    assert!(codes(&f).contains("MIS002"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::EnvVar), 0);
+    let (_, f) = explain("corpus/c1-pytorch-device-count-cached-visible-devices-changed.txt");
+    assert!(codes(&f).contains("ENV004"), "{f:?}");
+}
+
+#[test]
+fn tensorflow_after_2_10_on_native_windows_is_cpu_only() {
+    let (inv, f) = explain("corpus/c2-tf212-native-windows-1050ti-no-gpu.txt");
+    assert!(inv.os.kind.unwrap().source.contains("(prose)"));
+    assert!(codes(&f).contains("WIN005"), "{f:?}");
+}
+
+#[test]
+fn an_nvcc_of_another_cuda_than_torch_s_fails_extension_builds() {
+    for rel in [
+        "corpus/c1-apex-2019-nvcc-80-vs-torch-cu90.txt",
+        "corpus/c1-apex-distro-nvcc-115-usr-bin-vs-torch-cu121.txt",
+        "corpus/c1-flash-attn-nvcc-101-torch-cu121-build.txt",
+    ] {
+        let (inv, f) = explain(rel);
+        assert!(!inv.toolkits.is_empty(), "{rel}: nvcc not read");
+        assert!(codes(&f).contains("ERR016"), "{rel}: {f:?}");
+    }
+}
+
+#[test]
+fn insufficient_driver_from_a_driver_that_suffices_is_not_an_old_driver() {
+    let (_, f) = explain("corpus/c3-faster-whisper-unraid-p40-missing-visible-devices.txt");
+    assert!(codes(&f).contains("ERR035"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
+    // With a CUDA build newer than the driver's, it stays a driver that is too old.
+    let (_, f) = explain("04-driver-too-old-470-rtx3050.txt");
+    assert!(!codes(&f).contains("ERR035"), "{f:?}");
+}
+
+#[test]
+fn container_and_tensorrt_messages_it_did_not_know() {
+    let (_, f) = explain("corpus/c2-nvidia-docker-image-ships-nvidia-smi-file-exists.txt");
+    assert!(codes(&f).contains("ERR033"), "{f:?}");
+    let (_, f) = explain("corpus/c2-podman-rootless-no-cgroups-nvml-permissions.txt");
+    assert!(codes(&f).contains("ERR032"), "{f:?}");
+    let (_, f) = explain("corpus/c2-trt70-rtx-a6000-unsupported-sm.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    let (inv, _) = explain("corpus/c2-tf-2015-ec2-g2-grid-k520-cc30.txt");
+    assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "GRID K520");
+}

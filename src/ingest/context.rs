@@ -178,13 +178,24 @@ regex_fn!(
     chosen_re,
     r"(?i)(?:cuda_visible_devices\s*[=:]\s*|gpu_ids\W{0,6})['\x22]?([1-9][0-9]*(?:\s*,\s*[0-9]+)*)\b"
 );
-regex_fn!(device0_re, r"(?i)\bcuda:0\b|\(gpu 0\)|\bon gpu 0\b|\bgpu 0\b");
+regex_fn!(
+    device0_re,
+    r"(?i)\bcuda:0\b|\(gpu 0\)|\bon gpu 0\b|\bgpu 0\b"
+);
 
 /// Device-numbering clues: GPUs chosen by an index other than 0, a program
 /// that says it uses device 0, and CUDA_VISIBLE_DEVICES set after torch.cuda
 /// was first called.
 fn devices(t: &str, src: &str, c: &mut Clues) {
-    let maybe = ["VISIBLE_DEVICES", "visible_devices", "gpu_ids", "GPU 0", "gpu 0", "cuda:0", "torch.cuda."];
+    let maybe = [
+        "VISIBLE_DEVICES",
+        "visible_devices",
+        "gpu_ids",
+        "GPU 0",
+        "gpu 0",
+        "cuda:0",
+        "torch.cuda.",
+    ];
     if !maybe.iter().any(|w| t.contains(w)) {
         return;
     }
@@ -292,8 +303,9 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     }
     let s = &mut inv.setting;
     if let Some((v, src)) = &c.run_image_cuda {
-        s.run_image_cuda
-            .get_or_insert_with(|| Fact::new(v.clone(), src).with_note("the image of a pasted docker run"));
+        s.run_image_cuda.get_or_insert_with(|| {
+            Fact::new(v.clone(), src).with_note("the image of a pasted docker run")
+        });
     }
     if let (Some((v, src)), true) = (&c.chosen_devices, c.device0_used) {
         s.renumbered_devices.get_or_insert_with(|| {
@@ -306,8 +318,9 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         });
     }
     if let Some((pkg, src)) = &c.linux_driver_pkg {
-        s.linux_driver_package
-            .get_or_insert_with(|| Fact::new(pkg.clone(), src).with_note("an installed package list"));
+        s.linux_driver_package.get_or_insert_with(|| {
+            Fact::new(pkg.clone(), src).with_note("an installed package list")
+        });
     }
     if let Some(src) = &c.jetson {
         s.jetson

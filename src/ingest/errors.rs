@@ -185,8 +185,8 @@ pub static CATALOG: &[Entry] = &[
     e("cuda-unsupported-ptx-enum", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", K::UnsupportedPtx, Some(222),
         "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX was compiled with an unsupported toolchain"),
     // --- GPU architecture ------------------------------------------------------------------------
-    e("cuda-no-kernel-image", "no kernel image is available", K::NoKernelImage, Some(209),
-        "RuntimeError: CUDA error: no kernel image is available for execution on the device"),
+    ex("cuda-no-kernel-image", "no kernel image is available", &[], K::NoKernelImage, Some(209),
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device", kernel_image_of),
     e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
         "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"),
     ex("torch-arch-not-compatible", "is not compatible with the current PyTorch installation", &["capability sm_"], K::ArchNotCompiled, None,
@@ -301,6 +301,8 @@ pub static CATALOG: &[Entry] = &[
         "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory", cudnn_missing),
     ex("cudnn-dll-missing", "cudnn", &[".dll"], K::CudnnMissing, None,
         "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!", cudnn_dll_missing),
+    e("paddle-cannot-load-cudnn", "Cannot load cudnn shared library", K::CudnnMissing, None,
+        "RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion."),
     e("dnn-library-not-found", "DNN library is not found", K::CudnnMissing, None,
         "FAILED_PRECONDITION: DNN library is not found."),
     ex("tf-cudnn-runtime-mismatch", "Loaded runtime CuDNN library", &[], K::CudnnVersionMismatch, None,
@@ -355,6 +357,8 @@ pub static CATALOG: &[Entry] = &[
         "mount error: file creation failed: /var/lib/docker/overlay2/bd4f3570d4eb/merged/usr/bin/nvidia-smi: file exists", driver_file_in_image),
     ex("nvml-insufficient-permissions", "NVML: Insufficient Permissions", &[], K::NvmlNoPermission, Some(4),
         "Failed to initialize NVML: Insufficient Permissions", container_if_mentioned),
+    ex("k8s-zero-gpus", "nvidia.com/gpu:", &[], K::ContainerNoGpuRuntime, None,
+        " nvidia.com/gpu:     0", k8s_zero_gpus),
     // --- WSL ----------------------------------------------------------------------------------------
     ex("wsl-libcuda-not-symlink", "/usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", &[], K::WslLibcuda, None,
         "/sbin/ldconfig.real: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", wsl_libcuda_present),
@@ -379,13 +383,19 @@ pub static CATALOG: &[Entry] = &[
         "1 error generated when compiling for gfx1030.", rocblas_arch),
     ex("amdgpu-gfx-not-supported", "is not supported by", &["gfx"], K::HipError, None,
         "msg=\"amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100]\"", rocblas_arch),
+    e("rocminfo-missing", "Cannot find rocminfo command information", K::HipError, None,
+        "Cannot find rocminfo command information. Unable to determine if AMDGPU drivers with ROCM support were installed."),
     e("hip-no-device", "hipErrorNoDevice", K::HipError, Some(100),
         "hipErrorNoDevice: no ROCm-capable device is detected"),
     // --- platforms a package has no build for ------------------------------------------------------
+    ex("bnb-compiled-without-gpu", "bitsandbytes was compiled without GPU support", &[], K::PlatformUnsupported, None,
+        "C:\\Users\\me\\anaconda3\\envs\\llm\\lib\\site-packages\\bitsandbytes\\cextension.py:34: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.", windows_only),
+    e("bnb-no-int8-matmul", "does not support Int8 Matmul", K::ExtensionMismatch, None,
+        "ERROR: Your GPU does not support Int8 Matmul!"),
     e("vllm-linux-only", "only supports Linux platform", K::PlatformUnsupported, None,
         "vLLM only supports Linux platform (including WSL) and MacOS.Building on win32, so vLLM may not be able to run correctly"),
     ex("triton-no-distribution", "No matching distribution found for triton", &[], K::PlatformUnsupported, None,
-        "ERROR: No matching distribution found for triton>=2.0.0", windows_only),
+        "Using cached torch-2.4.1-cp311-cp311-win_amd64.whl.metadata (27 kB)\nERROR: No matching distribution found for triton>=2.0.0", windows_only),
     // --- Apple MPS ----------------------------------------------------------------------------------
     ex("mps-not-built", "MPS not available because the current PyTorch install was not built with MPS enabled", &[], K::MpsUnavailable, None,
         "MPS not available because the current PyTorch install was not built with MPS enabled.", macos),
@@ -1335,7 +1345,10 @@ fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     };
     // `Could not load library libcudnn_ops_infer.so.8. Error: libcublas.so.11: ...`:
     // cuDNN failed to load (its own entry records that), for want of a dependency.
-    if focus.to_ascii_lowercase().contains("could not load library libcudnn") {
+    if focus
+        .to_ascii_lowercase()
+        .contains("could not load library libcudnn")
+    {
         return None;
     }
     let lib = missing_library(focus.rsplit(' ').next().unwrap_or(focus))
@@ -1396,15 +1409,13 @@ fn container_unsatisfied(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
 /// the driver's newest CUDA and the image's, as the runtime compared them.
 fn nvidia_docker1_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(
-        &R,
-        r"driver ([0-9]+\.[0-9]+) < image ([0-9]+\.[0-9]+)",
-    );
+    let r = re(&R, r"driver ([0-9]+\.[0-9]+) < image ([0-9]+\.[0-9]+)");
     if let Some(m) = r.captures(c.line) {
         if let Ok(v) = m[1].parse::<CudaVersion>() {
             put(
                 &mut b.inv.nvidia.cuda_max,
-                Fact::new(v, c.src).with_note("the driver's CUDA version as nvidia-docker reports it"),
+                Fact::new(v, c.src)
+                    .with_note("the driver's CUDA version as nvidia-docker reports it"),
                 &mut b.notes,
                 "driver's CUDA version",
             );
@@ -1430,7 +1441,58 @@ fn driver_file_in_image(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorK
 
 /// One device where several were expected means something only under MIG.
 fn mig_mentioned(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    doc_mentions(c, &["mig a100", "mig h100", " mig ", "mig mode", "mig instance", "-mig-"]).then_some(k)
+    doc_mentions(
+        c,
+        &[
+            "mig a100",
+            "mig h100",
+            " mig ",
+            "mig mode",
+            "mig instance",
+            "-mig-",
+        ],
+    )
+    .then_some(k)
+}
+
+/// "no kernel image" raised inside a compiled extension (its path or name on
+/// the line) is also that extension's failure: it has no kernels for the GPU.
+fn kernel_image_of(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    let ext = [
+        "flashinfer",
+        "flash_attn",
+        "flash-attn",
+        "xformers",
+        "vllm/_c",
+        "bitsandbytes",
+        "apex",
+        "deepspeed",
+        "auto_gptq",
+        "exllama",
+        "llama_cpp",
+        "mamba_ssm",
+        "causal_conv1d",
+    ];
+    if ext.iter().any(|e| l.contains(e)) {
+        b.error(K::ExtensionMismatch, c.line, c.src, None);
+    }
+    Some(k)
+}
+
+/// `kubectl describe node`: `nvidia.com/gpu:  0` under Capacity/Allocatable
+/// means the device plugin found no GPU to advertise.
+fn k8s_zero_gpus(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let t = c.line.trim();
+    let v = t.strip_prefix("nvidia.com/gpu:")?.trim();
+    if v != "0" {
+        return None;
+    }
+    if b.inv.container.kubernetes.is_none() {
+        b.inv.container.kubernetes =
+            Some(Fact::new(true, c.src).with_note("a node's nvidia.com/gpu resource"));
+    }
+    Some(k)
 }
 
 /// Whether any line of the document contains one of `words` (lowercase).
@@ -1443,7 +1505,15 @@ fn doc_mentions(c: &Ctx, words: &[&str]) -> bool {
 
 /// NVML's permission error comes from a container when the report runs one.
 fn container_if_mentioned(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    if doc_mentions(c, &["podman", "docker run", "nvidia-container", "--device nvidia.com/gpu"]) {
+    if doc_mentions(
+        c,
+        &[
+            "podman",
+            "docker run",
+            "nvidia-container",
+            "--device nvidia.com/gpu",
+        ],
+    ) {
         mark_container(c, b);
     }
     Some(k)
@@ -1458,7 +1528,10 @@ fn windows_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
 /// apex's setup.py: `Pytorch binaries were compiled with Cuda 12.1.`
 fn apex_cuda_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"(?i)binaries were compiled with Cuda ([0-9]+\.[0-9]+(?:\.[0-9]+)?)");
+    let r = re(
+        &R,
+        r"(?i)binaries were compiled with Cuda ([0-9]+\.[0-9]+(?:\.[0-9]+)?)",
+    );
     let joined = format!("{} {}", c.line, c.ahead(1));
     if let Some(v) = r
         .captures(&joined)

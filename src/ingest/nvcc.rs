@@ -25,7 +25,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .find("Cuda compilation tools, release ")
             .map(|p| &t[p + "Cuda compilation tools, release ".len()..]);
         if let Some(rest) = tools {
-            let rest = rest.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            let rest = rest
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ");
             let rest = rest.as_str();
             // `12.4, V12.4.131`
             let full = rest.split(", V").nth(1).map(str::trim);

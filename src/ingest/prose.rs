@@ -60,8 +60,22 @@ regex_fn!(
     torch_dunder_re,
     r"^[\s>]*torch\.__version__\s*[=:]\s*['\x22]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)"
 );
-regex_fn!(version_token_re, r"v?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)");
-regex_fn!(jaxlib_re, r"(?i)\bjaxlib\s*[=:v\s]\s*v?([0-9]+\.[0-9]+\.[0-9]+(?:\+[a-z0-9.]+)?)");
+regex_fn!(
+    pip_install_re,
+    r"(?i)\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b(.*)"
+);
+regex_fn!(
+    pinned_re,
+    r"(?i)(?:^|\s)['\x22]?([a-z][a-z0-9._-]{1,40})(?:\[[a-z0-9_,-]+\])?={2,3}([0-9]+(?:\.[0-9a-z]+){0,3}(?:\+[a-z0-9.]+)?)"
+);
+regex_fn!(
+    version_token_re,
+    r"v?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)"
+);
+regex_fn!(
+    jaxlib_re,
+    r"(?i)\bjaxlib\s*[=:v\s]\s*v?([0-9]+\.[0-9]+\.[0-9]+(?:\+[a-z0-9.]+)?)"
+);
 regex_fn!(
     field_re,
     r"^(?:#{2,6}\s*(?P<h>[^#].{1,80}?)\s*#*|[-*\s]*\*\*(?P<b>[^*]{2,60}?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+))$"
@@ -100,9 +114,17 @@ fn fields(doc: &Doc) -> Vec<(String, String, String)> {
                 doc.lines[j].src.clone(),
             )
         } else if let (Some(k), Some(v)) = (m.name("b"), m.name("bv")) {
-            (k.as_str().to_string(), v.as_str().to_string(), doc.lines[i].src.clone())
+            (
+                k.as_str().to_string(),
+                v.as_str().to_string(),
+                doc.lines[i].src.clone(),
+            )
         } else if let (Some(k), Some(v)) = (m.name("d"), m.name("dv")) {
-            (k.as_str().to_string(), v.as_str().to_string(), doc.lines[i].src.clone())
+            (
+                k.as_str().to_string(),
+                v.as_str().to_string(),
+                doc.lines[i].src.clone(),
+            )
         } else {
             continue;
         };
@@ -132,10 +154,24 @@ fn os_of(v: &str) -> Option<(OsKind, bool)> {
         return Some((OsKind::Macos, false));
     }
     let linux = [
-        "linux", "ubuntu", "debian", "centos", "fedora", "rhel", "rocky", "arch", "opensuse",
-        "suse", "almalinux", "manjaro", "mint",
+        "linux",
+        "ubuntu",
+        "debian",
+        "centos",
+        "fedora",
+        "rhel",
+        "rocky",
+        "arch",
+        "opensuse",
+        "suse",
+        "almalinux",
+        "manjaro",
+        "mint",
     ];
-    linux.iter().any(|w| has(w)).then_some((OsKind::Linux, false))
+    linux
+        .iter()
+        .any(|w| has(w))
+        .then_some((OsKind::Linux, false))
 }
 
 /// The facts an issue template's fields state.
@@ -143,7 +179,10 @@ fn template(doc: &Doc, b: &mut Builder) {
     for (key, value, src) in fields(doc) {
         let src = format!("{src} {PROSE}");
         let typed = "typed in the report, not a tool's output";
-        let kw = |w: &str| key.split(|c: char| !c.is_ascii_alphanumeric()).any(|x| x == w);
+        let kw = |w: &str| {
+            key.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|x| x == w)
+        };
         if (kw("os") || key.contains("operating system") || key == "platform")
             && !key.contains("cuda")
         {
@@ -199,7 +238,8 @@ fn template(doc: &Doc, b: &mut Builder) {
             }
             continue;
         }
-        if (kw("gpu") || key.contains("graphics card")) && b.inv.gpus.iter().all(|g| g.name.is_none())
+        if (kw("gpu") || key.contains("graphics card"))
+            && b.inv.gpus.iter().all(|g| g.name.is_none())
         {
             let name = value.split(',').next().unwrap_or("").trim();
             if nvidia_gpu_name(name) && name.len() <= 60 {
@@ -253,6 +293,16 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                     g.name = Some(
                         Fact::new(name, &src).with_note("typed in the report, not a tool's output"),
                     );
+                }
+            }
+        }
+        // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
+        if let Some(m) = pip_install_re().captures(t) {
+            let args = m[1].to_string();
+            for p in pinned_re().captures_iter(&args) {
+                let name = p[1].to_ascii_lowercase();
+                if name != "torch" && b.inv.python.iter().all(|e| e.package(&name).is_none()) {
+                    b.package(&name, &p[2], &src);
                 }
             }
         }

@@ -344,7 +344,12 @@ pub static ENV004: Rule = Rule {
 };
 
 fn check_env004(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
-    let Some(late) = inv.setting.visible_devices_set_late.as_ref().filter(|f| f.value) else {
+    let Some(late) = inv
+        .setting
+        .visible_devices_set_late
+        .as_ref()
+        .filter(|f| f.value)
+    else {
         return vec![];
     };
     vec![ENV004
@@ -377,7 +382,12 @@ fn check_env005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let errs: Vec<_> = inv
         .errors
         .iter()
-        .filter(|e| matches!(e.kind, ErrorKind::CudnnVersionMismatch | ErrorKind::CudnnMissing))
+        .filter(|e| {
+            matches!(
+                e.kind,
+                ErrorKind::CudnnVersionMismatch | ErrorKind::CudnnMissing
+            )
+        })
         .collect();
     let Some(dir) = ldp
         .value

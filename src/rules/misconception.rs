@@ -131,11 +131,14 @@ mod tests {
     use super::*;
     use crate::ingest::ingest;
 
-    fn codes(text: &str) -> Vec<&'static str> {
+    fn codes(text: &str) -> Vec<String> {
         let inv = ingest(&[("t".to_string(), text.to_string())]);
         let kb = Kb::embedded();
-        let mut v: Vec<_> = check_mis001(&inv, kb).iter().map(|f| f.code).collect();
-        v.extend(check_mis002(&inv, kb).iter().map(|f| f.code));
+        let mut v: Vec<String> = check_mis001(&inv, kb)
+            .iter()
+            .map(|f| f.code.clone())
+            .collect();
+        v.extend(check_mis002(&inv, kb).iter().map(|f| f.code.clone()));
         v
     }
 

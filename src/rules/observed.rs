@@ -155,7 +155,7 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'libcublas|libcudnn'",
         ),
         PlatformUnsupported => (
-            "the package publishes no build for this platform (vLLM and Triton are Linux-only; native Windows has neither)",
+            "the package publishes no build for this platform (vLLM and Triton are Linux-only; bitsandbytes had no Windows GPU build before 0.43)",
             "python -c \"import platform; print(platform.system(), platform.machine())\"; pip download PACKAGE --no-deps -d /tmp/x",
         ),
         NvmlNoPermission => (
@@ -276,6 +276,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if facts::is_wsl(inv) && no_gpu {
         return Some("ERR023");
     }
+    if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing) && ort_only(inv) {
+        return Some("ERR036");
+    }
     if k == ErrorKind::InsufficientDriver && driver_suffices(inv) {
         return Some("ERR035");
     }
@@ -292,6 +295,24 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
         return Some("ERR025");
     }
     None
+}
+
+/// onnxruntime-gpu is the only CUDA framework the report names: a missing
+/// CUDA or cuDNN library is its CUDA execution provider's.
+fn ort_only(inv: &Inventory) -> bool {
+    let has = |n: &str| inv.python.iter().any(|e| e.package(n).is_some());
+    has("onnxruntime-gpu")
+        && ![
+            "torch",
+            "tensorflow",
+            "tensorflow-gpu",
+            "jaxlib",
+            "paddlepaddle-gpu",
+            "cupy",
+        ]
+        .iter()
+        .any(|n| has(n))
+        && inv.python.iter().all(|e| e.torch.is_none())
 }
 
 /// The driver's newest CUDA is known and covers every CUDA build the report
@@ -725,7 +746,7 @@ observed_rule!(ERR031, check_err031, "ERR031", "observed-open-module-unsupported
     ["https://github.com/NVIDIA/open-gpu-kernel-modules#compatible-gpus", "https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/20"]);
 
 observed_rule!(ERR032, check_err032, "ERR032", "observed-nvml-no-permission", Category::Container, Severity::Error,
-    [NvmlNoPermission], ["CTR001"],
+    [NvmlNoPermission], [],
     "NVML reported 'Insufficient Permissions': the process may not open the GPU device nodes.",
     "NVML opens /dev/nvidiactl and /dev/nvidia* directly. A rootless podman or docker container that gets the devices (CDI, --device) but not the host groups that own them, or a toolkit configured with no-cgroups that sets up no device access, leaves NVML without permission; on a host, device nodes the user cannot read do the same.",
     "Rootless podman: run with `--group-add keep-groups` (crun) or pass the device nodes explicitly; with `no-cgroups = true` in /etc/nvidia-container-runtime/config.toml add the /dev/nvidia* devices on the command line; on a host check `ls -l /dev/nvidia*` and the user's groups.",
@@ -740,21 +761,28 @@ observed_rule!(ERR033, check_err033, "ERR033", "observed-driver-files-in-image",
 
 observed_rule!(ERR034, check_err034, "ERR034", "observed-package-not-for-platform", Category::PlatformPosture, Severity::Error,
     [PlatformUnsupported], [],
-    "A package that has no build for this platform was installed or built (vLLM or Triton on native Windows).",
-    "vLLM supports Linux (including WSL) and macOS only, and Triton publishes Linux wheels only; on native Windows pip finds no distribution or starts a source build that cannot succeed.",
+    "A package that has no build for this platform was installed or built (vLLM or Triton on native Windows, bitsandbytes before 0.43 there).",
+    "vLLM supports Linux (including WSL) and macOS only, and Triton publishes Linux wheels only; on native Windows pip finds no distribution or starts a source build that cannot succeed. bitsandbytes had no official Windows GPU build before 0.43, so older releases load only their CPU library there.",
     "Run the workload in WSL2 or on Linux (where vLLM and Triton have wheels), or use a Windows-capable alternative; do not force a source build on Windows.",
     ["https://docs.vllm.ai/en/latest/getting_started/installation/ (supported platforms)", "https://github.com/triton-lang/triton#compatibility (Linux only)"]);
 
-setting_rule!(ERR035, check_err035, "ERR035", "observed-insufficient-driver-but-driver-suffices", Category::NoDriver, ["CTR001", "DRV002"],
+setting_rule!(ERR035, check_err035, "ERR035", "observed-insufficient-driver-but-driver-suffices", Category::NoDriver, [],
     "'CUDA driver version is insufficient' although the driver the report shows supports the program's CUDA: the process did not reach that driver.",
     "'Driver version is insufficient' (CUDA error 35) in a report whose driver (nvidia-smi, /proc, a typed version) supports every CUDA build the report names, or is a 12.x driver, which runs every 12.x runtime under minor-version compatibility.",
     "The CUDA runtime returns error 35 both when the driver is older than it and when it finds no usable driver at all: a container started without GPU access (no --gpus, runtime=nvidia or NVIDIA_VISIBLE_DEVICES), a stub or foreign libcuda on the loader path, or a job that ran on another node than the one whose driver was checked. Upgrading this driver does not help.",
     "Check where the program runs: in a container, start it with `--gpus all` (or runtime=nvidia with NVIDIA_VISIBLE_DEVICES=all and NVIDIA_DRIVER_CAPABILITIES=compute,utility) and run nvidia-smi inside it; elsewhere check `ldconfig -p | grep libcuda` and LD_LIBRARY_PATH for stubs or compat libraries, and run nvidia-smi on the node the job used.",
     ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInsufficientDriver = 35)", "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"]);
 
+setting_rule!(ERR036, check_err036, "ERR036", "observed-ort-cuda-library-missing", Category::OnnxruntimeCuda, ["LIB001", "LIB006"],
+    "A CUDA or cuDNN library is missing where onnxruntime-gpu is the only CUDA framework: its CUDA execution provider cannot load.",
+    "cuDNN or CUDA library load failures (libcudnn.so.8, libcublasLt.so.11, cudnn64_9.dll) in a report whose only CUDA framework is onnxruntime-gpu.",
+    "Each onnxruntime-gpu release is built for one CUDA major and one cuDNN major and loads them from the system or the nvidia-* wheels; when that major is missing (a CUDA 10.1 machine for a CUDA 10.2/cuDNN 8 build, cuDNN 8 where 9 is needed) the CUDA provider does not load and only the CPU provider is left.",
+    "Install the CUDA and cuDNN majors the onnxruntime-gpu release was built for (`gpucompat db package onnxruntime VERSION` lists them; 1.19 and newer: `pip install \"onnxruntime-gpu[cuda,cudnn]\"`), or the onnxruntime-gpu release built for the CUDA present.",
+    ["https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
-    &ERR031, &ERR032, &ERR033, &ERR034, &ERR035,
+    &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036,
 ];

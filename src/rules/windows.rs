@@ -235,7 +235,10 @@ fn check_win005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let mut out = Vec::new();
     for env in &inv.python {
         for p in &env.packages {
-            if !matches!(p.name.as_str(), "tensorflow" | "tensorflow-gpu" | "tensorflow-cpu" | "tensorflow-intel") {
+            if !matches!(
+                p.name.as_str(),
+                "tensorflow" | "tensorflow-gpu" | "tensorflow-cpu" | "tensorflow-intel"
+            ) {
                 continue;
             }
             let mut it = p.version.split(['.', '+', '-', 'r']);

@@ -648,6 +648,29 @@ pub fn firing(code: &str) -> Inventory {
         }),
         "ERR030" => pasted(GpuDroppedByDriver, "NVRM: supported through the NVIDIA 470.xx Legacy drivers."),
         "ERR031" => pasted(OpenModuleUnsupported, "NVRM: installed in this system is not supported by open nvidia.ko"),
+        "ENV004" => B::linux()
+            .with(|i| i.setting.visible_devices_set_late = f(true, "input line 6"))
+            .build(),
+        "ENV005" => B::linux()
+            .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
+            .env_var("LD_LIBRARY_PATH", "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/usr/local/cuda/lib64")
+            .build(),
+        "WIN005" => B::windows().package("tensorflow", "2.12.0").build(),
+        "MIS001" => pasted(SmiCudaQuestion, "But nvidia-smi still shows the version of toolkit be 12.2"),
+        "MIS002" => B::linux()
+            .with(|i| i.setting.renumbered_devices = f("5".into(), "input line 1"))
+            .build(),
+        "ERR032" => pasted(NvmlNoPermission, "Failed to initialize NVML: Insufficient Permissions"),
+        "ERR033" => pasted(ContainerDriverFilesInImage, "mount error: file creation failed: /var/lib/docker/overlay2/x/merged/usr/bin/nvidia-smi: file exists"),
+        "ERR034" => pasted(PlatformUnsupported, "vLLM only supports Linux platform (including WSL) and MacOS.Building on win32"),
+        "ERR035" => B::linux()
+            .driver("565.77", Some("12.7"))
+            .error(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")
+            .build(),
+        "ERR036" => B::linux()
+            .package("onnxruntime-gpu", "1.5.1")
+            .error(CudnnMissing, "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory")
+            .build(),
         other => panic!("no firing inventory for {other}"),
     }
 }
@@ -943,6 +966,18 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR029" => with_error(firing("WHL001"), ExtensionMismatch),
         "ERR030" => with_error(firing("ARCH003"), GpuDroppedByDriver),
         "ERR026" | "ERR031" => pasted(Other, "something else"),
+        "ENV004" => B::linux()
+            .with(|i| i.setting.visible_devices_set_late = f(false, "input line 6"))
+            .build(),
+        "ENV005" => B::linux()
+            .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
+            .env_var("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+            .build(),
+        "WIN005" => B::windows().package("tensorflow", "2.10.1").build(),
+        "MIS001" => B::linux().driver("535.104.05", Some("12.2")).toolkit("/usr/local/cuda-12.2", "12.2.140", true).build(),
+        "MIS002" => B::linux().env_var("CUDA_VISIBLE_DEVICES", "0").build(),
+        "ERR036" => with_error(firing("LIB006"), CudnnMissing),
+        "ERR032" | "ERR033" | "ERR034" | "ERR035" => pasted(Other, "something else"),
         other => panic!("no near miss for {other}"),
     }
 }
