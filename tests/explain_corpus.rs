@@ -368,8 +368,8 @@ fn scores() -> (Score, Score) {
 /// What the development part holds today: a score only allowed to rise.
 /// The targets ([`DEV_SCORE`], [`SEALED_SCORE`], no must-not error) are
 /// asserted by `corpus_meets_its_targets`, ignored until they are met.
-const DEV_FLOOR: f64 = 0.72;
-const DEV_MUST_NOT_CEILING: usize = 8;
+const DEV_FLOOR: f64 = 0.90;
+const DEV_MUST_NOT_CEILING: usize = 2;
 
 #[test]
 fn rules_name_the_expected_category() {

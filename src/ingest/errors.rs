@@ -320,6 +320,8 @@ pub static CATALOG: &[Entry] = &[
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory", shared_object_missing),
     e("tf-cannot-dlopen", "Cannot dlopen some GPU libraries", K::CudaLibraryMissing, None,
         "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1934] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed properly if you would like to use GPU."),
+    ex("ctranslate2-library-missing", "is not found or cannot be loaded", &["library lib"], K::ExtensionMismatch, None,
+        "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded", so_not_loadable),
     ex("windows-dll-missing", ".dll", &["is not found or cannot be loaded", "could not find module", "could not load", "error loading", "cannot be loaded"], K::CudaLibraryMissing, None,
         "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded", dll_missing),
     e("tf-no-cuda-drivers", "Could not find cuda drivers on your machine", K::LibcudaMissing, None,
@@ -1493,6 +1495,14 @@ fn k8s_zero_gpus(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
             Some(Fact::new(true, c.src).with_note("a node's nvidia.com/gpu resource"));
     }
     Some(k)
+}
+
+/// CTranslate2's loader (`Library libcublas.so.12 is not found or cannot be
+/// loaded`): a prebuilt library asking for the CUDA major it was built for.
+/// The `.dll` form is the Windows entry's.
+fn so_not_loadable(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    (l.contains(".so") && !l.contains(".dll")).then_some(k)
 }
 
 /// Whether any line of the document contains one of `words` (lowercase).
