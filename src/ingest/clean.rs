@@ -38,6 +38,9 @@ pub struct Doc {
     pub truncated_lines: usize,
     /// Error catalog entries each line may match: (line index, entry index).
     pub catalog: Vec<(u32, u16)>,
+    /// Settings the whole input mentions (see `errors::mentions`), computed
+    /// once on first use.
+    pub mentions: std::cell::OnceCell<u8>,
 }
 
 impl Doc {
@@ -68,6 +71,7 @@ pub fn clean(label: &str, text: &str) -> Doc {
         lines: Vec::new(),
         truncated_lines: 0,
         catalog: Vec::new(),
+        mentions: std::cell::OnceCell::new(),
     };
     let mut entries: Vec<u16> = Vec::new();
     doc.lines

@@ -179,6 +179,10 @@ regex_fn!(
     r"(?i)(?:cuda_visible_devices\s*[=:]\s*|gpu_ids\W{0,6})['\x22]?([1-9][0-9]*(?:\s*,\s*[0-9]+)*)\b"
 );
 regex_fn!(
+    device_words_re,
+    r"(?i)visible_devices|gpu_ids|gpu 0|cuda:0|torch\.cuda\."
+);
+regex_fn!(
     device0_re,
     r"(?i)\bcuda:0\b|\(gpu 0\)|\bon gpu 0\b|\bgpu 0\b"
 );
@@ -187,16 +191,7 @@ regex_fn!(
 /// that says it uses device 0, and CUDA_VISIBLE_DEVICES set after torch.cuda
 /// was first called.
 fn devices(t: &str, src: &str, c: &mut Clues) {
-    let maybe = [
-        "VISIBLE_DEVICES",
-        "visible_devices",
-        "gpu_ids",
-        "GPU 0",
-        "gpu 0",
-        "cuda:0",
-        "torch.cuda.",
-    ];
-    if !maybe.iter().any(|w| t.contains(w)) {
+    if !device_words_re().is_match(t) {
         return;
     }
     let lower = t.to_ascii_lowercase();

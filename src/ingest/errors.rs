@@ -1443,18 +1443,7 @@ fn driver_file_in_image(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorK
 
 /// One device where several were expected means something only under MIG.
 fn mig_mentioned(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    doc_mentions(
-        c,
-        &[
-            "mig a100",
-            "mig h100",
-            " mig ",
-            "mig mode",
-            "mig instance",
-            "-mig-",
-        ],
-    )
-    .then_some(k)
+    (mentions(c) & MIG != 0).then_some(k)
 }
 
 /// "no kernel image" raised inside a compiled extension (its path or name on
@@ -1505,25 +1494,42 @@ fn so_not_loadable(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind>
     (l.contains(".so") && !l.contains(".dll")).then_some(k)
 }
 
-/// Whether any line of the document contains one of `words` (lowercase).
-fn doc_mentions(c: &Ctx, words: &[&str]) -> bool {
-    (0..c.doc.lines.len()).any(|j| {
-        let t = c.doc.text(j).to_ascii_lowercase();
-        words.iter().any(|w| t.contains(w))
+/// Settings an input mentions anywhere, for messages whose meaning depends on them.
+const WINDOWS: u8 = 1;
+const CONTAINER: u8 = 2;
+const MIG: u8 = 4;
+
+regex_fn!(windows_words_re, r"(?i)win_amd64|win32|windows|:\\users\\");
+regex_fn!(
+    container_words_re,
+    r"(?i)podman|docker run|nvidia-container|--device nvidia\.com/gpu"
+);
+regex_fn!(mig_words_re, r"(?i)mig a100|mig h100| mig |mig mode|mig instance|-mig-");
+
+/// The settings the whole input mentions, read in one pass the first time a
+/// message asks (so a log full of such messages stays linear).
+fn mentions(c: &Ctx) -> u8 {
+    *c.doc.mentions.get_or_init(|| {
+        let mut m = 0;
+        for j in 0..c.doc.lines.len() {
+            let t = c.doc.text(j);
+            if windows_words_re().is_match(t) {
+                m |= WINDOWS;
+            }
+            if container_words_re().is_match(t) {
+                m |= CONTAINER;
+            }
+            if mig_words_re().is_match(t) {
+                m |= MIG;
+            }
+        }
+        m
     })
 }
 
 /// NVML's permission error comes from a container when the report runs one.
 fn container_if_mentioned(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    if doc_mentions(
-        c,
-        &[
-            "podman",
-            "docker run",
-            "nvidia-container",
-            "--device nvidia.com/gpu",
-        ],
-    ) {
+    if mentions(c) & CONTAINER != 0 {
         mark_container(c, b);
     }
     Some(k)
@@ -1532,7 +1538,7 @@ fn container_if_mentioned(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<Erro
 /// Triton publishes no Windows wheels; elsewhere a missing distribution is
 /// a Python-version or index problem this entry does not claim.
 fn windows_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    doc_mentions(c, &["win_amd64", "win32", "windows", ":\\users\\"]).then_some(k)
+    (mentions(c) & WINDOWS != 0).then_some(k)
 }
 
 /// apex's setup.py: `Pytorch binaries were compiled with Cuda 12.1.`
