@@ -65,7 +65,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         let line = &doc.lines[i];
         let t = line.text.as_str();
         i += 1;
-        if t.len() >= 3 {
+        if t.len() >= 3 && line.gate(super::gate::Gate::Devices) {
             devices(t, line.src.as_str(), c);
         }
         if t.len() < 3 || !line.gate(super::gate::Gate::Context) {

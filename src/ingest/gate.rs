@@ -28,6 +28,8 @@ pub enum Gate {
     Context = 1 << 8,
     /// Facts typed in prose (see [`super::prose`]).
     Prose = 1 << 9,
+    /// Device numbering clues (see [`super::context`]).
+    Devices = 1 << 10,
 }
 
 /// Words (lowercase letters only) that can make a line matter to a parser.
@@ -267,6 +269,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "h",
         ],
     ),
+    (Gate::Devices, &["visible", "ids", "gpu", "cuda"]),
     (
         Gate::Prose,
         &[
