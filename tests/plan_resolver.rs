@@ -1,12 +1,16 @@
 //! The resolver on saved cards: one host, fleets that share a stack, fleets
-//! that must split, CPU-only and AMD hosts.
+//! that must split, CPU-only and AMD hosts, `--semantic auto`, and hosts
+//! whose GPUs no single build covers.
 
 use std::path::Path;
 
 use gpucompat::inventory::Fact;
 use gpucompat::kb::{Kb, Semantic};
+use gpucompat::plan::formats::{render, Format};
 use gpucompat::plan::hosts::{load_card, HostKind, HostSpec};
-use gpucompat::plan::resolver::{resolve, Components, Plan, PlanRequest, StackKind};
+use gpucompat::plan::resolver::{
+    resolve, resolve_with, Components, Plan, PlanRequest, ResolveOptions, SemanticMode, StackKind,
+};
 use gpucompat::version::DriverVersion;
 
 fn card(name: &str) -> HostSpec {
@@ -327,4 +331,401 @@ fn command_line_hosts_and_unknown_gpus() {
         .caveats
         .iter()
         .any(|c| c.contains("no GPU known")));
+}
+
+fn cmp_release(a: &str, b: &str) -> std::cmp::Ordering {
+    let parse = |s: &str| -> Vec<u32> {
+        s.split('+')
+            .next()
+            .unwrap_or(s)
+            .split('.')
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    parse(a).cmp(&parse(b))
+}
+
+fn all_text(p: &Plan) -> String {
+    render(p, Format::Pins, None) + &render(p, Format::Json, None)
+}
+
+#[test]
+fn auto_takes_minor_compat_when_it_gives_a_newer_torch_and_says_so() {
+    let r = req(vec![card("rtx3090-535.json")], "torch");
+    let toolkit = plan(&r);
+    let auto = resolve_with(Kb::embedded(), &r, pin_opts(SemanticMode::Auto));
+    let t = pkg(&toolkit, 0, "torch").unwrap();
+    let a = pkg(&auto, 0, "torch").unwrap();
+    assert_eq!(
+        cmp_release(&a, &t),
+        std::cmp::Ordering::Greater,
+        "{a} vs {t}"
+    );
+    assert_eq!(auto.semantic, SemanticMode::Auto);
+    let s = &auto.stacks[0];
+    assert_eq!(s.semantic, Some(Semantic::MinorCompat));
+    let m = s
+        .minor_compat
+        .as_ref()
+        .expect("relies on minor-version compatibility");
+    assert_eq!(m.hosts, ["desk-3090"]);
+    assert_eq!(m.floor, "525.60.13");
+    let caveats = m.caveats.join("\n");
+    assert!(caveats.contains("no JIT of newer PTX"), "{caveats}");
+    assert!(caveats.contains("for data center GPUs only"), "{caveats}");
+    assert!(caveats.contains("GeForce"), "{caveats}");
+    // The image must still start on R535: a 12.x image whose requirement the
+    // driver meets natively, with the wheel's newer runtime inside.
+    let img = s.image.as_ref().unwrap();
+    assert!(
+        img.cuda.major_minor() <= "12.2".parse().unwrap(),
+        "{}",
+        img.reference
+    );
+    assert_eq!(s.require_override.as_deref(), Some("driver>=525.60.13"));
+    let why = &s.reasons[0];
+    assert_eq!(why.subject, "semantic");
+    assert!(why.text.contains(&t), "{}", why.text);
+    let out = all_text(&auto);
+    assert!(
+        out.contains("Relies on CUDA minor-version compatibility"),
+        "{out}"
+    );
+    assert!(out.contains("\"minor_compat\": {"), "{out}");
+    assert!(out.contains("\"semantic\": \"auto\""), "{out}");
+}
+
+#[test]
+fn auto_with_a_geforce_named_on_the_command_line_picks_an_image_the_host_starts() {
+    // A GPU known only by name may report GeForce, TITAN or Unknown as its
+    // brand: newer images start only through a brand clause (forward
+    // compatibility, not for GeForce), so none of them is used.
+    let kb = Kb::embedded();
+    let mut h = HostSpec::empty("cli", "--driver");
+    h.driver = Some(Fact::new("535.183.01".parse().unwrap(), "--driver"));
+    h.kind = HostKind::Nvidia;
+    h.add_gpu_by_name(kb, "RTX 4090").unwrap();
+    let p = resolve_with(kb, &req(vec![h], "torch"), pin_opts(SemanticMode::Auto));
+    let s = &p.stacks[0];
+    assert!(s.minor_compat.is_some());
+    let img = s.image.as_ref().unwrap();
+    assert!(
+        img.cuda.major_minor() <= "12.2".parse().unwrap(),
+        "{}",
+        img.reference
+    );
+    assert!(
+        !s.caveats.iter().any(|c| c.contains("could not be checked")),
+        "{:?}",
+        s.caveats
+    );
+    let image = s
+        .reasons
+        .iter()
+        .filter(|r| r.subject == "image")
+        .map(|r| r.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(image.contains("NVIDIA_DISABLE_REQUIRE"), "{image}");
+    assert!(image.contains("brings its own CUDA"), "{image}");
+}
+
+#[test]
+fn auto_keeps_the_toolkit_semantic_when_it_already_gives_the_newest_stack() {
+    let kb = Kb::embedded();
+    // The newest toolkit's own driver runs everything the table knows with no caveats.
+    let newest = kb
+        .cuda_toolkits
+        .row
+        .iter()
+        .filter_map(|r| r.linux_driver.clone())
+        .filter(|d| d.to_string().contains('.'))
+        .max()
+        .unwrap();
+    let mut h = HostSpec::empty("new", "--driver");
+    h.driver = Some(Fact::new(newest, "--driver"));
+    h.kind = HostKind::Nvidia;
+    h.add_gpu_by_name(kb, "RTX 4090").unwrap();
+    let r = req(vec![h], "torch");
+    let toolkit = plan(&r);
+    let auto = resolve_with(kb, &r, pin_opts(SemanticMode::Auto));
+    assert_eq!(pkg(&auto, 0, "torch"), pkg(&toolkit, 0, "torch"));
+    let s = &auto.stacks[0];
+    assert_eq!(s.semantic, Some(Semantic::Toolkit));
+    assert!(s.minor_compat.is_none());
+    assert!(
+        !s.caveats.iter().any(|c| c.contains("minor-version")),
+        "{:?}",
+        s.caveats
+    );
+    let out = all_text(&auto);
+    assert!(
+        !out.contains("Relies on CUDA minor-version compatibility"),
+        "{out}"
+    );
+    assert!(!out.contains("\"minor_compat\": {"), "{out}");
+}
+
+fn mixed_host(driver: &str) -> HostSpec {
+    let kb = Kb::embedded();
+    let mut h = HostSpec::empty("mixed", "--driver");
+    h.driver = Some(Fact::new(driver.parse().unwrap(), "--driver"));
+    h.kind = HostKind::Nvidia;
+    h.add_gpu_by_name(kb, "GTX 1080").unwrap();
+    h.add_gpu_by_name(kb, "RTX 5090").unwrap();
+    h
+}
+
+/// torch arch lists for a test: the 2.8 cu126 and cu128 lists of
+/// data/torch_arch.toml, with no build that has both sm_6x and sm_120.
+pub const NO_COMMON_BUILD_ARCH: &str = r#"
+[meta]
+table = "torch_arch"
+description = "test table"
+as_of = "2026-10"
+
+[[row]]
+torch_min = "2.8"
+torch_max = "2.8"
+variant = "cu126"
+platform = "linux-x86_64"
+arch_list = ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
+ptx = "no"
+verified = false
+source = "test: the row of data/torch_arch.toml"
+
+[[row]]
+torch_min = "2.8"
+torch_max = "2.8"
+variant = "cu128"
+platform = "linux-x86_64"
+arch_list = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+ptx = "no"
+verified = false
+source = "test: the row of data/torch_arch.toml"
+"#;
+
+#[test]
+fn a_host_with_sm_61_and_sm_120_gets_a_stack_per_gpu_and_no_driver_advice() {
+    let kb = Kb::with_table_text("torch_arch", NO_COMMON_BUILD_ARCH).unwrap();
+    for mode in [SemanticMode::Auto, SemanticMode::Toolkit] {
+        let p = resolve_with(
+            &kb,
+            &req(vec![mixed_host("570.86")], "torch"),
+            pin_opts(mode),
+        );
+        assert!(p.unplaced.is_empty(), "{:?}", p.unplaced);
+        assert_eq!(p.exit_code(), 0);
+        assert_eq!(p.stacks.len(), 2);
+        let sel: Vec<Vec<u32>> = p
+            .stacks
+            .iter()
+            .map(|s| s.gpu_selection.as_ref().unwrap().gpus.clone())
+            .collect();
+        assert_eq!(sel, [vec![0], vec![1]]);
+        assert_eq!(
+            p.stacks[1].gpu_selection.as_ref().unwrap().env,
+            "CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=1"
+        );
+        // The Pascal stack has sm_6x kernels, the Blackwell one sm_120.
+        assert!(p.stacks[0].gpus.iter().all(|g| g.gpu.contains("GTX 1080")));
+        assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.8.0+cu126"));
+        assert_eq!(pkg(&p, 1, "torch").as_deref(), Some("2.8.0+cu128"));
+        assert_eq!(p.stacks[1].gpus[0].target.as_deref(), Some("sm_120"));
+        assert_eq!(p.gpu_split.len(), 1);
+        let g = &p.gpu_split[0];
+        assert!(!g.driver_limited);
+        assert_eq!(g.stacks, [1, 2]);
+        let why = g.why.join("\n");
+        assert!(
+            why.contains("the driver (570.86) is not the limit"),
+            "{why}"
+        );
+        assert!(
+            why.contains("Pascal is supported through CUDA 12.9"),
+            "{why}"
+        );
+        assert!(
+            why.contains("Blackwell (RTX) needs CUDA 12.8 or newer"),
+            "{why}"
+        );
+        assert!(why.contains("no SASS for major 6"), "{why}");
+        assert!(why.contains("no SASS for major 12"), "{why}");
+        let choices = g.choices.join("\n");
+        assert!(choices.contains("CUDA_VISIBLE_DEVICES=0"), "{choices}");
+        assert!(
+            choices.contains("remove or replace GPU 0 NVIDIA GeForce GTX 1080"),
+            "{choices}"
+        );
+        let out = all_text(&p);
+        assert!(!out.contains("upgrade the driver"), "{out}");
+    }
+}
+
+#[test]
+fn a_host_whose_gpus_share_a_build_gets_one_stack() {
+    // Same architecture family on both GPUs: no per-GPU split.
+    let kb = Kb::embedded();
+    let mut h = HostSpec::empty("pair", "--driver");
+    h.driver = Some(Fact::new("570.86".parse().unwrap(), "--driver"));
+    h.kind = HostKind::Nvidia;
+    h.add_gpu_by_name(kb, "RTX 4090").unwrap();
+    h.add_gpu_by_name(kb, "RTX 5090").unwrap();
+    let p = resolve_with(kb, &req(vec![h], "torch"), pin_opts(SemanticMode::Auto));
+    assert_eq!(p.stacks.len(), 1, "{:?}", p.gpu_split);
+    assert!(p.gpu_split.is_empty());
+    assert!(p.stacks[0].gpu_selection.is_none());
+    assert_eq!(p.stacks[0].gpus.len(), 2);
+}
+
+/// torch arch lists for a test: a 2.10 cu128 build and a 2.8 cu129 build that
+/// (hypothetically) carry sm_60 next to sm_120, and the real 2.8 cu126/cu128 lists.
+const BOTH_GPUS_ARCH: &str = r#"
+[meta]
+table = "torch_arch"
+description = "test table"
+as_of = "2026-10"
+
+[[row]]
+torch_min = "2.8"
+torch_max = "2.8"
+variant = "cu126"
+platform = "linux-x86_64"
+arch_list = ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
+ptx = "no"
+verified = false
+source = "test"
+
+[[row]]
+torch_min = "2.8"
+torch_max = "2.8"
+variant = "cu128"
+platform = "linux-x86_64"
+arch_list = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+ptx = "no"
+verified = false
+source = "test"
+
+[[row]]
+torch_min = "2.8"
+torch_max = "2.8"
+variant = "cu129"
+platform = "linux-x86_64"
+arch_list = ["sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+ptx = "no"
+verified = false
+source = "test: a hypothetical list"
+
+[[row]]
+torch_min = "2.10"
+torch_max = "2.10"
+variant = "cu128"
+platform = "linux-x86_64"
+arch_list = ["sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+ptx = "no"
+verified = false
+source = "test: a hypothetical list"
+"#;
+
+#[test]
+fn a_build_with_kernels_for_both_gpus_is_taken() {
+    let kb = Kb::with_table_text("torch_arch", BOTH_GPUS_ARCH).unwrap();
+    let p = resolve_with(
+        &kb,
+        &req(vec![mixed_host("570.86")], "torch"),
+        pin_opts(SemanticMode::Auto),
+    );
+    assert_eq!(p.stacks.len(), 1, "{:?}", p.gpu_split);
+    assert!(p.gpu_split.is_empty());
+    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.10.0+cu128"));
+    let kernels: Vec<(&str, Option<&str>)> = p.stacks[0]
+        .gpus
+        .iter()
+        .map(|g| (g.kernel.as_str(), g.target.as_deref()))
+        .collect();
+    assert_eq!(kernels, [("sass", Some("sm_60")), ("sass", Some("sm_120"))]);
+}
+
+#[test]
+fn when_the_driver_is_what_keeps_one_build_off_both_gpus_it_says_so() {
+    let kb = Kb::with_table_text("torch_arch", BOTH_GPUS_ARCH).unwrap();
+    // Only 2.8 cu129 covers both GPUs; driver 570.86 runs CUDA 12.9 only under
+    // minor-version compatibility.
+    let r = req(vec![mixed_host("570.86")], "torch==2.8");
+    let t = resolve_with(&kb, &r, pin_opts(SemanticMode::Toolkit));
+    assert_eq!(t.stacks.len(), 2);
+    let g = &t.gpu_split[0];
+    assert!(g.driver_limited);
+    let choices = g.choices.join("\n");
+    assert!(
+        choices.contains(
+            "upgrade the driver to 575.51.03 or newer: then torch 2.8.0+cu129 runs on every GPU"
+        ),
+        "{choices}"
+    );
+    let a = resolve_with(&kb, &r, pin_opts(SemanticMode::Auto));
+    assert_eq!(a.stacks.len(), 1);
+    assert_eq!(pkg(&a, 0, "torch").as_deref(), Some("2.8.0+cu129"));
+    assert!(a.stacks[0].minor_compat.is_some());
+}
+
+#[test]
+fn minor_compat_refuses_a_build_that_has_only_ptx_for_a_gpu() {
+    // Under minor-version compatibility the driver cannot JIT newer PTX.
+    let arch = r#"
+[meta]
+table = "torch_arch"
+description = "test table"
+as_of = "2026-10"
+
+[[row]]
+torch_min = "2.8"
+torch_max = "2.8"
+variant = "cu128"
+platform = "linux-x86_64"
+arch_list = ["sm_70", "compute_70"]
+ptx = "yes"
+verified = false
+source = "test: a hypothetical list"
+"#;
+    let kb = Kb::with_table_text("torch_arch", arch).unwrap();
+    let mut r = req(vec![card("rtx3090-535.json")], "torch==2.8");
+    r.semantic = Semantic::MinorCompat;
+    let p = resolve(&kb, &r);
+    assert!(p.stacks.is_empty());
+    let u = &p.unplaced[0];
+    let why = u.problems.join("\n");
+    assert!(why.contains("has only PTX"), "{why}");
+    // The build does cover the GPU: the driver is the limit.
+    assert!(
+        u.fixes[0].contains("upgrade the driver to 570.26 or newer"),
+        "{:?}",
+        u.fixes
+    );
+}
+
+/// What `pin` solves with: the semantic given, GPU groups split.
+fn pin_opts(semantic: SemanticMode) -> ResolveOptions {
+    ResolveOptions {
+        semantic,
+        split_gpus: true,
+    }
+}
+
+#[test]
+fn without_gpu_groups_a_mixed_host_is_unplaced_with_the_real_limit() {
+    // `resolve` keeps one stack for all of a host's GPUs (one environment).
+    let kb = Kb::with_table_text("torch_arch", NO_COMMON_BUILD_ARCH).unwrap();
+    let p = resolve(&kb, &req(vec![mixed_host("570.86")], "torch"));
+    assert!(p.stacks.is_empty());
+    assert!(p.gpu_split.is_empty());
+    let u = &p.unplaced[0];
+    assert!(
+        u.problems[0].contains("has kernels for every GPU at once, whatever the driver"),
+        "{:?}",
+        u.problems
+    );
+    let fixes = u.fixes.join("\n");
+    assert!(fixes.contains("one stack per GPU group"), "{fixes}");
+    assert!(!fixes.contains("upgrade the driver"), "{fixes}");
 }

@@ -7,11 +7,34 @@ use anyhow::Context;
 use gpucompat::kb::Semantic;
 use gpucompat::plan::formats::{self, Format};
 use gpucompat::plan::hosts::{load_card, HostSpec};
-use gpucompat::plan::resolver::{resolve, Components, PlanRequest};
+use gpucompat::plan::resolver::{
+    resolve_with, Components, PlanRequest, ResolveOptions, SemanticMode,
+};
 use gpucompat::probe::{probe, ProbeOptions};
 use gpucompat::version::{ComputeCapability, DriverVersion};
 
 use super::{emit, Ctx};
+
+/// `--semantic`: which compatibility semantic the stack may rest on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PinSemantic {
+    /// The toolkit semantic, unless minor-version compatibility gives a newer stack.
+    Auto,
+    /// Every host's driver runs the stack's CUDA with no caveats.
+    Toolkit,
+    /// CUDA minor-version compatibility: older drivers of the same major, with caveats.
+    MinorCompat,
+}
+
+impl From<PinSemantic> for SemanticMode {
+    fn from(s: PinSemantic) -> SemanticMode {
+        match s {
+            PinSemantic::Auto => SemanticMode::Auto,
+            PinSemantic::Toolkit => SemanticMode::Toolkit,
+            PinSemantic::MinorCompat => SemanticMode::MinorCompat,
+        }
+    }
+}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -36,9 +59,9 @@ pub struct Args {
     /// What to pin: torch[==X],torchvision,torchaudio,tensorrt,onnxruntime-gpu,jax.
     #[arg(long = "with", value_name = "LIST", default_value = "torch")]
     pub with: String,
-    /// toolkit: the driver each CUDA shipped with (no caveats); minor-compat: older drivers of the same major, with caveats.
-    #[arg(long, value_enum, default_value = "toolkit")]
-    pub semantic: Semantic,
+    /// auto: toolkit, unless minor-version compatibility gives a newer stack (said per stack); toolkit: the driver each CUDA shipped with (no caveats); minor-compat: older drivers of the same major, with caveats.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub semantic: PinSemantic,
     /// A devel image (nvcc, headers) instead of runtime.
     #[arg(long)]
     pub devel: bool,
@@ -102,16 +125,28 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             &ctx.kb,
         ));
     }
+    let mode = SemanticMode::from(args.semantic);
     let req = PlanRequest {
         hosts,
-        semantic: args.semantic,
+        // Under auto, the semantic of record is the one with no caveats.
+        semantic: match mode {
+            SemanticMode::MinorCompat => Semantic::MinorCompat,
+            _ => Semantic::Toolkit,
+        },
         os: args.os.clone(),
         python: args.python.clone(),
         with,
         devel: args.devel,
         cudnn_image: args.cudnn,
     };
-    let plan = resolve(&ctx.kb, &req);
+    let plan = resolve_with(
+        &ctx.kb,
+        &req,
+        ResolveOptions {
+            semantic: mode,
+            split_gpus: true,
+        },
+    );
     if let Some(g) = args.group {
         if g == 0 || g > plan.stacks.len() {
             anyhow::bail!("--group {g}: the plan has {} stack(s)", plan.stacks.len());

@@ -19,13 +19,17 @@ fn header(plan: &Plan, stack: &Stack) -> String {
     if stack.kind == StackKind::Cpu || stack.kind == StackKind::Mps {
         what.push("CPU".into());
     }
-    format!(
-        "# gpucompat pin ({} semantics): stack {} for {} ({})",
-        plan.semantic.as_str(),
+    let mut out = format!(
+        "# gpucompat pin ({}): stack {} for {} ({})",
+        crate::plan::formats::semantics_label(plan, stack),
         stack.id,
-        stack.hosts.join(", "),
+        crate::plan::formats::stack_target(stack),
         what.join(", ")
-    )
+    );
+    for n in crate::plan::formats::stack_notes(stack) {
+        out.push_str(&format!("\n# {n}"));
+    }
+    out
 }
 
 fn label(stack: &Stack) -> String {
@@ -49,6 +53,10 @@ fn label(stack: &Stack) -> String {
         .collect();
     kv.push(("io.gpucompat.pins".into(), pins.join(" ")));
     kv.push(("io.gpucompat.hosts".into(), stack.hosts.join(",")));
+    if let Some(g) = &stack.gpu_selection {
+        let list: Vec<String> = g.gpus.iter().map(u32::to_string).collect();
+        kv.push(("io.gpucompat.gpus".into(), list.join(",")));
+    }
     let body: Vec<String> = kv
         .iter()
         .map(|(k, v)| format!("{k}=\"{}\"", v.replace('"', "'")))

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::plan::dockerfile;
-use crate::plan::resolver::{Pin, Plan, Stack, StackKind};
+use crate::plan::resolver::{Pin, Plan, SemanticMode, Stack, StackKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -36,7 +36,7 @@ pub fn render(plan: &Plan, format: Format, group: Option<usize>) -> String {
                     "# ===== stack {} of {}: {} =====",
                     s.id,
                     plan.stacks.len(),
-                    s.hosts.join(", ")
+                    stack_target(s)
                 );
             }
             out.push_str(&f(s));
@@ -78,16 +78,74 @@ fn summary_line(plan: &Plan, s: &Stack) -> String {
         StackKind::Mps => what.push("Apple MPS".into()),
     }
     format!(
-        "# gpucompat pin ({} semantics): stack {} for {} ({})",
-        plan.semantic.as_str(),
+        "# gpucompat pin ({}): stack {} for {} ({})",
+        semantics_label(plan, s),
         s.id,
-        s.hosts.join(", "),
+        stack_target(s),
         what.join(", ")
     )
 }
 
+/// `toolkit semantics`, `minor_compat semantics`, `auto: minor_compat semantics`.
+pub fn semantics_label(plan: &Plan, s: &Stack) -> String {
+    match (plan.semantic, s.semantic) {
+        (SemanticMode::Auto, Some(used)) => format!("auto: {} semantics", used.as_str()),
+        (mode, _) => format!("{} semantics", mode.as_str()),
+    }
+}
+
+/// The hosts of a stack, and the GPUs when it is for some GPUs of a host only.
+pub fn stack_target(s: &Stack) -> String {
+    match &s.gpu_selection {
+        Some(g) => format!(
+            "{} GPU {}",
+            g.host,
+            g.gpus
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        None => s.hosts.join(", "),
+    }
+}
+
+/// Comment lines (without `# `) a per-stack file carries: minor-version
+/// compatibility and GPU selection, said where the stack is used.
+pub fn stack_notes(s: &Stack) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(m) = &s.minor_compat {
+        v.push(format!(
+            "relies on CUDA minor-version compatibility on {} (driver >= {}{}): no JIT of newer PTX, APIs of newer CUDA need a newer driver; see `gpucompat pin --format pins`",
+            m.hosts.join(", "),
+            m.floor,
+            m.toolkit_driver
+                .as_deref()
+                .map(|d| format!("; no caveats from {d}"))
+                .unwrap_or_default()
+        ));
+    }
+    if let Some(g) = &s.gpu_selection {
+        v.push(format!(
+            "for GPU {} of {} only: run with {} (in a container: {})",
+            g.gpus
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            g.host,
+            g.env,
+            g.docker
+        ));
+    }
+    v
+}
+
 fn requirements(plan: &Plan, s: &Stack) -> String {
     let mut out = summary_line(plan, s) + "\n";
+    for n in stack_notes(s) {
+        let _ = writeln!(out, "# {n}");
+    }
     let indexes: Vec<&str> = {
         let mut v: Vec<&str> = s
             .packages
@@ -143,6 +201,9 @@ fn toml_str(s: &str) -> String {
 
 fn uv(plan: &Plan, s: &Stack) -> String {
     let mut out = summary_line(plan, s) + "\n";
+    for n in stack_notes(s) {
+        let _ = writeln!(out, "# {n}");
+    }
     out.push_str("[project]\n");
     let requires = match (&plan.python, &s.python_range) {
         (Some(p), _) => Some(format!("=={p}.*")),
@@ -243,8 +304,9 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "# gpucompat pin\n");
     let sem = match plan.semantic {
-        crate::kb::Semantic::Toolkit => "toolkit (each CUDA version with the driver it shipped with: no caveats)",
-        crate::kb::Semantic::MinorCompat => "minor-compat (CUDA minor-version compatibility: older drivers of the same major, with caveats)",
+        SemanticMode::Toolkit => "toolkit (each CUDA version with the driver it shipped with: no caveats)",
+        SemanticMode::MinorCompat => "minor-compat (CUDA minor-version compatibility: older drivers of the same major, with caveats)",
+        SemanticMode::Auto => "auto (the toolkit semantic, no caveats, unless CUDA minor-version compatibility gives a newer stack; each stack says which it uses)",
     };
     let _ = writeln!(o, "Semantic: {sem}. Requested: {}.", plan.with.join(", "));
     if let Some(os) = &plan.os {
@@ -281,6 +343,13 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
         } else {
             gpus.join("; ")
         };
+        let mut max = h.max_cuda.as_ref().map_or("-".into(), |c| c.shown());
+        if let Some(m) = &h.max_cuda_minor_compat {
+            max.push_str(&format!(
+                " ({} with minor-version compatibility)",
+                m.shown()
+            ));
+        }
         let _ = writeln!(
             o,
             "| {} | {} | {} / {} | {} | {} | {} |",
@@ -291,7 +360,7 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
             h.driver
                 .as_ref()
                 .map_or("none".into(), |d| d.value.to_string()),
-            h.max_cuda.as_ref().map_or("-".into(), |c| c.shown()),
+            cell(&max),
             cell(&gpus)
         );
     }
@@ -301,7 +370,36 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
         }
     }
     for s in stacks {
-        let _ = writeln!(o, "\n## Stack {}: {}\n", s.id, s.hosts.join(", "));
+        let _ = writeln!(o, "\n## Stack {}: {}\n", s.id, stack_target(s));
+        if let Some(g) = &s.gpu_selection {
+            let _ = writeln!(
+                o,
+                "For GPU {} of {} only: run with `{}` (in a container: `{}`).\n",
+                g.gpus
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+                g.host,
+                g.env,
+                g.docker
+            );
+        }
+        if let Some(sem) = s.semantic {
+            let used = match (sem, &s.minor_compat) {
+                (_, Some(m)) => format!(
+                    "CUDA minor-version compatibility: this stack relies on it on {}",
+                    m.hosts.join(", ")
+                ),
+                (crate::kb::Semantic::MinorCompat, None) => {
+                    "minor-compat, though every host runs this stack's CUDA with no caveats".into()
+                }
+                (crate::kb::Semantic::Toolkit, None) => {
+                    "toolkit: every host runs this stack's CUDA with no caveats".into()
+                }
+            };
+            let _ = writeln!(o, "Semantic: {used}.\n");
+        }
         let _ = writeln!(o, "| layer | pin | from |");
         let _ = writeln!(o, "|---|---|---|");
         let mut row = |layer: &str, p: &Pin| {
@@ -371,6 +469,16 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
         for r in &s.reasons {
             let _ = writeln!(o, "- {}: {}", r.subject, r.text);
         }
+        if let Some(m) = &s.minor_compat {
+            let _ = writeln!(
+                o,
+                "\nRelies on CUDA minor-version compatibility (driver >= {}, {} {}):",
+                m.floor, m.kb.table, m.kb.row
+            );
+            for c in &m.caveats {
+                let _ = writeln!(o, "- {c}");
+            }
+        }
         if !s.caveats.is_empty() {
             let _ = writeln!(o, "\nCaveats:");
             for c in &s.caveats {
@@ -382,6 +490,16 @@ fn pins(plan: &Plan, stacks: &[&Stack]) -> String {
         let _ = writeln!(o, "\n## Why the fleet is split\n");
         for s in &plan.split {
             let _ = writeln!(o, "- {s}");
+        }
+    }
+    for g in &plan.gpu_split {
+        let _ = writeln!(o, "\n## Why host {} has one stack per GPU group\n", g.host);
+        for w in &g.why {
+            let _ = writeln!(o, "- {w}");
+        }
+        let _ = writeln!(o, "\nChoices:");
+        for c in &g.choices {
+            let _ = writeln!(o, "- {c}");
         }
     }
     if !plan.unplaced.is_empty() {

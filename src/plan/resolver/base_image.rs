@@ -1,6 +1,9 @@
 //! The `nvidia/cuda` base image: the newest tag every host's driver accepts.
 
 use super::*;
+use crate::plan::require::{
+    classify_clause, DeviceView, Outcome, RequireSet, RuntimeView, Seen, Verdict,
+};
 
 pub(super) const DEFAULT_OSES: [&str; 3] = ["ubuntu24.04", "ubuntu22.04", "ubuntu20.04"];
 
@@ -53,40 +56,15 @@ pub(super) fn pick_image(
         let mut unknown_hosts = Vec::new();
         let mut via = Vec::new();
         for h in hosts {
-            let view = h.spec.runtime_view(kb);
-            let v = evaluate_set(&set, &view);
-            match v.verdict.as_str() {
-                "pass" => {
-                    // Which clause let it through, for the explanation.
-                    if let Some(e) = v.evaluations.first() {
-                        if let crate::plan::require::Outcome::Pass { clause: Some(c) } =
-                            e.eval.outcome
-                        {
-                            let text = require.split(' ').nth(c).unwrap_or("");
-                            if !matches!(
-                                crate::plan::require::classify_clause(text),
-                                ClauseKind::Native { .. }
-                            ) {
-                                if let Err(why) = forward_compat_eligible(h.spec) {
-                                    failed = Some(format!(
-                                        "{}: host {} passes the requirement only through `{text}` (forward compatibility), which it cannot use: {why}",
-                                        row.cuda, h.spec.name
-                                    ));
-                                    break;
-                                }
-                                via.push(format!("host {} passes the image requirement only through `{text}`: the container uses the image's forward-compatibility libraries (supported on its data center GPUs)", h.spec.name));
-                            }
-                        }
+            match admits(kb, h, &set, require) {
+                Admits::Yes { forward_compat } => {
+                    for text in forward_compat {
+                        via.push(format!("host {} passes the image requirement only through `{text}`: the container uses the image's forward-compatibility libraries (supported on its data center GPUs)", h.spec.name));
                     }
                 }
-                "unknown" => unknown_hosts.push(h.spec.name.clone()),
-                _ => {
-                    failed = Some(format!(
-                        "{}: host {} fails its requirement ({})",
-                        row.cuda,
-                        h.spec.name,
-                        v.runtime_message.unwrap_or_default()
-                    ));
+                Admits::Unknown(fact) => unknown_hosts.push(format!("{} ({fact})", h.spec.name)),
+                Admits::No(why) | Admits::ForwardCompatUnusable(why) => {
+                    failed = Some(format!("{}: {why}", row.cuda));
                     break;
                 }
             }
@@ -138,7 +116,7 @@ pub(super) fn pick_image(
         }
         if !unknown_hosts.is_empty() {
             caveats.push(format!(
-                "the image's NVIDIA_REQUIRE_CUDA could not be checked on {} (driver unknown)",
+                "the image's NVIDIA_REQUIRE_CUDA could not be checked on {}",
                 unknown_hosts.join(", ")
             ));
         }
@@ -189,5 +167,143 @@ pub(super) fn pick_image(
             kb: vec![],
         },
         caveats,
+    }
+}
+
+/// Whether one host starts a container of the image, as nvidia-container-toolkit decides.
+enum Admits {
+    /// Yes; the forward-compatibility clauses it passed through, if any.
+    Yes { forward_compat: Vec<String> },
+    /// Refused.
+    No(String),
+    /// Admitted only through forward compatibility, which the host cannot use.
+    ForwardCompatUnusable(String),
+    /// A fact we lack decides it.
+    Unknown(String),
+}
+
+/// One device's (or, with none, the host's) verdict, with the clause that let it through.
+fn judge(h: &HostCtx<'_>, require: &str, v: &Verdict) -> Admits {
+    match v.verdict.as_str() {
+        "pass" | "disabled" => {
+            let mut fwd = Vec::new();
+            for e in &v.evaluations {
+                if let Outcome::Pass { clause: Some(c) } = e.eval.outcome {
+                    let text = require.split(' ').nth(c).unwrap_or("");
+                    if !matches!(classify_clause(text), ClauseKind::Native { .. }) {
+                        if let Err(why) = forward_compat_eligible(h.spec) {
+                            return Admits::ForwardCompatUnusable(format!(
+                                "host {} passes the requirement only through `{text}` (forward compatibility), which it cannot use: {why}",
+                                h.spec.name
+                            ));
+                        }
+                        if !fwd.contains(&text.to_string()) {
+                            fwd.push(text.to_string());
+                        }
+                    }
+                }
+            }
+            Admits::Yes {
+                forward_compat: fwd,
+            }
+        }
+        "unknown" => {
+            let fact = v
+                .decided_by
+                .and_then(|i| v.evaluations.get(i))
+                .and_then(|e| match &e.eval.outcome {
+                    Outcome::Undetermined { fact } => Some(fact.clone()),
+                    _ => None,
+                })
+                .unwrap_or_else(|| "driver unknown".into());
+            Admits::Unknown(fact)
+        }
+        _ => Admits::No(format!(
+            "host {} fails its requirement ({})",
+            h.spec.name,
+            v.runtime_message.clone().unwrap_or_default()
+        )),
+    }
+}
+
+/// Does the host start the image? A GPU whose brand is not known exactly (a
+/// GeForce RTX reads as `Unknown`, a GeForce as `GeForce`) is tried with every
+/// brand it may report: the image is used only if each of them starts it
+/// (through forward compatibility only where the GPU can use it), refused if
+/// none does.
+fn admits(kb: &Kb, h: &HostCtx<'_>, set: &RequireSet, require: &str) -> Admits {
+    let view = h.spec.runtime_view(kb);
+    if view.devices.is_empty() {
+        return judge(h, require, &evaluate_set(set, &view));
+    }
+    let mut forward_compat = Vec::new();
+    let mut unknown = None;
+    for d in &view.devices {
+        let brands: Vec<Seen> = match &d.brand {
+            Seen::Unknown(c) if c.len() > 1 => c.iter().map(|b| Seen::value(b.clone())).collect(),
+            b => vec![b.clone()],
+        };
+        let mut yes = 0;
+        let mut no = Vec::new();
+        let mut unsure = None;
+        for b in &brands {
+            let one = RuntimeView {
+                driver: view.driver.clone(),
+                devices: vec![DeviceView {
+                    brand: b.clone(),
+                    ..d.clone()
+                }],
+            };
+            match judge(h, require, &evaluate_set(set, &one)) {
+                Admits::Yes { forward_compat: f } => {
+                    yes += 1;
+                    for t in f {
+                        if !forward_compat.contains(&t) {
+                            forward_compat.push(t);
+                        }
+                    }
+                }
+                Admits::No(why) => no.push((why, false)),
+                Admits::ForwardCompatUnusable(why) => no.push((why, true)),
+                Admits::Unknown(fact) => {
+                    unsure.get_or_insert(fact);
+                }
+            }
+        }
+        if no.len() == brands.len() {
+            let (why, _) = no.swap_remove(0);
+            if brands.len() == 1 {
+                return Admits::No(why);
+            }
+            let names: Vec<&str> = brands
+                .iter()
+                .filter_map(|b| match b {
+                    Seen::Value(v) => Some(v.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let through = if no.iter().any(|(_, fwd)| *fwd) {
+                "refused, or admitted only through forward compatibility it cannot use"
+            } else {
+                "refused"
+            };
+            return Admits::No(format!(
+                "{why}; {} may report any of the brands {}, and with each the image is {through}",
+                d.label,
+                names.join(", ")
+            ));
+        }
+        if yes < brands.len() {
+            unknown.get_or_insert(unsure.unwrap_or_else(|| {
+                format!(
+                    "{}: its brand decides, and it is not known exactly",
+                    d.label
+                )
+            }));
+        }
+    }
+    match unknown {
+        Some(fact) => Admits::Unknown(fact),
+        None => Admits::Yes { forward_compat },
     }
 }

@@ -6,8 +6,8 @@ pub(super) struct HostCtx<'a> {
     pub(super) spec: &'a HostSpec,
     /// The newest CUDA under toolkit semantics, with its reason (None: driver unknown).
     pub(super) toolkit_max: Option<(CudaVersion, String, Option<KbRef>, bool)>,
-    /// CUDA ceilings from GPU architectures (last toolkit), with reasons.
-    pub(super) arch_ceiling: Vec<(CudaVersion, String, KbRef)>,
+    /// CUDA ceilings from GPU architectures (last toolkit), with reasons and the GPU's index.
+    pub(super) arch_ceiling: Vec<(CudaVersion, String, KbRef, u32)>,
     pub(super) blockers: Vec<(String, String)>,
     /// What the host runs, as the rules' fixes judge it too.
     pub(super) limits: Limits,
@@ -72,6 +72,7 @@ pub(super) fn host_ctx<'a>(kb: &Kb, h: &'a HostSpec) -> HostCtx<'a> {
                     last
                 ),
                 arch.kb(),
+                g.index,
             ));
         }
         if let Some(d) = &h.driver {
@@ -131,24 +132,56 @@ pub(super) fn host_ctx<'a>(kb: &Kb, h: &'a HostSpec) -> HostCtx<'a> {
     }
 }
 
-/// Can host `h` run CUDA `v`? Ok(caveat) or Err(why not).
+/// How a host runs a CUDA version that it runs at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum CudaFit {
+    /// With no caveats: the driver is at least the CUDA's toolkit driver.
+    Toolkit,
+    /// Only through CUDA minor-version compatibility; the caveat says so.
+    MinorCompat(String),
+    /// Not checked (driver unknown); the caveat says so.
+    Unverified(String),
+}
+
+impl CudaFit {
+    pub(super) fn caveat(&self) -> Option<&str> {
+        match self {
+            CudaFit::Toolkit => None,
+            CudaFit::MinorCompat(c) | CudaFit::Unverified(c) => Some(c),
+        }
+    }
+}
+
+/// The newest CUDA a host's GPUs are still targeted by, if `v` is past it.
+pub(super) fn arch_ceiling_misfit(h: &HostCtx<'_>, v: CudaVersion) -> Option<Misfit> {
+    let v = v.major_minor();
+    h.arch_ceiling
+        .iter()
+        .find(|(last, _, _, _)| v > *last)
+        .map(|(last, why, _, gpu)| Misfit::ArchLastToolkit {
+            gpu: *gpu,
+            text: format!("CUDA {v} > {last}: {why}"),
+        })
+}
+
+/// Can host `h` run CUDA `v`? How it does, or why not.
 pub(super) fn cuda_ok(
     kb: &Kb,
     h: &HostCtx<'_>,
     v: CudaVersion,
     semantic: Semantic,
-) -> Result<Option<String>, String> {
+) -> Result<CudaFit, Misfit> {
     let v = v.major_minor();
-    for (last, why, _) in &h.arch_ceiling {
-        if v > *last {
-            return Err(format!("CUDA {v} > {last}: {why}"));
-        }
+    if let Some(m) = arch_ceiling_misfit(h, v) {
+        return Err(m);
     }
     let Some(d) = &h.spec.driver else {
         return match &h.toolkit_max {
-            Some((max, why, _, _)) if v > *max => Err(format!("CUDA {v} > {max}: {why}")),
-            Some(_) => Ok(None),
-            None => Ok(Some(format!(
+            Some((max, why, _, _)) if v > *max => Err(Misfit::Driver {
+                text: format!("CUDA {v} > {max}: {why}"),
+            }),
+            Some(_) => Ok(CudaFit::Toolkit),
+            None => Ok(CudaFit::Unverified(format!(
                 "host {}: driver version unknown, CUDA {v} not checked against it",
                 h.spec.name
             ))),
@@ -158,31 +191,39 @@ pub(super) fn cuda_ok(
         Semantic::Toolkit => match &h.toolkit_max {
             Some((max, why, _, _)) => {
                 if h.limits.runs(kb, &v) == Runs::Toolkit {
-                    Ok(None)
+                    Ok(CudaFit::Toolkit)
                 } else {
-                    Err(format!("CUDA {v} > {max}: {why}"))
+                    Err(Misfit::Driver {
+                        text: format!("CUDA {v} > {max}: {why}"),
+                    })
                 }
             }
-            None => Err(format!(
-                "host {}: no toolkit in the table runs on driver {}",
-                h.spec.name, d.value
-            )),
+            None => Err(Misfit::Driver {
+                text: format!(
+                    "host {}: no toolkit in the table runs on driver {}",
+                    h.spec.name, d.value
+                ),
+            }),
         },
         Semantic::MinorCompat => {
             let Some(min) = kb.min_driver_for_cuda(&v, h.spec.os_kind, Semantic::MinorCompat)
             else {
-                return Err(format!("no driver floor known for CUDA {v}"));
+                return Err(Misfit::Unknown {
+                    text: format!("no driver floor known for CUDA {v}"),
+                });
             };
             match h.limits.runs(kb, &v) {
-                Runs::Toolkit | Runs::Unknown => Ok(None),
-                Runs::MinorCompat => Ok(Some(format!(
+                Runs::Toolkit | Runs::Unknown => Ok(CudaFit::Toolkit),
+                Runs::MinorCompat => Ok(CudaFit::MinorCompat(format!(
                     "host {} runs CUDA {v} through minor-version compatibility (driver {} is older than the {v} toolkit driver): no JIT of newer PTX, some APIs return cudaErrorCallRequiresNewerDriver",
                     h.spec.name, d.value
                 ))),
-                Runs::No => Err(format!(
-                    "CUDA {v} needs driver >= {} (minor-version compatibility, {}); host {} has {}",
-                    min.driver, min.kb.row, h.spec.name, d.value
-                )),
+                Runs::No => Err(Misfit::Driver {
+                    text: format!(
+                        "CUDA {v} needs driver >= {} (minor-version compatibility, {}); host {} has {}",
+                        min.driver, min.kb.row, h.spec.name, d.value
+                    ),
+                }),
             }
         }
     }
@@ -206,11 +247,15 @@ pub(super) fn fleet_max_cuda(
                 if let Some(next) = next {
                     for h in hosts {
                         if let Err(e) = cuda_ok(kb, h, next, semantic) {
-                            why.push(e.split_once(": ").map_or(e.clone(), |(_, r)| r.to_string()));
+                            let e = e.text();
+                            why.push(
+                                e.split_once(": ")
+                                    .map_or(e.to_string(), |(_, r)| r.to_string()),
+                            );
                             if let Some((_, _, Some(r), _)) = &h.toolkit_max {
                                 refs.push(r.clone());
                             }
-                            for (_, _, r) in &h.arch_ceiling {
+                            for (_, _, r, _) in &h.arch_ceiling {
                                 refs.push(r.clone());
                             }
                         }

@@ -110,6 +110,8 @@ impl Components {
 #[derive(Debug, Clone)]
 pub struct PlanRequest {
     pub hosts: Vec<HostSpec>,
+    /// The semantic [`resolve`] solves under; [`resolve_with`] takes a
+    /// [`SemanticMode`] instead (`auto` among them).
     pub semantic: Semantic,
     /// `--os ubuntu22.04`: the container OS.
     pub os: Option<String>,
@@ -122,22 +124,95 @@ pub struct PlanRequest {
     pub cudnn_image: bool,
 }
 
+/// Which compatibility semantic `pin` solves under (`--semantic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SemanticMode {
+    /// Both, per stack: the newer stack wins, the toolkit semantic on a tie.
+    Auto,
+    /// Every host's driver runs the stack's CUDA with no caveats.
+    Toolkit,
+    /// CUDA minor-version compatibility: older drivers of the same major, with caveats.
+    MinorCompat,
+}
+
+impl SemanticMode {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SemanticMode::Auto => "auto",
+            SemanticMode::Toolkit => "toolkit",
+            SemanticMode::MinorCompat => "minor_compat",
+        }
+    }
+}
+
+impl From<Semantic> for SemanticMode {
+    fn from(s: Semantic) -> SemanticMode {
+        match s {
+            Semantic::Toolkit => SemanticMode::Toolkit,
+            Semantic::MinorCompat => SemanticMode::MinorCompat,
+        }
+    }
+}
+
 mod base_image;
+mod gpu_split;
 mod host;
 mod libraries;
+mod misfit;
 mod output;
 mod stacks;
 mod torch;
 
 use base_image::*;
+use gpu_split::*;
 use host::*;
 use libraries::*;
+use misfit::*;
 pub use output::*;
 use stacks::*;
 use torch::*;
 
-/// Solve the plan.
+/// How to solve beyond what the request names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResolveOptions {
+    /// The compatibility semantic (`auto`: per stack, the one giving the newer stack).
+    pub semantic: SemanticMode,
+    /// A host whose GPUs no single torch build covers gets a stack per GPU
+    /// group (selected with `CUDA_VISIBLE_DEVICES`). Off, such a host is
+    /// unplaced with the reason: what callers need that want one environment
+    /// for all of a host's GPUs.
+    pub split_gpus: bool,
+}
+
+/// Solve the plan under `req.semantic`, one stack for all of each host's GPUs.
 pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
+    resolve_with(
+        kb,
+        req,
+        ResolveOptions {
+            semantic: req.semantic.into(),
+            split_gpus: false,
+        },
+    )
+}
+
+fn max_cuda_pin(kb: &Kb, c: &HostCtx<'_>, semantic: Semantic) -> Option<Pin> {
+    fleet_max_cuda(kb, &[c], semantic).map(|(v, why, _)| {
+        Pin::known(
+            v,
+            if why.is_empty() {
+                "newest in the table".to_string()
+            } else {
+                why.join("; ")
+            },
+        )
+    })
+}
+
+/// Solve the plan with these options (`pin`: `auto`, GPU groups split).
+pub fn resolve_with(kb: &Kb, req: &PlanRequest, opts: ResolveOptions) -> Plan {
+    let mode = opts.semantic;
     // Two cards from machines of the same name still need telling apart.
     let mut hosts: Vec<HostSpec> = Vec::with_capacity(req.hosts.len());
     for h in &req.hosts {
@@ -153,7 +228,7 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
     let ctxs: Vec<HostCtx<'_>> = hosts.iter().map(|h| host_ctx(kb, h)).collect();
     let mut plan = Plan {
         schema_version: SCHEMA_VERSION,
-        semantic: req.semantic,
+        semantic: mode,
         with: req.with.names(),
         os: req.os.clone(),
         python: req.python.clone(),
@@ -161,20 +236,22 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
         stacks: Vec::new(),
         unplaced: Vec::new(),
         split: Vec::new(),
+        gpu_split: Vec::new(),
         notes: Vec::new(),
     };
     for c in &ctxs {
         let h = c.spec;
-        let max = fleet_max_cuda(kb, &[c], req.semantic).map(|(v, why, _)| {
-            Pin::known(
-                v,
-                if why.is_empty() {
-                    "newest in the table".to_string()
-                } else {
-                    why.join("; ")
-                },
-            )
-        });
+        let nvidia = h.kind == HostKind::Nvidia;
+        let (max, max_minor) = match mode {
+            SemanticMode::Toolkit => (max_cuda_pin(kb, c, Semantic::Toolkit), None),
+            SemanticMode::MinorCompat => (max_cuda_pin(kb, c, Semantic::MinorCompat), None),
+            SemanticMode::Auto => {
+                let t = max_cuda_pin(kb, c, Semantic::Toolkit);
+                let m = max_cuda_pin(kb, c, Semantic::MinorCompat);
+                let m = m.filter(|m| t.as_ref().map(|t| &t.value) != Some(&m.value));
+                (t, m)
+            }
+        };
         plan.hosts.push(HostSummary {
             name: h.name.clone(),
             origin: h.origin.clone(),
@@ -182,11 +259,8 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
             os: h.os_name.clone(),
             kernel: h.kernel.clone(),
             driver: h.driver.clone(),
-            max_cuda: if h.kind == HostKind::Nvidia {
-                max
-            } else {
-                None
-            },
+            max_cuda: max.filter(|_| nvidia),
+            max_cuda_minor_compat: max_minor.filter(|_| nvidia),
             gpus: h
                 .gpus
                 .iter()
@@ -220,10 +294,10 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
     }
     let mut stacks = Vec::new();
     if !nvidia.is_empty() {
-        match resolve_cuda(kb, &nvidia, req) {
+        match resolve_cuda(kb, &nvidia, req, mode) {
             Ok(s) => stacks.push(s),
             Err(why_all) => {
-                let groups = split_groups(kb, &nvidia, req);
+                let groups = split_groups(kb, &nvidia, req, mode);
                 if nvidia.len() > 1 {
                     plan.split.push(format!(
                         "no single stack runs on all of {}: {}",
@@ -232,22 +306,30 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
                             .map(|h| h.spec.name.as_str())
                             .collect::<Vec<_>>()
                             .join(", "),
-                        why_all.first().cloned().unwrap_or_default()
+                        why_all.problems.first().cloned().unwrap_or_default()
                     ));
-                    plan.split.extend(explain_split(kb, &nvidia, req));
+                    plan.split.extend(explain_split(kb, &nvidia, req, mode));
                 }
                 for g in groups {
                     let members: Vec<&HostCtx<'_>> = g.iter().map(|&i| nvidia[i]).collect();
-                    match resolve_cuda(kb, &members, req) {
+                    match resolve_cuda(kb, &members, req, mode) {
                         Ok(s) => stacks.push(s),
                         Err(why) => {
+                            // One host whose GPUs need different builds: a stack per GPU group.
+                            if let (true, [one]) = (opts.split_gpus, members.as_slice()) {
+                                if let Some(split) =
+                                    split_gpus(kb, one, req, mode, &why, stacks.len() + 1)
+                                {
+                                    stacks.extend(split.stacks);
+                                    plan.gpu_split.push(split.summary);
+                                    continue;
+                                }
+                            }
                             for m in members {
                                 plan.unplaced.push(Unplaced {
                                     host: m.spec.name.clone(),
-                                    problems: why.clone(),
-                                    fixes: vec![
-                                        "upgrade the driver, or relax the request (--with, --python, --semantic minor-compat)".into(),
-                                    ],
+                                    problems: why.problems.clone(),
+                                    fixes: why.fixes(mode),
                                 });
                             }
                         }
@@ -271,7 +353,7 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
                 for h in group {
                     plan.unplaced.push(Unplaced {
                         host: h.name.clone(),
-                        problems: why.clone(),
+                        problems: why.problems.clone(),
                         fixes: vec!["relax the request (--with, --python)".into()],
                     });
                 }
@@ -298,14 +380,19 @@ pub fn resolve(kb: &Kb, req: &PlanRequest) -> Plan {
 
 /// Group hosts greedily, in the order given: each host joins the first group
 /// it still shares a stack with.
-fn split_groups(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Vec<Vec<usize>> {
+fn split_groups(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    req: &PlanRequest,
+    mode: SemanticMode,
+) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for i in 0..hosts.len() {
         let mut placed = false;
         for g in groups.iter_mut() {
             let mut trial: Vec<&HostCtx<'_>> = g.iter().map(|&j| hosts[j]).collect();
             trial.push(hosts[i]);
-            if resolve_cuda(kb, &trial, req).is_ok() {
+            if resolve_cuda(kb, &trial, req, mode).is_ok() {
                 g.push(i);
                 placed = true;
                 break;
@@ -318,11 +405,23 @@ fn split_groups(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Vec<Vec<u
     groups
 }
 
+/// The torch build of a stack as (release row, variant), when it has one from an index.
+fn stack_build<'a>(kb: &'a Kb, s: &Stack) -> Option<(&'a TorchReleaseRow, String)> {
+    let v = s.torch()?.version.as_deref()?;
+    let (rel, variant) = v.split_once('+')?;
+    Some((kb.torch_release(rel)?, variant.to_string()))
+}
+
 /// For each host: the best stack it gets alone, and the first other host that rules it out.
-fn explain_split(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Vec<String> {
+fn explain_split(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    req: &PlanRequest,
+    mode: SemanticMode,
+) -> Vec<String> {
     let mut out = Vec::new();
     for (i, h) in hosts.iter().enumerate() {
-        let Ok(alone) = resolve_cuda(kb, &[h], req) else {
+        let Ok(alone) = resolve_cuda(kb, &[h], req, mode) else {
             continue;
         };
         let what = alone
@@ -337,26 +436,24 @@ fn explain_split(kb: &Kb, hosts: &[&HostCtx<'_>], req: &PlanRequest) -> Vec<Stri
             });
         let bound = alone.max_cuda.as_ref().map_or("?".into(), |c| c.shown());
         let mut line = format!("host {} alone: {what} (CUDA <= {bound})", h.spec.name);
+        let semantic = alone.semantic.unwrap_or(Semantic::Toolkit);
         for (j, other) in hosts.iter().enumerate() {
             if i == j {
                 continue;
             }
-            if resolve_cuda(kb, &[h, other], req).is_err() {
+            if resolve_cuda(kb, &[h, other], req, mode).is_err() {
                 // Say why the other host cannot take this host's build.
-                let why = alone
-                    .torch()
-                    .and_then(|t| t.version.as_deref())
-                    .and_then(|v| {
-                        let (rel, variant) = v.split_once('+')?;
-                        let row = kb.torch_release(rel)?;
-                        try_torch(kb, &[other], row, variant, false, req.semantic).err()
-                    })
-                    .unwrap_or_else(|| "no common stack".into());
+                let misfit = stack_build(kb, &alone).and_then(|(row, variant)| {
+                    try_torch(kb, &[other], row, &variant, false, semantic).err()
+                });
+                let why = misfit
+                    .as_ref()
+                    .map_or_else(|| "no common stack".to_string(), |m| m.to_string());
                 line.push_str(&format!(
                     "; that build does not run on host {}: {why}",
                     other.spec.name
                 ));
-                if why.contains("CUDA") {
+                if misfit.as_ref().is_some_and(Misfit::cuda_bound) {
                     if let Some(arch) = alone
                         .torch()
                         .and_then(|t| t.version.as_deref())

@@ -89,12 +89,65 @@ pub enum StackKind {
     Mps,
 }
 
+/// How a stack leans on CUDA minor-version compatibility: some host's driver
+/// is older than the stack's CUDA toolkit driver, at or above the major's floor.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MinorCompatUse {
+    /// The hosts whose driver runs the stack's CUDA only this way.
+    pub hosts: Vec<String>,
+    /// The lowest driver that runs the stack's CUDA this way (Linux).
+    pub floor: String,
+    /// The driver from which on the stack's CUDA runs with no caveats (Linux).
+    pub toolkit_driver: Option<String>,
+    /// What it costs, plainly: APIs that need a newer driver, no JIT of newer
+    /// PTX, whether forward compatibility is a way around on these GPUs.
+    pub caveats: Vec<String>,
+    /// The `minor_compat` row of the floor.
+    pub kb: KbRef,
+}
+
+/// The GPUs of one host a stack is for, when the host's GPUs need different stacks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuSelection {
+    pub host: String,
+    /// The GPUs' indices, as nvidia-smi numbers them.
+    pub gpus: Vec<u32>,
+    /// How a process selects them: `CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0`.
+    pub env: String,
+    /// How a container gets only them: `docker run --gpus '"device=0"'`.
+    pub docker: String,
+}
+
+/// Why one host's GPUs got one stack per group, and the choices.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuSplit {
+    pub host: String,
+    /// A newer driver would let one build run on every GPU (false: the GPUs
+    /// themselves are the limit, and no driver helps).
+    pub driver_limited: bool,
+    /// Which GPU limits which way.
+    pub why: Vec<String>,
+    /// What to do: one stack per GPU group, or dropping or replacing a GPU.
+    pub choices: Vec<String>,
+    /// The stacks (ids) of the GPU groups, in GPU order.
+    pub stacks: Vec<usize>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stack {
     /// 1-based.
     pub id: usize,
     pub kind: StackKind,
     pub hosts: Vec<String>,
+    /// The compatibility semantic the stack was solved under (CUDA stacks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<Semantic>,
+    /// Present when the stack runs only through CUDA minor-version compatibility somewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minor_compat: Option<MinorCompatUse>,
+    /// Present when the stack is for some GPUs of a host only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_selection: Option<GpuSelection>,
     /// The CUDA runtime the stack's wheels carry.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cuda: Option<Pin>,
@@ -146,9 +199,12 @@ pub struct HostSummary {
     pub kernel: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub driver: Option<Fact<DriverVersion>>,
-    /// The newest CUDA this host runs under the chosen semantic.
+    /// The newest CUDA this host runs under the chosen semantic (`auto`: with no caveats).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_cuda: Option<Pin>,
+    /// Under `auto`: the newest CUDA under minor-version compatibility, when newer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_cuda_minor_compat: Option<Pin>,
     pub gpus: Vec<GpuSummary>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -173,7 +229,8 @@ pub struct Unplaced {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan {
     pub schema_version: u32,
-    pub semantic: Semantic,
+    /// What was asked: `auto`, `toolkit` or `minor_compat`; each CUDA stack says which it uses.
+    pub semantic: SemanticMode,
     pub with: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub os: Option<String>,
@@ -184,6 +241,9 @@ pub struct Plan {
     pub unplaced: Vec<Unplaced>,
     /// Why the NVIDIA hosts were split into several stacks (empty: not split).
     pub split: Vec<String>,
+    /// Hosts whose GPUs need different stacks, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gpu_split: Vec<GpuSplit>,
     pub notes: Vec<String>,
 }
 

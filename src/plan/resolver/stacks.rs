@@ -2,17 +2,256 @@
 
 use super::*;
 
+/// One CUDA stack for these hosts under `mode`; under `auto`, the newer of
+/// the stacks the toolkit semantic and minor-version compatibility give.
 pub(super) fn resolve_cuda(
     kb: &Kb,
     hosts: &[&HostCtx<'_>],
     req: &PlanRequest,
-) -> Result<Stack, Vec<String>> {
+    mode: SemanticMode,
+) -> Result<Stack, NoStack> {
+    match mode {
+        SemanticMode::Toolkit => resolve_cuda_under(kb, hosts, req, Semantic::Toolkit),
+        SemanticMode::MinorCompat => resolve_cuda_under(kb, hosts, req, Semantic::MinorCompat),
+        SemanticMode::Auto => {
+            let toolkit = resolve_cuda_under(kb, hosts, req, Semantic::Toolkit);
+            let minor = resolve_cuda_under(kb, hosts, req, Semantic::MinorCompat);
+            match (toolkit, minor) {
+                (Ok(t), Ok(m)) => Ok(choose_semantic(t, m)),
+                (Ok(t), Err(_)) => Ok(t),
+                (Err(_), Ok(mut m)) => {
+                    m.reasons.insert(
+                        0,
+                        Reason {
+                            subject: "semantic".into(),
+                            text: "auto: minor-version compatibility, the only semantic under which these hosts get a stack".into(),
+                            kb: vec![],
+                        },
+                    );
+                    Ok(m)
+                }
+                (Err(_), Err(e)) => Err(e),
+            }
+        }
+    }
+}
+
+/// What `auto` compares: the torch release when torch is pinned, else the
+/// other packages in order; a tie keeps the toolkit semantic (no caveats).
+pub(super) fn newer_than(a: &Stack, b: &Stack) -> bool {
+    let base = |p: &PackagePin| {
+        p.version
+            .as_deref()
+            .map(|v| v.split('+').next().unwrap_or(v).to_string())
+    };
+    let key = |s: &Stack| -> Vec<Option<String>> {
+        match s.torch() {
+            Some(t) => vec![base(t)],
+            None => s.packages.iter().map(base).collect(),
+        }
+    };
+    for (x, y) in key(a).iter().zip(key(b).iter()) {
+        match (x, y) {
+            (Some(x), Some(y)) => match cmp_versions(x, y) {
+                std::cmp::Ordering::Equal => continue,
+                o => return o == std::cmp::Ordering::Greater,
+            },
+            (Some(_), None) => return true,
+            (None, Some(_)) => return false,
+            (None, None) => continue,
+        }
+    }
+    false
+}
+
+fn pins_named(s: &Stack) -> String {
+    let v: Vec<&str> = s
+        .packages
+        .iter()
+        .filter_map(|p| p.requirement.as_deref())
+        .collect();
+    if v.is_empty() {
+        format!("CUDA {}", s.cuda.as_ref().map_or("?".into(), |c| c.shown()))
+    } else {
+        v.join(", ")
+    }
+}
+
+fn choose_semantic(toolkit: Stack, minor: Stack) -> Stack {
+    if newer_than(&minor, &toolkit) {
+        let mut m = minor;
+        m.reasons.insert(
+            0,
+            Reason {
+                subject: "semantic".into(),
+                text: format!(
+                    "auto: minor-version compatibility, because it gives a newer stack ({}) than the toolkit semantic, which runs with no caveats ({})",
+                    pins_named(&m),
+                    pins_named(&toolkit)
+                ),
+                kb: m.minor_compat.as_ref().map(|u| u.kb.clone()).into_iter().collect(),
+            },
+        );
+        m
+    } else {
+        let mut t = toolkit;
+        t.reasons.insert(
+            0,
+            Reason {
+                subject: "semantic".into(),
+                text: "auto: the toolkit semantic (no caveats); minor-version compatibility gives no newer stack".into(),
+                kb: vec![],
+            },
+        );
+        t
+    }
+}
+
+/// Why no torch build fits: the driver, the GPUs together, one GPU, or the knowledge base.
+fn torch_limit(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    releases: &[&TorchReleaseRow],
+    search: &TorchSearch<'_>,
+) -> Limit {
+    // The newest build that has kernels for every GPU, whatever the driver.
+    for r in releases {
+        for (variant, _) in cuda_variants(r) {
+            if covers_gpus(kb, hosts, r, &variant).is_ok() {
+                let cuda: Option<CudaVersion> = variant.parse().ok();
+                let os = hosts
+                    .first()
+                    .map_or(crate::inventory::OsKind::Linux, |h| h.spec.os_kind);
+                let driver = cuda
+                    .and_then(|c| kb.min_driver_for_cuda(&c, os, Semantic::Toolkit))
+                    .map(|m| m.driver.to_string());
+                return Limit::Driver {
+                    build: Some(format!("{}+{variant}", r.version)),
+                    driver,
+                };
+            }
+        }
+    }
+    let only_unknown = search
+        .rejected
+        .iter()
+        .flat_map(|(_, why)| why.iter())
+        .all(|(_, m)| matches!(m, Misfit::Unknown { .. }));
+    if only_unknown {
+        return Limit::Knowledge;
+    }
+    // Every GPU alone has some build: together they have none.
+    for h in hosts {
+        for g in &h.spec.gpus {
+            let mut one = h.spec.clone();
+            one.gpus = vec![g.clone()];
+            let ctx = host_ctx(kb, &one);
+            let alone = releases.iter().any(|r| {
+                cuda_variants(r)
+                    .iter()
+                    .any(|(v, _)| covers_gpus(kb, &[&ctx], r, v).is_ok())
+            });
+            if !alone {
+                return Limit::GpuUnsupported {
+                    gpu: format!("host {} {}", h.spec.name, g.label()),
+                };
+            }
+        }
+    }
+    Limit::GpuMix
+}
+
+/// The cost of running on drivers older than the stack's CUDA, said plainly.
+fn minor_compat_use(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    cuda: CudaVersion,
+    minor_hosts: &[String],
+    torch: Option<&TorchChoice<'_>>,
+) -> Option<MinorCompatUse> {
+    let users: Vec<&HostCtx<'_>> = hosts
+        .iter()
+        .copied()
+        .filter(|h| minor_hosts.contains(&h.spec.name))
+        .collect();
+    if users.is_empty() {
+        return None;
+    }
+    let os = users[0].spec.os_kind;
+    let floor = kb.min_driver_for_cuda(&cuda, os, Semantic::MinorCompat)?;
+    let toolkit = kb.min_driver_for_cuda(&cuda, os, Semantic::Toolkit);
+    let mm = cuda.major_minor();
+    let mut caveats = Vec::new();
+    for h in &users {
+        let drv = h
+            .spec
+            .driver
+            .as_ref()
+            .map_or("?".into(), |d| d.value.to_string());
+        let have = h
+            .toolkit_max
+            .as_ref()
+            .map_or("?".into(), |(m, _, _, _)| m.to_string());
+        caveats.push(format!(
+            "host {} (driver {drv}, CUDA {have} with no caveats) runs CUDA {mm} under minor-version compatibility: APIs newer than CUDA {have} return cudaErrorCallRequiresNewerDriver",
+            h.spec.name
+        ));
+    }
+    caveats.push(match torch {
+        Some(t) if !t.ptx => format!(
+            "no JIT of newer PTX: PTX built by CUDA {mm} cannot be JIT-compiled by these drivers, so every GPU needs machine code (SASS) in the wheel; torch {}+{} has it for every GPU known here",
+            t.release.version, t.variant
+        ),
+        _ => format!(
+            "no JIT of newer PTX: PTX built by CUDA {mm} cannot be JIT-compiled by these drivers; kernels that exist only as PTX (custom extensions, JIT-compiled code) fail"
+        ),
+    });
+    for h in &users {
+        caveats.push(match forward_compat_eligible(h.spec) {
+            Ok(()) => format!(
+                "host {}: its data center GPUs could instead use forward compatibility (the cuda-compat package of CUDA {mm}), which lifts these limits without a new kernel driver",
+                h.spec.name
+            ),
+            Err(why) => format!(
+                "host {}: forward compatibility (the cuda-compat package) is no way around these limits: it is for data center GPUs only; {why}",
+                h.spec.name
+            ),
+        });
+    }
+    if let Some(t) = &toolkit {
+        caveats.push(format!(
+            "no caveats from driver {} on (the CUDA {mm} toolkit driver)",
+            t.driver
+        ));
+    }
+    Some(MinorCompatUse {
+        hosts: users.iter().map(|h| h.spec.name.clone()).collect(),
+        floor: floor.driver.to_string(),
+        toolkit_driver: toolkit.map(|t| t.driver.to_string()),
+        caveats,
+        kb: floor.kb,
+    })
+}
+
+/// One CUDA stack for these hosts under one semantic.
+pub(super) fn resolve_cuda_under(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    req: &PlanRequest,
+    semantic: Semantic,
+) -> Result<Stack, NoStack> {
     let names: Vec<String> = hosts.iter().map(|h| h.spec.name.clone()).collect();
-    let Some((bound, bound_why, bound_kb)) = fleet_max_cuda(kb, hosts, req.semantic) else {
-        return Err(vec![format!(
-            "no CUDA version in the table runs on every one of {}",
-            names.join(", ")
-        )]);
+    let Some((bound, bound_why, bound_kb)) = fleet_max_cuda(kb, hosts, semantic) else {
+        return Err(NoStack::new(
+            vec![format!(
+                "no CUDA version in the table runs on every one of {}",
+                names.join(", ")
+            )],
+            Limit::Driver {
+                build: None,
+                driver: None,
+            },
+        ));
     };
     let mut reasons = Vec::new();
     let mut caveats = Vec::new();
@@ -39,6 +278,8 @@ pub(super) fn resolve_cuda(
             .and_then(distro_python)
             .map(|(p, _)| p.to_string())
     });
+    let mut minor_hosts: Vec<String> = Vec::new();
+    let mut chosen_torch = None;
     let cuda = if req.with.torch {
         let (releases, py_skips) =
             releases_desc(kb, req.with.torch_version.as_deref(), py_filter.as_deref());
@@ -48,20 +289,22 @@ pub(super) fn resolve_cuda(
                 None => "no torch release in the knowledge base".into(),
             }];
             e.extend(py_skips);
-            return Err(e);
+            return Err(NoStack::new(e, Limit::Request));
         }
-        let search = search_torch(kb, hosts, req, &releases);
+        let search = search_torch(kb, hosts, semantic, &releases);
         let Some(choice) = search.choice else {
-            let mut e = vec![
-                "no torch build in the knowledge base runs on every GPU within these drivers"
-                    .to_string(),
-            ];
+            let limit = torch_limit(kb, hosts, &releases, &search);
+            let mut e = vec![match &limit {
+                Limit::GpuMix => "no torch build in the knowledge base has kernels for every GPU at once, whatever the driver".to_string(),
+                Limit::GpuUnsupported { gpu } => format!("no torch build in the knowledge base has kernels for {gpu}"),
+                _ => "no torch build in the knowledge base runs on every GPU within these drivers".to_string(),
+            }];
             for (rel, why) in search.rejected.iter().take(2) {
                 for (v, w) in why {
                     e.push(format!("torch {rel} {v}: {w}"));
                 }
             }
-            return Err(e);
+            return Err(NoStack::new(e, limit));
         };
         let mut text = format!(
             "torch {} {}: the newest release with a build that runs on every GPU within CUDA <= {bound}",
@@ -82,6 +325,7 @@ pub(super) fn resolve_cuda(
             ));
         }
         caveats.extend(choice.caveats.iter().cloned());
+        minor_hosts = choice.minor_hosts.clone();
         reasons.push(Reason {
             subject: "torch".into(),
             text,
@@ -104,18 +348,28 @@ pub(super) fn resolve_cuda(
                 }),
             });
         }
-        choice.cuda
+        let c = choice.cuda;
+        chosen_torch = Some(choice);
+        c
     } else {
+        // Without torch the stack's CUDA is the bound itself.
+        for h in hosts {
+            if let Ok(CudaFit::MinorCompat(c)) = cuda_ok(kb, h, bound, semantic) {
+                minor_hosts.push(h.spec.name.clone());
+                caveats.push(c);
+            }
+        }
         bound
     };
+    let minor_compat = minor_compat_use(kb, hosts, cuda, &minor_hosts, chosen_torch.as_ref());
     let major = cuda.major;
     if req.with.tensorrt {
-        let (p, r) = pick_tensorrt(kb, hosts, major, bound, req.semantic);
+        let (p, r) = pick_tensorrt(kb, hosts, major, bound, semantic);
         packages.push(p);
         reasons.push(r);
     }
     if req.with.onnxruntime {
-        let (p, r) = pick_onnxruntime(kb, major, bound, py_filter.as_deref(), req.semantic);
+        let (p, r) = pick_onnxruntime(kb, major, bound, py_filter.as_deref(), semantic);
         // Its Requires-Python may start above torch's range.
         let lo = p
             .version
@@ -152,11 +406,11 @@ pub(super) fn resolve_cuda(
         }
     }
     let min_driver = kb
-        .min_driver_for_cuda(&cuda, crate::inventory::OsKind::Linux, req.semantic)
+        .min_driver_for_cuda(&cuda, crate::inventory::OsKind::Linux, semantic)
         .map(|m| {
             Pin::known(&m.driver, format!("{} {}", m.kb.table, m.kb.row)).with_note(format!(
                 "lowest Linux driver for CUDA {cuda} under {} semantics",
-                req.semantic.as_str()
+                semantic.as_str()
             ))
         });
     for h in hosts {
@@ -196,7 +450,7 @@ pub(super) fn resolve_cuda(
         if i.cuda.major_minor() >= cuda.major_minor() {
             return None;
         }
-        Some(match req.semantic {
+        Some(match semantic {
             Semantic::Toolkit => format!("cuda>={}", cuda.major_minor()),
             Semantic::MinorCompat => {
                 let floor = kb.min_driver_for_cuda(
@@ -208,13 +462,23 @@ pub(super) fn resolve_cuda(
             }
         })
     });
-    if let Some(r) = &require_override {
+    if let (Some(r), Some(i)) = (&require_override, &img.pin) {
+        let mut text = format!(
+            "the wheels carry CUDA {}, newer than the image's: the Dockerfile sets NVIDIA_REQUIRE_CUDA={r} so the container refuses to start where they cannot run",
+            cuda.major_minor()
+        );
+        if minor_compat.is_some() {
+            text.push_str(&format!(
+                "; the image is CUDA {}.{} because newer images ask for cuda>={} at container start, which nvidia-container-toolkit refuses on these drivers (unless NVIDIA_DISABLE_REQUIRE is set); the torch wheel brings its own CUDA {} runtime, which runs here under minor-version compatibility",
+                i.cuda.major,
+                i.cuda.minor,
+                cuda.major_minor(),
+                cuda.major_minor()
+            ));
+        }
         reasons.push(Reason {
             subject: "image".into(),
-            text: format!(
-                "the wheels carry CUDA {}, newer than the image's: the Dockerfile sets NVIDIA_REQUIRE_CUDA={r} so the container refuses to start where they cannot run",
-                cuda.major_minor()
-            ),
+            text,
             kb: vec![],
         });
     }
@@ -224,6 +488,9 @@ pub(super) fn resolve_cuda(
         id: 0,
         kind: StackKind::Cuda,
         hosts: names,
+        semantic: Some(semantic),
+        minor_compat,
+        gpu_selection: None,
         cuda: Some(Pin::known(
             cuda.major_minor(),
             if req.with.torch {
@@ -252,7 +519,7 @@ pub(super) fn resolve_plain(
     hosts: &[&HostSpec],
     req: &PlanRequest,
     kind: StackKind,
-) -> Result<Stack, Vec<String>> {
+) -> Result<Stack, NoStack> {
     let names: Vec<String> = hosts.iter().map(|h| h.name.clone()).collect();
     let (releases, py_skips) =
         releases_desc(kb, req.with.torch_version.as_deref(), req.python.as_deref());
@@ -269,7 +536,7 @@ pub(super) fn resolve_plain(
             let Some(r) = r else {
                 let mut e = vec!["no torch release with a ROCm build fits".to_string()];
                 e.extend(py_skips);
-                return Err(e);
+                return Err(NoStack::new(e, Limit::Request));
             };
             let mut vs = r.rocm_variants.clone().unwrap_or_default();
             vs.sort_by(|a, b| {
@@ -319,7 +586,7 @@ pub(super) fn resolve_plain(
             let Some(r) = r else {
                 let mut e = vec!["no torch release fits".to_string()];
                 e.extend(py_skips);
-                return Err(e);
+                return Err(NoStack::new(e, Limit::Request));
             };
             let text = if kind == StackKind::Cpu {
                 caveats.push("tier 1: no usable local accelerator; this stack runs on the CPU (or use a remote API)".into());
@@ -410,6 +677,9 @@ pub(super) fn resolve_plain(
         id: 0,
         kind,
         hosts: names,
+        semantic: None,
+        minor_compat: None,
+        gpu_selection: None,
         cuda: None,
         max_cuda: None,
         min_driver: None,

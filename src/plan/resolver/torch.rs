@@ -99,39 +99,46 @@ pub(super) struct TorchChoice<'a> {
     pub(super) ptx: bool,
     pub(super) arch_kb: KbRef,
     pub(super) caveats: Vec<String>,
+    /// The hosts that run its CUDA only through minor-version compatibility.
+    pub(super) minor_hosts: Vec<String>,
 }
 
-/// Try one (release, CUDA variant) on every host; Err: why not, per host.
-pub(super) fn try_torch<'a>(
+/// What a build's arch list gives every GPU of the hosts, ignoring drivers.
+pub(super) struct KernelFit {
+    pub(super) fits: Vec<GpuFit>,
+    /// Some GPU runs the build only through its PTX.
+    pub(super) ptx: bool,
+    /// The GPUs (host, index) that run it only through PTX.
+    pub(super) ptx_gpus: Vec<(String, u32)>,
+    pub(super) arch_kb: KbRef,
+    pub(super) caveats: Vec<String>,
+}
+
+/// Does the build have a kernel (SASS, else PTX) for every GPU? A GPU with no
+/// compute capability known is let through, said to be unchecked.
+pub(super) fn kernel_fit(
     kb: &Kb,
     hosts: &[&HostCtx<'_>],
-    release: &'a TorchReleaseRow,
+    release: &TorchReleaseRow,
     variant: &str,
-    from_pypi_default: bool,
-    semantic: Semantic,
-) -> Result<TorchChoice<'a>, String> {
-    let cuda: CudaVersion = variant
-        .parse()
-        .map_err(|_| format!("{variant}: not a CUDA variant"))?;
-    let mut caveats = Vec::new();
-    for h in hosts {
-        match cuda_ok(kb, h, cuda, semantic) {
-            Ok(Some(c)) => caveats.push(c),
-            Ok(None) => {}
-            Err(e) => return Err(e),
-        }
-    }
+) -> Result<KernelFit, Misfit> {
     let arch_row = kb
         .torch_arch(&release.version, variant)
-        .ok_or_else(|| format!("no arch list known for torch {} {variant}", release.version))?;
-    let list = arch_row.arch_list.as_deref().ok_or_else(|| {
-        format!(
-            "the arch list of torch {} {variant} is unknown (not assumed to fit)",
-            release.version
-        )
-    })?;
+        .ok_or_else(|| Misfit::Unknown {
+            text: format!("no arch list known for torch {} {variant}", release.version),
+        })?;
+    let list = arch_row
+        .arch_list
+        .as_deref()
+        .ok_or_else(|| Misfit::Unknown {
+            text: format!(
+                "the arch list of torch {} {variant} is unknown (not assumed to fit)",
+                release.version
+            ),
+        })?;
     let mut fits = Vec::new();
-    let mut ptx = false;
+    let mut ptx_gpus = Vec::new();
+    let mut caveats = Vec::new();
     for h in hosts {
         for g in &h.spec.gpus {
             let Some(cc) = &g.cc else {
@@ -154,16 +161,20 @@ pub(super) fn try_torch<'a>(
             let (kernel, target) = match &m {
                 KernelMatch::Sass { target, .. } => ("sass", Some(target.to_string())),
                 KernelMatch::Ptx { target, .. } => {
-                    ptx = true;
+                    ptx_gpus.push((h.spec.name.clone(), g.index));
                     ("ptx", Some(target.to_string()))
                 }
                 KernelMatch::None { reason } => {
-                    return Err(format!(
-                        "host {} {} ({}): {reason}",
-                        h.spec.name,
-                        g.label(),
-                        cc.value
-                    ))
+                    return Err(Misfit::NoKernel {
+                        gpu: g.index,
+                        reason: reason.to_string(),
+                        text: format!(
+                            "host {} {} ({}): {reason}",
+                            h.spec.name,
+                            g.label(),
+                            cc.value
+                        ),
+                    })
                 }
             };
             fits.push(GpuFit {
@@ -176,15 +187,84 @@ pub(super) fn try_torch<'a>(
             });
         }
     }
+    Ok(KernelFit {
+        fits,
+        ptx: !ptx_gpus.is_empty(),
+        ptx_gpus,
+        arch_kb: arch_row.kb(),
+        caveats,
+    })
+}
+
+/// Could the build run on every GPU with some driver: the GPUs' last
+/// toolkits and the arch list, nothing about the drivers.
+pub(super) fn covers_gpus(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    release: &TorchReleaseRow,
+    variant: &str,
+) -> Result<(), Misfit> {
+    let cuda: CudaVersion = variant.parse().map_err(|_| Misfit::Unknown {
+        text: format!("{variant}: not a CUDA variant"),
+    })?;
+    for h in hosts {
+        if let Some(m) = arch_ceiling_misfit(h, cuda) {
+            return Err(m);
+        }
+    }
+    kernel_fit(kb, hosts, release, variant).map(|_| ())
+}
+
+/// Try one (release, CUDA variant) on every host; Err: why not.
+pub(super) fn try_torch<'a>(
+    kb: &Kb,
+    hosts: &[&HostCtx<'_>],
+    release: &'a TorchReleaseRow,
+    variant: &str,
+    from_pypi_default: bool,
+    semantic: Semantic,
+) -> Result<TorchChoice<'a>, Misfit> {
+    let cuda: CudaVersion = variant.parse().map_err(|_| Misfit::Unknown {
+        text: format!("{variant}: not a CUDA variant"),
+    })?;
+    let mut caveats = Vec::new();
+    let mut minor_hosts = Vec::new();
+    for h in hosts {
+        let fit = cuda_ok(kb, h, cuda, semantic)?;
+        if let CudaFit::MinorCompat(_) = &fit {
+            minor_hosts.push(h.spec.name.clone());
+        }
+        caveats.extend(fit.caveat().map(str::to_string));
+    }
+    let k = kernel_fit(kb, hosts, release, variant)?;
+    // Under minor-version compatibility the driver cannot JIT-compile PTX
+    // newer than itself: a GPU that has only PTX in the build runs nothing.
+    if let Some((host, gpu)) = k.ptx_gpus.iter().find(|(h, _)| minor_hosts.contains(h)) {
+        let label = hosts
+            .iter()
+            .flat_map(|h| h.spec.gpus.iter().map(move |g| (h, g)))
+            .find(|(h, g)| h.spec.name == *host && g.index == *gpu)
+            .map_or_else(|| format!("GPU {gpu}"), |(_, g)| g.label());
+        return Err(Misfit::PtxNeedsNewerDriver {
+            gpu: *gpu,
+            text: format!(
+                "host {host} {label} has only PTX in torch {} {variant}, and its driver runs CUDA {} only through minor-version compatibility, which cannot JIT-compile PTX built by a newer CUDA",
+                release.version,
+                cuda.major_minor()
+            ),
+        });
+    }
+    caveats.extend(k.caveats);
     Ok(TorchChoice {
         release,
         variant: variant.to_string(),
         cuda,
         from_pypi_default,
-        fits,
-        ptx,
-        arch_kb: arch_row.kb(),
+        fits: k.fits,
+        ptx: k.ptx,
+        arch_kb: k.arch_kb,
         caveats,
+        minor_hosts,
     })
 }
 
@@ -209,13 +289,13 @@ pub(super) fn cuda_variants(release: &TorchReleaseRow) -> Vec<(String, bool)> {
 pub(super) struct TorchSearch<'a> {
     pub(super) choice: Option<TorchChoice<'a>>,
     /// Newer releases and why each variant was turned down (for the explanation).
-    pub(super) rejected: Vec<(String, Vec<(String, String)>)>,
+    pub(super) rejected: Vec<(String, Vec<(String, Misfit)>)>,
 }
 
 pub(super) fn search_torch<'a>(
     kb: &'a Kb,
     hosts: &[&HostCtx<'_>],
-    req: &PlanRequest,
+    semantic: Semantic,
     releases: &[&'a TorchReleaseRow],
 ) -> TorchSearch<'a> {
     let mut rejected = Vec::new();
@@ -223,7 +303,7 @@ pub(super) fn search_torch<'a>(
         let mut fits = Vec::new();
         let mut why = Vec::new();
         for (variant, dflt) in cuda_variants(release) {
-            match try_torch(kb, hosts, release, &variant, dflt, req.semantic) {
+            match try_torch(kb, hosts, release, &variant, dflt, semantic) {
                 Ok(c) => fits.push(c),
                 Err(e) => why.push((variant, e)),
             }
