@@ -309,10 +309,13 @@ fn undecorated(name: &str) -> Option<String> {
     });
     let vgpu = VGPU.get_or_init(|| Regex::new(r"-\d+[ABCQ]\s*$").expect("vGPU profile pattern"));
     let nvgpu = NVGPU.get_or_init(|| Regex::new(r"(?i)\s*\(nvgpu\)\s*$").expect("nvgpu pattern"));
-    let mut bare = name.trim().to_string();
-    for re in [mig, vgpu, nvgpu] {
-        bare = re.replace(&bare, "").into_owned();
+    let mut bare = mig.replace(name.trim(), "").into_owned();
+    let board = vgpu.replace(&bare, "").into_owned();
+    if board != bare {
+        // A vGPU on a datacenter board is "GRID <board>-<profile>" ("GRID P4-1Q").
+        bare = board.strip_prefix("GRID ").map_or(board.clone(), str::to_string);
     }
+    bare = nvgpu.replace(&bare, "").into_owned();
     (bare != name.trim() && !bare.is_empty()).then_some(bare)
 }
 
@@ -714,6 +717,7 @@ mod tests {
             ),
             ("NVIDIA A10-24Q", "NVIDIA A10"),
             ("NVIDIA A100-40C", "NVIDIA A100"),
+            ("GRID P4-1Q", "P4"),
             ("NVIDIA Tegra X1 (nvgpu)", "NVIDIA Tegra X1"),
             ("NVIDIA Tegra Orin (nvgpu)", "NVIDIA Tegra Orin"),
         ] {
@@ -731,6 +735,7 @@ mod tests {
             "Tesla K10.G1.8GB",
             "NVIDIA H20-3e",
             "NVIDIA GeForce RTX 4090",
+            "GRID K520",
         ] {
             assert_eq!(undecorated(name), None, "{name}");
         }
