@@ -1,6 +1,9 @@
 //! Typed questions to the knowledge base. Every answer carries the row it
 //! came from (as a [`KbRef`]) so findings can show it.
 
+use std::sync::OnceLock;
+
+use regex::Regex;
 use serde::Serialize;
 
 use super::arch::{kernels_for, KernelMatch};
@@ -246,10 +249,13 @@ pub fn cmp_versions(a: &str, b: &str) -> std::cmp::Ordering {
     ka.cmp(&kb)
 }
 
+/// Brand words that do not tell parts apart. "Tegra" is how Jetson boards
+/// name their GPU ("NVIDIA Tegra X1"; Vulkan: "NVIDIA Tegra Orin (nvgpu)").
+const NOISE: [&str; 4] = ["nvidia", "geforce", "tesla", "tegra"];
+
 /// The words of a GPU name that tell parts apart, in order: lowercase, no
-/// punctuation, without "NVIDIA"/"GeForce"/"Tesla".
+/// punctuation, without the [`NOISE`] words.
 fn plain_words(name: &str) -> Vec<String> {
-    const NOISE: [&str; 3] = ["nvidia", "geforce", "tesla"];
     name.to_lowercase()
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|t| !t.is_empty() && !NOISE.contains(t))
@@ -280,7 +286,6 @@ fn nearest_gpus<'a>(query: &str, rows: &'a [GpuRow], n: usize) -> Vec<&'a str> {
 }
 
 fn normalize_tokens(name: &str) -> Vec<String> {
-    const NOISE: [&str; 3] = ["nvidia", "geforce", "tesla"];
     let mut toks: Vec<String> = name
         .to_lowercase()
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -289,6 +294,29 @@ fn normalize_tokens(name: &str) -> Vec<String> {
         .collect();
     toks.sort();
     toks
+}
+
+/// A GPU name without what a partition or a driver appends to the board's
+/// own name: a MIG instance profile ("NVIDIA A100-SXM4-40GB MIG 1g.5gb"), a
+/// vGPU profile ("NVIDIA A10-24Q") or the Tegra Vulkan driver's " (nvgpu)".
+/// `None` when there is nothing to take off.
+fn undecorated(name: &str) -> Option<String> {
+    static MIG: OnceLock<Regex> = OnceLock::new();
+    static VGPU: OnceLock<Regex> = OnceLock::new();
+    static NVGPU: OnceLock<Regex> = OnceLock::new();
+    let mig = MIG.get_or_init(|| {
+        Regex::new(r"(?i)\s+MIG\s+\d+g\.\d+gb(?:[+-][a-z]+)*\s*$").expect("MIG profile pattern")
+    });
+    let vgpu = VGPU.get_or_init(|| Regex::new(r"-\d+[ABCQ]\s*$").expect("vGPU profile pattern"));
+    let nvgpu = NVGPU.get_or_init(|| Regex::new(r"(?i)\s*\(nvgpu\)\s*$").expect("nvgpu pattern"));
+    let mut bare = mig.replace(name.trim(), "").into_owned();
+    let board = vgpu.replace(&bare, "").into_owned();
+    if board != bare {
+        // A vGPU on a datacenter board is "GRID <board>-<profile>" ("GRID P4-1Q").
+        bare = board.strip_prefix("GRID ").map_or(board.clone(), str::to_string);
+    }
+    bare = nvgpu.replace(&bare, "").into_owned();
+    (bare != name.trim() && !bare.is_empty()).then_some(bare)
 }
 
 /// Levenshtein distance, for "did you mean".
@@ -441,6 +469,19 @@ impl Kb {
     }
 
     fn gpu_candidates(&self, name: &str) -> Option<GpuLookup<'_>> {
+        let full = self.gpu_candidates_as_given(name);
+        if matches!(full, Some(GpuLookup::Found(_))) {
+            return full;
+        }
+        // A MIG instance, a vGPU profile or a Vulkan-decorated Tegra name
+        // is the board it runs on.
+        match undecorated(name).and_then(|bare| self.gpu_candidates_as_given(&bare)) {
+            Some(found @ GpuLookup::Found(_)) => Some(found),
+            _ => full,
+        }
+    }
+
+    fn gpu_candidates_as_given(&self, name: &str) -> Option<GpuLookup<'_>> {
         let rows = &self.gpus.row;
         // Two rows of the same name (a `--kb` table may have them) decide nothing.
         let same: Vec<&GpuRow> = rows
@@ -658,5 +699,45 @@ impl Kb {
         v.sort();
         v.dedup();
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::undecorated;
+
+    #[test]
+    fn partition_and_driver_decorations_come_off() {
+        for (decorated, bare) in [
+            ("NVIDIA A100-SXM4-40GB MIG 1g.5gb", "NVIDIA A100-SXM4-40GB"),
+            ("NVIDIA H100 NVL MIG 3g.47gb", "NVIDIA H100 NVL"),
+            (
+                "NVIDIA H100 80GB HBM3 MIG 1g.10gb+me",
+                "NVIDIA H100 80GB HBM3",
+            ),
+            ("NVIDIA A10-24Q", "NVIDIA A10"),
+            ("NVIDIA A100-40C", "NVIDIA A100"),
+            ("GRID P4-1Q", "P4"),
+            ("NVIDIA Tegra X1 (nvgpu)", "NVIDIA Tegra X1"),
+            ("NVIDIA Tegra Orin (nvgpu)", "NVIDIA Tegra Orin"),
+        ] {
+            assert_eq!(undecorated(decorated).as_deref(), Some(bare), "{decorated}");
+        }
+    }
+
+    #[test]
+    fn board_names_are_left_alone() {
+        // Memory sizes, form factors and board ids are part of the name.
+        for name in [
+            "NVIDIA A100-SXM4-40GB",
+            "Tesla V100-SXM2-32GB-LS",
+            "NVIDIA PG509-210",
+            "Tesla K10.G1.8GB",
+            "NVIDIA H20-3e",
+            "NVIDIA GeForce RTX 4090",
+            "GRID K520",
+        ] {
+            assert_eq!(undecorated(name), None, "{name}");
+        }
     }
 }
