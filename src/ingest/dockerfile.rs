@@ -45,9 +45,12 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                     .split_whitespace()
                     .filter(|t| !t.starts_with("--platform="));
                 let Some(image) = toks.next() else { continue };
-                let alias = match (toks.next(), toks.next()) {
+                let (next, name) = (toks.next(), toks.next());
+                // `FROM image [AS name]` only: Python's `from x.y import z` is no Dockerfile.
+                let alias = match (next, name) {
                     (Some(a), Some(name)) if a.eq_ignore_ascii_case("as") => Some(name.to_string()),
-                    _ => None,
+                    (None, _) => None,
+                    _ => continue,
                 };
                 froms.push(From {
                     image: substitute(image, &args),
@@ -192,6 +195,25 @@ fn image_facts(b: &mut Builder, image: &str, src: &str) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod python_import_tests {
+    use crate::ingest::ingest;
+
+    #[test]
+    fn a_python_import_is_not_a_from_line() {
+        let inv = ingest(&[(
+            "t".to_string(),
+            "from tensorflow.python.client import device_lib\nfrom torch import nn\n".to_string(),
+        )]);
+        assert!(inv.container.runtime.is_none());
+        let inv = ingest(&[(
+            "t".to_string(),
+            "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04 AS base\n".to_string(),
+        )]);
+        assert!(inv.container.runtime.is_some());
     }
 }
 

@@ -1504,7 +1504,10 @@ regex_fn!(
     container_words_re,
     r"(?i)podman|docker run|nvidia-container|--device nvidia\.com/gpu"
 );
-regex_fn!(mig_words_re, r"(?i)mig a100|mig h100| mig |mig mode|mig instance|-mig-");
+regex_fn!(
+    mig_words_re,
+    r"(?i)mig a100|mig h100| mig |mig mode|mig instance|-mig-"
+);
 
 /// The settings the whole input mentions, read in one pass the first time a
 /// message asks (so a log full of such messages stays linear).
