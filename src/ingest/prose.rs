@@ -70,7 +70,7 @@ regex_fn!(
 );
 regex_fn!(
     version_token_re,
-    r"v?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:\+[a-z0-9.]+)?)"
+    r"v?([0-9]+\.[0-9]+(?:\.[0-9]+){0,2}(?:\+[a-z0-9.]+)?)"
 );
 regex_fn!(
     jaxlib_re,
@@ -242,7 +242,9 @@ fn template(doc: &Doc, b: &mut Builder) {
             && b.inv.gpus.iter().all(|g| g.name.is_none())
         {
             let name = value.split(',').next().unwrap_or("").trim();
-            if nvidia_gpu_name(name) && name.len() <= 60 {
+            // A model, not only the vendor (`### GPU` / `Nvidia`).
+            let model = name.chars().any(|c| c.is_ascii_digit());
+            if nvidia_gpu_name(name) && model && name.len() <= 60 {
                 let g = b.gpu(0);
                 g.name = Some(Fact::new(name.to_string(), &src).with_note(typed));
             }
@@ -373,6 +375,34 @@ mod tests {
         assert_eq!(p.version, "2.8.0+cu129");
         let inv = run("Cuda not compiled\ntorch2.2.0+cpu\n");
         assert_eq!(inv.python[0].package("torch").unwrap().version, "2.2.0+cpu");
+    }
+
+    #[test]
+    fn issue_template_fields() {
+        let inv = run("### OS Platform and Distribution\n\nWindows 10\n\n### Tensorflow Version\n\nv2.12.0-rc1-12-g0db597d0d75 2.12.0\n\n### GPU\n\nNvidia\n");
+        assert_eq!(
+            inv.os.kind.as_ref().unwrap().value,
+            crate::inventory::OsKind::Windows
+        );
+        assert!(inv.os.kind.unwrap().source.ends_with("(prose)"));
+        assert_eq!(
+            inv.python[0].package("tensorflow").unwrap().version,
+            "2.12.0"
+        );
+        assert!(inv.gpus.is_empty(), "a vendor is not a GPU name");
+        let inv = run("**TensorRT Version**: 7.0.0.11\n**NVIDIA GPU**: RTX A6000\n");
+        assert_eq!(
+            inv.python[0].package("tensorrt").unwrap().version,
+            "7.0.0.11"
+        );
+        assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "RTX A6000");
+        let inv = run(
+            "### What jax/jaxlib version are you using?\njax=0.4.6, jaxlib=0.4.6+cuda11.cudnn82\n",
+        );
+        assert_eq!(
+            inv.python[0].package("jaxlib").unwrap().version,
+            "0.4.6+cuda11.cudnn82"
+        );
     }
 
     #[test]
