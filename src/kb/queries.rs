@@ -313,7 +313,9 @@ fn undecorated(name: &str) -> Option<String> {
     let board = vgpu.replace(&bare, "").into_owned();
     if board != bare {
         // A vGPU on a datacenter board is "GRID <board>-<profile>" ("GRID P4-1Q").
-        bare = board.strip_prefix("GRID ").map_or(board.clone(), str::to_string);
+        bare = board
+            .strip_prefix("GRID ")
+            .map_or(board.clone(), str::to_string);
     }
     bare = nvgpu.replace(&bare, "").into_owned();
     (bare != name.trim() && !bare.is_empty()).then_some(bare)
