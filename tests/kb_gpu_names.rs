@@ -23,7 +23,7 @@ fn every_reported_name_resolves_with_a_compute_capability() {
     let names = reported();
     let distinct: std::collections::BTreeSet<&str> = names.iter().map(|(n, _)| *n).collect();
     assert!(
-        distinct.len() >= 100,
+        distinct.len() >= 250,
         "only {} distinct reported names",
         distinct.len()
     );
@@ -137,4 +137,28 @@ fn names_nvidia_smi_prints_on_old_drivers_resolve_too() {
         panic!()
     };
     assert_ne!(d.name, l.name);
+}
+
+#[test]
+fn partitions_and_decorated_names_resolve_to_their_board() {
+    let kb = Kb::embedded();
+    for (reported, row) in [
+        // MIG instance as the CUDA runtime names it
+        ("NVIDIA H100 NVL MIG 3g.47gb", "NVIDIA H100 NVL"),
+        // vGPU profiles
+        ("NVIDIA A10-24Q", "NVIDIA A10"),
+        ("NVIDIA L40S-24Q", "NVIDIA L40S"),
+        ("GRID P4-1Q", "Tesla P4"),
+        // the Tegra Vulkan driver's names
+        ("NVIDIA Tegra X1 (nvgpu)", "NVIDIA Tegra X1"),
+        ("NVIDIA Tegra Xavier (nvgpu)", "Xavier"),
+        ("NVIDIA Tegra Orin (nvgpu)", "Orin (nvgpu)"),
+        // a physical GRID board keeps its name
+        ("GRID K520", "GRID K520"),
+    ] {
+        match kb.gpu(reported) {
+            GpuLookup::Found(r) => assert_eq!(r.name, row, "{reported}"),
+            other => panic!("{reported}: {other:?}"),
+        }
+    }
 }
