@@ -119,8 +119,10 @@ fn cuda_text_and_json() {
         v["min_driver"]["minor_compat"]["linux"]["driver"],
         "525.60.13"
     );
-    // The current NVIDIA table gives the 12.x Windows floor by branch only.
-    assert_eq!(v["min_driver"]["minor_compat"]["windows"]["driver"], "525");
+    assert_eq!(
+        v["min_driver"]["minor_compat"]["windows"]["driver"],
+        "528.33"
+    );
     assert_eq!(v["nvcc_targets"]["max_sm"], "9.0a");
     insta::assert_snapshot!("cuda_12_4_json", out);
 }
