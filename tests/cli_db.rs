@@ -540,3 +540,37 @@ fn torch_answers_for_every_release_since_1_0() {
     assert_eq!(v["default_variant"], "cu102");
     assert_eq!(v["torchvision"], "0.8.2");
 }
+
+#[test]
+fn newest_table_rows_answer() {
+    // R590: a new feature branch, no end of life.
+    let v = json(&["driver", "590"]);
+    assert_eq!(v["branch"]["kind"], "NFB");
+    assert!(v["branch"]["eol"].is_null());
+    let v = json(&["driver", "R470"]);
+    assert_eq!(v["branch"]["kind"], "LTSB");
+    assert_eq!(v["branch"]["eol"], "2024-07");
+    // CUDA 13.5: known release, toolkit driver unknown, the 13.x floor still applies.
+    let v = json(&["cuda", "13.5"]);
+    assert!(v["min_driver"]["toolkit"]["linux"].is_null(), "{v}");
+    assert_eq!(v["min_driver"]["minor_compat"]["linux"]["driver"], "580");
+    // TensorRT 11.3.0 with its CUDA builds.
+    let v = json(&["package", "tensorrt", "11.3.0"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows[0]["kb"]["table"], "tensorrt");
+    let text = ok(&["package", "tensorrt", "11.3.0"]);
+    assert!(text.contains("12.9 13.4"), "{text}");
+    for (name, version) in [
+        ("tensorrt", "11.2.1"),
+        ("onnxruntime", "1.31.1"),
+        ("jax", "0.12.0"),
+        ("tensorflow", "2.21.0"),
+    ] {
+        let v = json(&["package", name, version]);
+        assert!(
+            !v["rows"].as_array().unwrap().is_empty(),
+            "{name} {version}"
+        );
+    }
+}

@@ -266,3 +266,102 @@ fn gpu_ccs_belong_to_their_architecture() {
         let _: ComputeCapability = cc;
     }
 }
+
+/// A CUDA build a library row names is a toolkit release the tables know:
+/// exactly, when the build names its update (`13.3.1`), else by major.minor.
+fn known_toolkit(kb: &Kb, c: &CudaVersion) -> bool {
+    match c.patch {
+        Some(_) => kb.cuda_toolkits.row.iter().any(|r| r.version == *c),
+        None => kb.toolkit(c).is_some(),
+    }
+}
+
+#[test]
+fn library_cuda_builds_are_known_toolkits() {
+    let kb = Kb::embedded();
+    let mut bad = Vec::new();
+    for r in &kb.tensorrt.row {
+        for b in r.cuda_builds.iter().flatten() {
+            if !known_toolkit(kb, b) {
+                bad.push(format!(
+                    "tensorrt {}..{}: CUDA build {b} has no cuda_toolkits row",
+                    r.version_min, r.version_max
+                ));
+            }
+            if let Some(majors) = &r.cuda_majors {
+                if !majors.contains(&b.major) {
+                    bad.push(format!(
+                        "tensorrt {}..{}: build {b} outside cuda_majors {majors:?}",
+                        r.version_min, r.version_max
+                    ));
+                }
+            }
+        }
+    }
+    for r in &kb.onnxruntime.row {
+        if let Some(c) = &r.cuda_version {
+            if !known_toolkit(kb, c) {
+                bad.push(format!("onnxruntime {}: CUDA {c} unknown", r.version));
+            }
+            if r.cuda_major.is_some_and(|m| m != c.major) {
+                bad.push(format!("onnxruntime {}: CUDA {c} vs major", r.version));
+            }
+        }
+    }
+    for r in &kb.tensorflow.row {
+        if let Some(c) = &r.cuda_version {
+            if !known_toolkit(kb, c) {
+                bad.push(format!("tensorflow {}: CUDA {c} unknown", r.version));
+            }
+        }
+    }
+    for r in &kb.cudnn.row {
+        for c in [r.cuda_min, r.cuda_max].into_iter().flatten() {
+            if !known_toolkit(kb, &c) || c.major != r.cuda_major {
+                bad.push(format!(
+                    "cudnn {}..{} cuda{}: CUDA {c} unknown or of another major",
+                    r.version_min, r.version_max, r.cuda_major
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn last_branches_agree_between_architectures_and_driver_branches() {
+    let kb = Kb::embedded();
+    let mut bad = Vec::new();
+    // An architecture's last branch, when the branch has a row, names the architecture.
+    for a in &kb.architectures.row {
+        let Some(last) = &a.last_driver_branch else {
+            continue;
+        };
+        if let Some(b) = kb.driver_branch(last.branch()) {
+            if !b.last_for.iter().flatten().any(|n| n == &a.name) {
+                bad.push(format!(
+                    "{} ends at {last}, but R{} does not list it in last_for",
+                    a.name, b.branch
+                ));
+            }
+        }
+    }
+    // And every last_for name is an architecture that ends at that branch.
+    for b in &kb.driver_branches.row {
+        for n in b.last_for.iter().flatten() {
+            let ends_here = kb.architectures.row.iter().any(|a| {
+                &a.name == n
+                    && a.last_driver_branch
+                        .as_ref()
+                        .is_some_and(|l| l.branch() == b.branch)
+            });
+            if !ends_here {
+                bad.push(format!(
+                    "R{} last_for {n}: no architecture of that name ends at R{}",
+                    b.branch, b.branch
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -142,3 +142,47 @@ fn embedded_json_matches_the_toml_tables() {
 fn the_embedded_tables_pass_the_validator_every_kb_table_passes() {
     gpucompat::kb::tables::validate(Kb::embedded()).unwrap();
 }
+
+#[test]
+fn driver_branch_dates_are_well_formed_and_ordered() {
+    let kb = Kb::embedded();
+    let shape = |s: &str, parts: usize| {
+        let f: Vec<&str> = s.split('-').collect();
+        f.len() == parts
+            && f[0].len() == 4
+            && f[1..].iter().all(|p| p.len() == 2)
+            && f.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    for b in &kb.driver_branches.row {
+        if let Some(e) = &b.eol {
+            assert!(shape(e, 2), "R{}: eol {e} is not YYYY-MM", b.branch);
+        }
+        if let Some(r) = &b.released {
+            assert!(shape(r, 3), "R{}: released {r} is not YYYY-MM-DD", b.branch);
+            if let Some(e) = &b.eol {
+                assert!(
+                    r.as_str() < e.as_str(),
+                    "R{}: released {r} after eol {e}",
+                    b.branch
+                );
+            }
+        }
+    }
+    // Release dates follow the branch numbers.
+    let dated: Vec<(u32, &str)> = kb
+        .driver_branches
+        .row
+        .iter()
+        .filter_map(|b| Some((b.branch, b.released.as_deref()?)))
+        .collect();
+    for w in dated.windows(2) {
+        assert!(
+            w[0].1 < w[1].1,
+            "R{} released {} not before R{} {}",
+            w[0].0,
+            w[0].1,
+            w[1].0,
+            w[1].1
+        );
+    }
+}

@@ -132,8 +132,12 @@ pub enum BranchKind {
 pub struct DriverBranchRow {
     pub branch: u32,
     pub kind: BranchKind,
+    /// First public Linux release of the branch (YYYY-MM-DD), where a source dates it.
+    pub released: Option<String>,
     pub eol: Option<String>,
     pub max_cuda_major: Option<u32>,
+    /// Architectures (as named in `architectures`) whose last driver branch this is.
+    pub last_for: Option<Vec<String>>,
     pub note: Option<String>,
     pub source: String,
 }
