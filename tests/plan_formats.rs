@@ -183,7 +183,7 @@ fn one_group_of_a_split() {
         Semantic::Toolkit,
     );
     let two = render(&p, Format::Requirements, Some(2));
-    assert!(two.contains("torch==2.10.0+cu128"), "{two}");
+    assert!(two.contains("torch==2.11.0+cu128"), "{two}");
     assert!(!two.contains("cu121"), "{two}");
     assert!(!two.contains("====="), "{two}");
 }

@@ -127,7 +127,7 @@ fn sm_61_and_sm_120_split_the_fleet_with_reasons() {
     assert_eq!(p.stacks[0].hosts, ["lab-pascal"]);
     assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.5.1+cu121"));
     assert_eq!(p.stacks[1].hosts, ["lab-blackwell"]);
-    assert_eq!(pkg(&p, 1, "torch").as_deref(), Some("2.10.0+cu128"));
+    assert_eq!(pkg(&p, 1, "torch").as_deref(), Some("2.11.0+cu128"));
     assert_eq!(p.stacks[1].gpus[0].target.as_deref(), Some("sm_120"));
     let why = p.split.join("\n");
     assert!(
