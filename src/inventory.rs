@@ -703,6 +703,15 @@ pub enum ErrorKind {
     /// Not a failure: a report that reads nvidia-smi's CUDA Version as the
     /// installed toolkit's ("nvidia-smi still shows 12.2").
     SmiCudaQuestion,
+    /// torch.compile's Triton backend refuses the GPU ("too old to be
+    /// supported by the triton GPU compiler": Triton needs CC 7.0+).
+    TritonGpuTooOld,
+    /// A framework says it has no CUDA in this build (a CPU-only jaxlib:
+    /// "a CUDA-enabled jaxlib is not installed", "No GPU/TPU found").
+    FrameworkCpuBuild,
+    /// CUDA_PATH (or CUDA_HOME) names the toolkit's bin folder, so a program
+    /// that appends `bin` looks in `...\bin\bin`.
+    CudaPathIsBin,
     /// A failure the catalog does not know.
     Other,
 }

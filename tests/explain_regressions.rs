@@ -223,3 +223,59 @@ fn container_and_tensorrt_messages_it_did_not_know() {
     let (inv, _) = explain("corpus/c2-tf-2015-ec2-g2-grid-k520-cc30.txt");
     assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "GRID K520");
 }
+
+#[test]
+fn torch_compile_on_pascal_is_triton_s_capability_floor() {
+    for rel in [
+        "corpus/c4-nanogpt-gtx1080-torch-compile-triton-needs-cc70.txt",
+        "corpus/c4-nnunet-1080ti-torch-compile-triton-cc61.txt",
+    ] {
+        let (inv, f) = explain(rel);
+        assert!(codes(&f).contains("ERR037"), "{rel}: {f:?}");
+        let cc = inv.gpus[0].compute_capability.as_ref().expect("cc read");
+        assert_eq!(cc.value.to_string(), "6.1");
+        assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
+    }
+}
+
+#[test]
+fn lshw_with_nouveau_bound_is_no_driver() {
+    let (inv, f) = explain("corpus/c4-nvidia-htop-proxmox-nouveau-no-nvidia-smi.txt");
+    assert_eq!(inv.pci[0].driver.as_deref(), Some("nouveau"));
+    assert!(codes(&f).contains("DRV002"), "{f:?}");
+}
+
+#[test]
+fn tensorflow_s_tensorrt_probe_is_not_an_error() {
+    let (_, f) = explain("corpus/c4-fast-sd-colab-libnvinfer-tf-trt-warning-ignore.txt");
+    assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
+}
+
+#[test]
+fn new_messages_name_their_cause() {
+    for (rel, code) in [
+        (
+            "corpus/c4-cupy-2020-windows-cuda-path-duplicate-bin.txt",
+            "ERR039",
+        ),
+        (
+            "corpus/c4-jittor-cuda112-on-driver-450-ptx-unsupported.txt",
+            "ERR002",
+        ),
+        (
+            "corpus/c4-ollama-039-windows-1080ti-nvcuda-old-driver.txt",
+            "ERR002",
+        ),
+        (
+            "corpus/c4-diffusers-dreambooth-flax-a100-jax-cpu-only.txt",
+            "ERR038",
+        ),
+        (
+            "corpus/c4-microwakeword-docker-onnxruntime-cpu-package-only.txt",
+            "ERR009",
+        ),
+    ] {
+        let (_, f) = explain(rel);
+        assert!(codes(&f).contains(code), "{rel}: {f:?}");
+    }
+}

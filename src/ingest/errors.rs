@@ -184,6 +184,12 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain."),
     e("cuda-unsupported-ptx-enum", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", K::UnsupportedPtx, Some(222),
         "CUDA_ERROR_UNSUPPORTED_PTX_VERSION: the provided PTX was compiled with an unsupported toolchain"),
+    e("cuda-unsupported-ptx-runtime-enum", "cudaErrorUnsupportedPtxVersion", K::UnsupportedPtx, Some(222),
+        "code=222( cudaErrorUnsupportedPtxVersion ) cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)"),
+    e("ollama-driver-too-old-or-missing", "your nvidia driver is too old or missing", K::InsufficientDriver, Some(35),
+        "msg=\"Unable to load cudart\" library=C:\\Users\\asus\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\cudart64_12.dll error=\"your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama\""),
+    ea("driver-symbol-lookup-failed", "symbol lookup for cu", &["failed"], K::DriverTooOld, None,
+        "msg=\"unable to load cuda driver library\" library=C:\\WINDOWS\\system32\\nvcuda.dll error=\"symbol lookup for cuCtxCreate_v3 failed\""),
     // --- GPU architecture ------------------------------------------------------------------------
     ex("cuda-no-kernel-image", "no kernel image is available", &[], K::NoKernelImage, Some(209),
         "RuntimeError: CUDA error: no kernel image is available for execution on the device", kernel_image_of),
@@ -195,6 +201,8 @@ pub static CATALOG: &[Entry] = &[
         "Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.", gpu_too_old),
     ex("torch-gpu-requires-cuda", "which requires CUDA_VERSION >=", &[], K::ArchNotCompiled, None,
         "Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to", gpu_requires_cuda),
+    ex("triton-gpu-too-old", "too old to be supported by the triton GPU compiler", &[], K::TritonGpuTooOld, None,
+        "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1", triton_gpu_too_old),
     ex("tf-min-compute-capability", "The minimum required Cuda capability is", &[], K::ArchNotCompiled, None,
         "with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.", tf_min_cc),
     ea("trt-unsupported-sm", "Unsupported SM", &["assert", "trtsmtocask", "caskutils"], K::ArchNotCompiled, None,
@@ -294,8 +302,10 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check"),
     ea("cuda-device-not-available", "cuda device not available", &["error", "warn"], K::CudaUnavailable, None,
         "[ERROR] Cuda device not available"),
-    e("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", K::Other, None,
+    e("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", K::FrameworkCpuBuild, None,
         "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
+    e("jax-no-gpu-tpu", "No GPU/TPU found, falling back to CPU", K::FrameworkCpuBuild, None,
+        "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)"),
     // --- cuDNN ------------------------------------------------------------------------------------
     ex("cudnn-library-missing", "libcudnn", LOAD_FAIL, K::CudnnMissing, None,
         "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory", cudnn_missing),
@@ -324,12 +334,14 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded", so_not_loadable),
     ex("windows-dll-missing", ".dll", &["is not found or cannot be loaded", "could not find module", "could not load", "error loading", "cannot be loaded"], K::CudaLibraryMissing, None,
         "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded", dll_missing),
+    ea("cuda-path-bin-bin", "\\\\bin\\\\bin", &["cuda"], K::CudaPathIsBin, None,
+        "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v10.2\\\\bin\\\\bin'"),
     e("tf-no-cuda-drivers", "Could not find cuda drivers on your machine", K::LibcudaMissing, None,
         "I external/local_tsl/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used."),
     // --- onnxruntime ------------------------------------------------------------------------------
     e("ort-providers-cuda-load", "onnxruntime_providers_cuda", K::OrtCudaProviderFailed, None,
         "[E:onnxruntime:Default, provider_bridge_ort.cc:1548 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory"),
-    ea("ort-cuda-provider-unavailable", "CUDAExecutionProvider", &["not in available provider", "is not available", "failed to create cudaexecutionprovider", "falling back"], K::OrtCudaProviderFailed, None,
+    ea("ort-cuda-provider-unavailable", "CUDAExecutionProvider", &["not in available provider", "not available", "failed to create cudaexecutionprovider", "falling back", "fall back"], K::OrtCudaProviderFailed, None,
         "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'"),
     e("ort-cuda-path-set", "CUDA_PATH is set but CUDA wasn", K::OrtCudaProviderFailed, None,
         "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 onnxruntime::python::CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page"),
@@ -431,6 +443,12 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvcc-unsupported-gpu-arch", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("ollama-nvml-init-failure-9", &["https://github.com/ollama/ollama/issues/1898"]),
+    ("cuda-unsupported-ptx-runtime-enum", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnsupportedPtxVersion = 222)", "https://github.com/Jittor/jittor/issues/194"]),
+    ("ollama-driver-too-old-or-missing", &["https://github.com/ollama/ollama/issues/6604"]),
+    ("driver-symbol-lookup-failed", &["https://github.com/ollama/ollama/issues/6604"]),
+    ("triton-gpu-too-old", &["https://github.com/karpathy/nanoGPT/issues/157", "https://github.com/MIC-DKFZ/nnUNet/issues/2188"]),
+    ("jax-no-gpu-tpu", &["https://github.com/huggingface/diffusers/issues/1738"]),
+    ("cuda-path-bin-bin", &["https://github.com/cupy/cupy/issues/2950"]),
 ];
 
 /// The catalog's needles, lowercased once.
@@ -981,6 +999,38 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     Some(K::ArchNotCompiled)
 }
 
+/// inductor's Triton check: `Found NVIDIA GeForce GTX 1080 which is too old to be
+/// supported by the triton GPU compiler ... your device is of CUDA capability 6.1`.
+fn triton_gpu_too_old(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"Found (.+?) which is too old to be supported by the triton GPU compiler(?:.*device is of CUDA capability ([0-9]+)\.([0-9]+))?",
+    );
+    let Some(m) = r.captures(c.line) else {
+        return Some(k);
+    };
+    let name = m[1].trim().to_string();
+    let idx = gpu_named(b, &name, None);
+    let cc = match (m.get(2), m.get(3)) {
+        (Some(a), Some(bb)) => format!("{}.{}", a.as_str(), bb.as_str())
+            .parse::<ComputeCapability>()
+            .ok(),
+        _ => None,
+    };
+    if let Some(cc) = cc {
+        let notes = &mut b.notes;
+        let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
+        put(
+            &mut g.compute_capability,
+            Fact::new(cc, c.src),
+            notes,
+            "compute capability",
+        );
+    }
+    Some(k)
+}
+
 /// `Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to`
 /// ` work properly, but your PyTorch was compiled` / ` with CUDA_VERSION 10020.`
 fn gpu_requires_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -1356,6 +1406,10 @@ fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     let lib = missing_library(focus.rsplit(' ').next().unwrap_or(focus))
         .or_else(|| missing_library(focus))?;
     let kind = classify_library(&lib)?;
+    // TensorFlow probes TensorRT (libnvinfer) for TF-TRT only; its absence is a warning TF prints on every start.
+    if lib.starts_with("libnvinfer") && (l.contains("dso_loader") || l.contains("TF-TRT")) {
+        return None;
+    }
     if kind == K::LibcudaMissing && l.contains("/usr/lib/wsl/lib") {
         return wsl(c, b, K::WslLibcuda);
     }

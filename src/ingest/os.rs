@@ -42,11 +42,33 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut os_release: Vec<(String, String, String)> = Vec::new();
     let mut lsb: Vec<(String, String, String)> = Vec::new();
     let mut pending_pci: Option<(PciDevice, bool)> = None;
+    let mut lshw: Option<Lshw> = None;
 
     for line in &doc.lines {
         let raw = line.text.as_str();
         let t = raw.trim();
         let src: &str = &line.src;
+
+        // `lshw -C display`: a `*-display` node and its `key: value` lines.
+        if t.starts_with("*-") {
+            flush_lshw(b, lshw.take());
+            if t.starts_with("*-display") {
+                lshw = Some(Lshw {
+                    src: src.to_string(),
+                    ..Lshw::default()
+                });
+            }
+            continue;
+        }
+        if let Some(node) = lshw.as_mut() {
+            match t.split_once(": ") {
+                Some((k, v)) if LSHW_KEYS.contains(&k) => {
+                    node.field(k, v.trim());
+                    continue;
+                }
+                _ => flush_lshw(b, lshw.take()),
+            }
+        }
 
         // lspci -k: indented detail lines belong to the device above.
         if let Some((dev, seen)) = pending_pci.as_mut() {
@@ -134,8 +156,73 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         other(b, t, src);
     }
     flush_pci(b, pending_pci.take());
+    flush_lshw(b, lshw.take());
     flush_os_release(b, &mut os_release);
     flush_lsb(b, &mut lsb);
+}
+
+const LSHW_KEYS: &[&str] = &[
+    "description",
+    "product",
+    "vendor",
+    "physical id",
+    "bus info",
+    "logical name",
+    "version",
+    "width",
+    "clock",
+    "capabilities",
+    "configuration",
+    "resources",
+    "serial",
+    "size",
+];
+
+/// One `*-display` node of `lshw -C display`.
+#[derive(Default)]
+struct Lshw {
+    product: Option<String>,
+    vendor: Option<String>,
+    bus: Option<String>,
+    driver: Option<String>,
+    src: String,
+}
+
+impl Lshw {
+    fn field(&mut self, k: &str, v: &str) {
+        match k {
+            "product" => self.product = Some(v.to_string()),
+            "vendor" => self.vendor = Some(v.to_string()),
+            // `pci@0000:03:00.0`
+            "bus info" => self.bus = v.strip_prefix("pci@").map(str::to_string),
+            // `driver=nouveau latency=0`
+            "configuration" => {
+                self.driver = v
+                    .split_whitespace()
+                    .find_map(|kv| kv.strip_prefix("driver="))
+                    .map(str::to_string)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// lshw names the bound driver in `configuration:`; a node without one is
+/// bound to nothing (lshw prints `driver=` whenever a driver is bound).
+fn flush_lshw(b: &mut Builder, node: Option<Lshw>) {
+    let Some(n) = node else { return };
+    let (Some(bus), Some(vendor)) = (n.bus, n.vendor) else {
+        return;
+    };
+    let desc = match &n.product {
+        Some(p) => format!("{vendor} {p}"),
+        None => vendor,
+    };
+    let mut dev = pci_device(&bus, &desc, &n.src);
+    dev.driver = n.driver;
+    if !b.inv.pci.iter().any(|d| d.address == dev.address) {
+        b.inv.pci.push(dev);
+    }
 }
 
 fn unquote(v: &str) -> &str {
@@ -447,6 +534,22 @@ fn other(b: &mut Builder, t: &str, src: &str) {
 mod tests {
     use super::*;
     use crate::ingest::clean;
+
+    #[test]
+    fn lshw_display_nodes() {
+        let inv = run("  *-display\n       description: VGA compatible controller\n       product: G98 [GeForce 9300 GS]\n       vendor: NVIDIA Corporation\n       physical id: 0\n       bus info: pci@0000:03:00.0\n       configuration: driver=nouveau latency=0\n  *-display\n       product: Some Intel part\n       vendor: Intel Corporation\n       bus info: pci@0000:00:02.0\n       configuration: latency=0\n");
+        assert_eq!(inv.pci.len(), 2);
+        assert_eq!(inv.pci[0].address, "0000:03:00.0");
+        assert_eq!(inv.pci[0].vendor, GpuVendor::Nvidia);
+        assert_eq!(inv.pci[0].driver.as_deref(), Some("nouveau"));
+        assert_eq!(inv.pci[1].vendor, GpuVendor::Intel);
+        assert_eq!(inv.pci[1].driver, None);
+        // A node without a bus id, or prose that only looks like a field, adds nothing.
+        let inv = run(
+            "  *-display UNCLAIMED\n       vendor: NVIDIA Corporation\nproduct: nothing here\n",
+        );
+        assert!(inv.pci.is_empty());
+    }
 
     fn run(text: &str) -> crate::inventory::Inventory {
         let doc = clean("input", text);

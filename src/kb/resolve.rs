@@ -170,11 +170,12 @@ impl GpuView<'_> {
             return f.fact(format!("GPU {} name", self.gpu.map_or(0, |g| g.index)), g);
         }
         if let Some(p) = self.pci {
-            let f = f.evidence(
-                format!("PCI device {}", p.address),
-                format!("{} {}", p.vendor_id, p.device_id),
-                &p.source,
-            );
+            let id = if p.device_id.is_empty() {
+                p.name.clone().unwrap_or_else(|| "unknown".into())
+            } else {
+                format!("{} {}", p.vendor_id, p.device_id)
+            };
+            let f = f.evidence(format!("PCI device {}", p.address), id, &p.source);
             return match self.row {
                 Some(r) => f.kb(r.kb()),
                 None => f,
@@ -325,6 +326,36 @@ fn bus_index<'a>(
     by_bus
 }
 
+/// A GPU named without a bus id (typed in a report, or read from a tool
+/// that prints none) is the PCI device of the same model when exactly one
+/// unmatched device is that model; small lists only, so this stays linear.
+fn same_named_pci<'a>(
+    inv: &'a Inventory,
+    kb: &Kb,
+    g: &Gpu,
+    matched: &std::collections::HashSet<&str>,
+) -> Option<&'a PciDevice> {
+    if g.pci_bus_id.is_some() || inv.gpus.len() > 16 || inv.pci.len() > 64 {
+        return None;
+    }
+    let name = g.name.as_ref()?.value.to_ascii_lowercase();
+    let name = name.trim_start_matches("nvidia ").trim();
+    if name.is_empty() {
+        return None;
+    }
+    let mut hits = inv.nvidia_pci().filter(|p| {
+        !matched.contains(p.address.as_str())
+            && (kb
+                .gpu_by_pci_id(&p.device_id)
+                .is_some_and(|r| r.name.to_ascii_lowercase().ends_with(name))
+                || p.name
+                    .as_ref()
+                    .is_some_and(|n| n.to_ascii_lowercase().contains(name)))
+    });
+    let first = hits.next()?;
+    hits.next().is_none().then_some(first)
+}
+
 /// Every NVIDIA GPU: the driver's list, plus PCI devices the driver does not list.
 pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
     let mut out = Vec::new();
@@ -338,7 +369,10 @@ pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
             .pci_bus_id
             .as_ref()
             .and_then(|b| normalize_bus_id(&b.value));
-        let pci = bus.as_deref().and_then(|b| by_bus.get(b).copied());
+        let pci = bus
+            .as_deref()
+            .and_then(|b| by_bus.get(b).copied())
+            .or_else(|| same_named_pci(inv, kb, g, &matched));
         if let Some(p) = pci {
             matched.insert(p.address.as_str());
         }

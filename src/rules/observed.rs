@@ -27,7 +27,7 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"",
         ),
         DriverTooOld => (
-            "torch's bundled CUDA runtime is newer than the driver supports",
+            "the CUDA runtime the program bundles (torch's, Ollama's) is newer than the driver supports, or the driver lacks an API it calls",
             "nvidia-smi and python -c \"import torch; print(torch.__version__, torch.version.cuda)\"",
         ),
         CallRequiresNewerDriver => (
@@ -169,6 +169,18 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
         SmiCudaQuestion => (
             "the report reads nvidia-smi's CUDA Version as the installed toolkit's; it is the newest CUDA the driver supports",
             "nvcc --version; nvidia-smi",
+        ),
+        TritonGpuTooOld => (
+            "torch.compile's inductor backend generates Triton kernels, and Triton refuses GPUs below compute capability 7.0",
+            "python -c \"import torch; print(torch.cuda.get_device_capability())\"",
+        ),
+        FrameworkCpuBuild => (
+            "the framework found no GPU backend: most often its CPU-only build is installed (`pip install jax` installs a CPU jaxlib), otherwise the CUDA backend failed to start (TF_CPP_MIN_LOG_LEVEL=0 shows why)",
+            "pip list | grep -i -E \"jax|cuda\"; python -c \"import jax; print(jax.devices())\"",
+        ),
+        CudaPathIsBin => (
+            "CUDA_PATH (or CUDA_HOME) names the toolkit's bin folder; programs append `bin` themselves and look in `...\\bin\\bin`",
+            "echo %CUDA_PATH% (Windows) or echo $CUDA_HOME",
         ),
         Other => ("an error the catalog does not know", "gpucompat check on the affected machine"),
     }
@@ -780,9 +792,30 @@ setting_rule!(ERR036, check_err036, "ERR036", "observed-ort-cuda-library-missing
     "Install the CUDA and cuDNN majors the onnxruntime-gpu release was built for (`gpucompat db package onnxruntime VERSION` lists them; 1.19 and newer: `pip install \"onnxruntime-gpu[cuda,cudnn]\"`), or the onnxruntime-gpu release built for the CUDA present.",
     ["https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"]);
 
+observed_rule!(ERR037, check_err037, "ERR037", "observed-triton-gpu-too-old", Category::ArchUnsupported, Severity::Error,
+    [TritonGpuTooOld], [],
+    "torch.compile (inductor) refused the GPU: Triton, which generates its kernels, needs compute capability 7.0 or newer.",
+    "torch.compile's default backend (inductor) compiles its kernels with Triton. Triton supports compute capability 7.0 and up, so on a Pascal or older GPU (GTX 10xx, P100, P40) compilation stops with 'too old to be supported by the triton GPU compiler', although torch itself still runs on that GPU.",
+    "Run without torch.compile on this GPU (drop the torch.compile call or the project's compile switch, e.g. nnU-Net's nnUNet_compile=f), or compile with a backend that does not use Triton (`torch.compile(model, backend=\"aot_eager\")`); a GPU of compute capability 7.0 or newer runs inductor.",
+    ["https://github.com/karpathy/nanoGPT/issues/157", "https://github.com/triton-lang/triton#compatibility (supported GPUs)"]);
+
+observed_rule!(ERR038, check_err038, "ERR038", "observed-framework-cpu-build", Category::CpuOnlyWheel, Severity::Error,
+    [FrameworkCpuBuild], ["RUN001", "RUN002", "DRV001", "DRV002", "DRV003", "CTR001"],
+    "A framework found no GPU backend (JAX: 'a CUDA-enabled jaxlib is not installed', 'No GPU/TPU found, falling back to CPU'): its CPU-only build is installed.",
+    "`pip install jax` installs the CPU-only jaxlib; the CUDA backend comes from `jax[cuda12]` (older releases: a jaxlib wheel built for CUDA from JAX's own index). With the CPU build JAX runs everything on the CPU, with only this line as a warning.",
+    "Install the CUDA build: `pip install -U \"jax[cuda12]\"` (CUDA 13: `jax[cuda13]`; older releases: the CUDA jaxlib that release's installation page names); if it is installed already, rerun with TF_CPP_MIN_LOG_LEVEL=0 to see why the CUDA backend did not start.",
+    ["https://docs.jax.dev/en/latest/installation.html (pip installation: NVIDIA GPU)", "https://github.com/huggingface/diffusers/issues/1738"]);
+
+observed_rule!(ERR039, check_err039, "ERR039", "observed-cuda-path-is-bin", Category::EnvVar, Severity::Error,
+    [CudaPathIsBin], [],
+    "A program looked for the toolkit in `...\\bin\\bin`: CUDA_PATH (or CUDA_HOME) names the toolkit's bin folder instead of its root.",
+    "Programs that find CUDA from CUDA_PATH or CUDA_HOME (CuPy, numba, torch's cpp_extension, onnxruntime on Windows) append `bin` (and `lib64` or `lib\\x64`) to it. When the variable already ends in `bin`, every path they build is wrong and the DLLs or libraries are not found, although the toolkit is installed.",
+    "Set CUDA_PATH to the toolkit root, e.g. `setx CUDA_PATH \"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.2\"` (Linux: `export CUDA_HOME=/usr/local/cuda-12.4`), and open a new shell.",
+    ["https://github.com/cupy/cupy/issues/2950", "https://docs.cupy.dev/en/stable/install.html (CUDA_PATH)"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
-    &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036,
+    &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039,
 ];

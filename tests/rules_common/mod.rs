@@ -671,6 +671,9 @@ pub fn firing(code: &str) -> Inventory {
             .package("onnxruntime-gpu", "1.5.1")
             .error(CudnnMissing, "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory")
             .build(),
+        "ERR037" => pasted(TritonGpuTooOld, "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1"),
+        "ERR038" => pasted(FrameworkCpuBuild, "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)"),
+        "ERR039" => pasted(CudaPathIsBin, "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v10.2\\\\bin\\\\bin'"),
         other => panic!("no firing inventory for {other}"),
     }
 }
@@ -977,7 +980,8 @@ pub fn near_miss(code: &str) -> Inventory {
         "MIS001" => B::linux().driver("535.104.05", Some("12.2")).toolkit("/usr/local/cuda-12.2", "12.2.140", true).build(),
         "MIS002" => B::linux().env_var("CUDA_VISIBLE_DEVICES", "0").build(),
         "ERR036" => with_error(firing("LIB006"), CudnnMissing),
-        "ERR032" | "ERR033" | "ERR034" | "ERR035" => pasted(Other, "something else"),
+        "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
+        "ERR038" => with_error(firing("DRV002"), FrameworkCpuBuild),
         other => panic!("no near miss for {other}"),
     }
 }
