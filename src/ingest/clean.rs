@@ -76,13 +76,29 @@ pub fn clean(label: &str, text: &str) -> Doc {
     let mut entries: Vec<u16> = Vec::new();
     doc.lines
         .reserve(text.bytes().filter(|&b| b == b'\n').count() + 1);
-    for (i, raw) in text.split('\n').enumerate() {
-        let mut line = raw.strip_suffix('\r').unwrap_or(raw);
-        // A carriage return inside a line is a progress bar redrawing itself:
-        // the terminal showed what came after the last one.
-        if let Some(p) = line.rfind('\r') {
-            line = &line[p + 1..];
-        }
+    let raws: Vec<&str> = text.split('\n').map(visible).collect();
+    let width = hard_wrap_width(&raws);
+    let mut k = 0;
+    while k < raws.len() {
+        let i = k;
+        // A line a terminal cut at its width continues on the next lines.
+        let joined: Option<String> = width.and_then(|w| {
+            let mut j = k;
+            while j + 1 < raws.len() && continues(raws[j], raws[j + 1], w) {
+                j += 1;
+            }
+            (j > k).then(|| {
+                let q = quote_prefix(raws[k]);
+                let mut s = String::from(raws[k]);
+                for r in &raws[k + 1..=j] {
+                    s.push_str(r.strip_prefix(q).unwrap_or(r));
+                }
+                k = j;
+                s
+            })
+        });
+        k += 1;
+        let mut line: &str = joined.as_deref().unwrap_or(raws[i]);
         if line.len() > MAX_LINE {
             let mut cut = MAX_LINE;
             while !line.is_char_boundary(cut) {
@@ -124,6 +140,113 @@ pub fn clean(label: &str, text: &str) -> Doc {
         }
     }
     doc
+}
+
+/// What a terminal showed of a raw line: no CR, only what followed the last
+/// carriage return inside it (a progress bar redrawing itself).
+fn visible(raw: &str) -> &str {
+    let line = raw.strip_suffix('\r').unwrap_or(raw);
+    match line.rfind('\r') {
+        Some(p) => &line[p + 1..],
+        None => line,
+    }
+}
+
+fn columns(line: &str) -> usize {
+    if line.is_ascii() {
+        line.len()
+    } else {
+        line.chars().count()
+    }
+}
+
+/// The width a terminal (or `fold`) hard-wrapped the paste at: the longest
+/// line length, when at least two lines have exactly that length and they
+/// stand out from the lengths just below it. Natural text and tables rarely
+/// end many lines at the very same column without also ending some a column
+/// or two short of it; tables are kept apart by [`continues`].
+fn hard_wrap_width(lines: &[&str]) -> Option<usize> {
+    const MIN: usize = 60;
+    let mut max = 0;
+    let mut at = [0usize; 3];
+    for l in lines {
+        let n = columns(l);
+        if n < MIN {
+            continue;
+        }
+        if n > max {
+            // Counts below the old maximum no longer matter once it moves up by 3 or more.
+            at = match n - max {
+                1 => [0, at[0], at[1]],
+                2 => [0, 0, at[0]],
+                _ => [0, 0, 0],
+            };
+            max = n;
+        }
+        if let Some(d) = max.checked_sub(n).filter(|d| *d < 3) {
+            at[d] += 1;
+        }
+    }
+    if max < MIN || at[0] < 2 || at[0] < 2 * at[1].max(at[2]) + 1 {
+        return None;
+    }
+    if at[0] >= 3 {
+        return Some(max);
+    }
+    // Two lines of that length: a wrap when they are one line cut twice
+    // (two lines of a word-wrapped paragraph can end at the same column).
+    let mut at_max = lines.iter().enumerate().filter(|(_, l)| columns(l) == max);
+    match (at_max.next(), at_max.next()) {
+        (Some((a, _)), Some((b, _))) if b == a + 1 => Some(max),
+        _ => None,
+    }
+}
+
+/// The `> > ` e-mail quoting a line starts with ("" when none).
+fn quote_prefix(line: &str) -> &str {
+    let end = line
+        .bytes()
+        .position(|b| b != b'>' && b != b' ')
+        .unwrap_or(line.len());
+    let p = &line[..end];
+    if p.contains('>') {
+        p
+    } else {
+        ""
+    }
+}
+
+/// Whether `next` is the rest of `line`, cut at column `w`.
+fn continues(line: &str, next: &str, w: usize) -> bool {
+    if columns(line) != w || next.trim().is_empty() {
+        return false;
+    }
+    let start = next.strip_prefix(quote_prefix(next)).unwrap_or(next);
+    let (end, start) = (line.trim_end(), start.trim_start());
+    // Rows of a table of exactly this width, one below the other.
+    let row_end = end.ends_with('|') || end.ends_with('+');
+    let row_start = start.starts_with('|') || start.starts_with('+');
+    // A line that ends as records and sentences do (`...444455556666)`,
+    // `last):`) most likely ended there.
+    let natural_end = end.ends_with([')', ']', '}', '"', '\'', '.', ':', ';']);
+    // Records of one list (`nvidia-smi -L`, CSV rows) start alike; the rest
+    // of a cut line starts anywhere in it.
+    !(row_end && row_start) && !natural_end && shape(line) != shape(next)
+}
+
+/// A line's indent and the character classes of its first four characters.
+fn shape(line: &str) -> (usize, [u8; 4]) {
+    let indent = line.len() - line.trim_start().len();
+    let mut s = [0u8; 4];
+    for (k, c) in line.trim_start().bytes().take(4).enumerate() {
+        s[k] = match c {
+            b'a'..=b'z' => b'a',
+            b'A'..=b'Z' => b'A',
+            b'0'..=b'9' => b'9',
+            other => other,
+        };
+    }
+    (indent, s)
 }
 
 /// `LABEL line N` without the formatting machinery (it runs once per line).
@@ -609,6 +732,25 @@ mod tests {
     fn angle_brackets_in_tracebacks_stay() {
         let d = clean("input", "  File \"<stdin>\", line 1, in <module>");
         assert_eq!(texts(&d), ["  File \"<stdin>\", line 1, in <module>"]);
+    }
+
+    #[test]
+    fn lines_cut_at_a_terminal_width_are_joined() {
+        let long = "RuntimeError: The engine plan file is generated on an incompatible device, expecting compute 6.1 got compute 7.5, please rebuild and try again with the right GPU here";
+        let cut: Vec<String> = long
+            .as_bytes()
+            .chunks(80)
+            .map(|c| String::from_utf8(c.to_vec()).unwrap())
+            .collect();
+        let d = clean("input", &cut.join("\n"));
+        assert_eq!(texts(&d), [long]);
+        assert_eq!(d.lines[0].src, "input line 1");
+        // Records of one width (nvidia-smi -L) and table rows stay apart.
+        let list = "GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-5d5b6a2c-1111-2222-3333-444455556666)\nGPU 1: NVIDIA A100-SXM4-40GB (UUID: GPU-00000000-1111-2222-3333-444455556666)\nGPU 2: NVIDIA A100-SXM4-40GB (UUID: GPU-00000000-1111-2222-3333-444455556667)";
+        assert_eq!(clean("input", list).lines.len(), 3);
+        let row = format!("|{}|", " ".repeat(78));
+        let table = format!("{row}\n{row}\n{row}");
+        assert_eq!(clean("input", &table).lines.len(), 3);
     }
 
     #[test]

@@ -519,10 +519,52 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             wrapped(doc, b, i, &lower, &next, &both);
         }
     }
+    // A line cut at a terminal's width may have cut the very word that
+    // selects an entry (`incomp` / `atible`): read the word across the cut.
+    let mut split: Vec<u16> = Vec::new();
+    for i in 0..doc.lines.len().saturating_sub(1) {
+        let (a, z) = (
+            doc.lines[i].text.trim_end(),
+            doc.lines[i + 1].text.trim_start(),
+        );
+        if a.len() < 60 || !ends_in_letter(a) || !z.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        let tail = &a[a.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len()..];
+        let head_len = z
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(z.len());
+        let word = format!("{tail}{}", &z[..head_len]);
+        split.clear();
+        super::gate::scan_line(&word, &mut split);
+        let cut: Vec<(u32, u16)> = split
+            .iter()
+            .filter(|&&e| {
+                let n = &needles[e as usize];
+                !a.to_ascii_lowercase().contains(n.as_str())
+                    && !z.to_ascii_lowercase().contains(n.as_str())
+            })
+            .map(|&e| (i as u32, e))
+            .collect();
+        if cut.is_empty() {
+            continue;
+        }
+        if let (Some(lower), Some(next)) = (lower_of(i), lower_of(i + 1)) {
+            wrapped(doc, b, i, &lower, &next, &cut);
+        }
+    }
+}
+
+fn ends_in_letter(s: &str) -> bool {
+    s.ends_with(|c: char| c.is_ascii_alphabetic())
 }
 
 /// The entries among `cands` whose message starts on line `i` and ends on
-/// line `i + 1` (`lower`, `next`: the two lines lowercased).
+/// line `i + 1` (`lower`, `next`: the two lines lowercased), or whose
+/// message is on line `i` while the words its entry also asks for run onto
+/// the next line. A break at a space reads as a space; a long first line may
+/// also have been cut mid-word (a terminal's width), read then with nothing
+/// between.
 fn wrapped(doc: &Doc, b: &mut Builder, i: usize, lower: &str, next: &str, cands: &[(u32, u16)]) {
     if lower.is_empty() || next.is_empty() {
         return;
@@ -531,22 +573,53 @@ fn wrapped(doc: &Doc, b: &mut Builder, i: usize, lower: &str, next: &str, cands:
     let mut ids: Vec<usize> = cands.iter().map(|&(_, e)| e as usize).collect();
     ids.sort_unstable();
     ids.dedup();
-    let mut joined_lower: Option<String> = None;
+    let cut = lower.len() >= 60;
+    let mut joins: Option<[String; 2]> = None;
     for idx in ids {
-        let Some(n) = needles.get(idx) else { continue };
-        if lower.contains(n.as_str()) || next.contains(n.as_str()) {
+        let (Some(n), Some(entry)) = (needles.get(idx), CATALOG.get(idx)) else {
+            continue;
+        };
+        let in_first = lower.contains(n.as_str());
+        if in_first {
+            // Read whole on the first line: only its condition words can be on the next.
+            if entry.any.is_empty() || any_in(entry, lower) {
+                continue;
+            }
+        } else if next.contains(n.as_str()) {
             continue;
         }
-        let jl = joined_lower.get_or_insert_with(|| join(lower, next));
-        match jl.find(n.as_str()) {
-            // The message must start on the first line, not only end on it.
-            Some(at) if at < lower.trim_end().len() => {}
-            _ => continue,
+        let js = joins.get_or_insert_with(|| [join(lower, next), concat(lower, next)]);
+        for (k, jl) in js.iter().enumerate() {
+            if k == 1 && !cut {
+                break;
+            }
+            match jl.find(n.as_str()) {
+                // The message must start on the first line, not only end on it.
+                Some(at) if at < lower.trim_end().len() => {}
+                _ => continue,
+            }
+            if !entry.any.is_empty() && !any_in(entry, jl) {
+                continue;
+            }
+            let (a, z) = (doc.text(i), doc.text(i + 1));
+            let joined = if k == 0 { join(a, z) } else { concat(a, z) };
+            let jl = jl.clone();
+            record(doc, b, i, &joined, &jl, idx);
+            break;
         }
-        let joined = join(doc.text(i), doc.text(i + 1));
-        let jl = jl.clone();
-        record(doc, b, i, &joined, &jl, idx);
     }
+}
+
+fn any_in(entry: &Entry, lower: &str) -> bool {
+    entry
+        .any
+        .iter()
+        .any(|a| lower.contains(&a.to_ascii_lowercase()))
+}
+
+/// Two pieces of one line cut mid-word.
+fn concat(a: &str, b: &str) -> String {
+    format!("{}{}", a.trim_end(), b.trim_start())
 }
 
 /// Two lines read as one: a space between unless the first ends with a hyphen.
