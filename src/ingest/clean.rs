@@ -231,7 +231,7 @@ fn continues(line: &str, next: &str, w: usize) -> bool {
     let natural_end = end.ends_with([')', ']', '}', '"', '\'', '.', ':', ';']);
     // Records of one list (`nvidia-smi -L`, CSV rows) start alike; the rest
     // of a cut line starts anywhere in it.
-    !(row_end && row_start) && !natural_end && shape(line) != shape(next)
+    !(natural_end || row_end && row_start) && shape(line) != shape(next)
 }
 
 /// A line's indent and the character classes of its first four characters.
