@@ -74,9 +74,8 @@ pub fn clean(label: &str, text: &str) -> Doc {
         mentions: std::cell::OnceCell::new(),
     };
     let mut entries: Vec<u16> = Vec::new();
-    doc.lines
-        .reserve(text.bytes().filter(|&b| b == b'\n').count() + 1);
     let raws: Vec<&str> = text.split('\n').map(visible).collect();
+    doc.lines.reserve(raws.len());
     let width = hard_wrap_width(&raws);
     let mut k = 0;
     while k < raws.len() {

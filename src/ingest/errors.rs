@@ -537,19 +537,21 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         let word = format!("{tail}{}", &z[..head_len]);
         split.clear();
         super::gate::scan_line(&word, &mut split);
+        if split.is_empty() {
+            continue;
+        }
+        let (Some(lower), Some(next)) = (lower_of(i), lower_of(i + 1)) else {
+            continue;
+        };
         let cut: Vec<(u32, u16)> = split
             .iter()
             .filter(|&&e| {
-                let n = &needles[e as usize];
-                !a.to_ascii_lowercase().contains(n.as_str())
-                    && !z.to_ascii_lowercase().contains(n.as_str())
+                let n = needles[e as usize].as_str();
+                !lower.contains(n) && !next.contains(n)
             })
             .map(|&e| (i as u32, e))
             .collect();
-        if cut.is_empty() {
-            continue;
-        }
-        if let (Some(lower), Some(next)) = (lower_of(i), lower_of(i + 1)) {
+        if !cut.is_empty() {
             wrapped(doc, b, i, &lower, &next, &cut);
         }
     }
@@ -1084,24 +1086,33 @@ fn triton_gpu_too_old(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKin
         return Some(k);
     };
     let name = m[1].trim().to_string();
-    let idx = gpu_named(b, &name, None);
     let cc = match (m.get(2), m.get(3)) {
         (Some(a), Some(bb)) => format!("{}.{}", a.as_str(), bb.as_str())
             .parse::<ComputeCapability>()
             .ok(),
         _ => None,
     };
+    gpu_seen(b, c.src, Some(name), cc);
+    Some(k)
+}
+
+/// A GPU a message names (and the compute capability it gives), recorded on
+/// the GPU of that name, else on the first unnamed one, else a new one.
+fn gpu_seen(b: &mut Builder, src: &str, name: Option<String>, cc: Option<ComputeCapability>) {
+    let idx = gpu_named(b, name.as_deref().unwrap_or(""), None);
+    let notes = &mut b.notes;
+    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
+    if let Some(n) = name {
+        put(&mut g.name, Fact::new(n, src), notes, "GPU name");
+    }
     if let Some(cc) = cc {
-        let notes = &mut b.notes;
-        let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
         put(
             &mut g.compute_capability,
-            Fact::new(cc, c.src),
+            Fact::new(cc, src),
             notes,
             "compute capability",
         );
     }
-    Some(k)
 }
 
 /// `Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to`
@@ -1701,19 +1712,8 @@ fn tf_min_cc(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
         .captures(&text)
         .and_then(|m| m[1].parse::<ComputeCapability>().ok());
     let name = name_re.captures(&text).map(|m| m[1].trim().to_string());
-    if let Some(cc) = cc {
-        let idx = gpu_named(b, name.as_deref().unwrap_or(""), None);
-        let notes = &mut b.notes;
-        let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
-        if let Some(n) = name {
-            put(&mut g.name, Fact::new(n, c.src), notes, "GPU name");
-        }
-        put(
-            &mut g.compute_capability,
-            Fact::new(cc, c.src),
-            notes,
-            "compute capability",
-        );
+    if cc.is_some() {
+        gpu_seen(b, c.src, name, cc);
     }
     Some(k)
 }

@@ -220,9 +220,7 @@ fn flush_lshw(b: &mut Builder, node: Option<Lshw>) {
     };
     let mut dev = pci_device(&bus, &desc, &n.src);
     dev.driver = n.driver;
-    if !b.inv.pci.iter().any(|d| d.address == dev.address) {
-        b.inv.pci.push(dev);
-    }
+    flush_pci(b, Some((dev, true)));
 }
 
 fn unquote(v: &str) -> &str {
