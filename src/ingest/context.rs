@@ -68,7 +68,11 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         if t.len() >= 3 && line.gate(super::gate::Gate::Devices) {
             devices(t, line.src.as_str(), c);
         }
-        if t.len() < 3 || !line.gate(super::gate::Gate::Context) {
+        let context = line.gate(super::gate::Gate::Context);
+        if i >= 2 && (context || doc.lines[i - 2].gate(super::gate::Gate::Context)) {
+            across(&doc.lines[i - 2].text, t, line.src.as_str(), c);
+        }
+        if t.len() < 3 || !context {
             continue;
         }
         let Some(m) = re.captures(t) else { continue };
@@ -90,9 +94,11 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         }
         if let Some(a) = m.name("amd") {
             // collect_env's `ROCM used to build PyTorch: N/A` is about the wheel, not the GPU.
-            let template = lower.starts_with("rocm used to build")
-                || lower.starts_with("hip runtime")
-                || lower.starts_with("miopen");
+            let key =
+                lower.trim_start_matches(|ch: char| ch.is_whitespace() || "-*`|".contains(ch));
+            let template = key.starts_with("rocm used to build")
+                || key.starts_with("hip runtime")
+                || key.starts_with("miopen");
             if c.amd.is_none() && !nvidia_word(&lower) && !template {
                 c.amd = Some((amd_name(t, a.start()), src.to_string()));
             }
@@ -169,6 +175,41 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 || lower.contains("gpus-per-"))
         {
             c.slurm_gpus = true;
+        }
+    }
+}
+
+/// A platform clue a wrap at a space cut in two (`... in MPS` / `backend.`):
+/// the end of one line and the start of the next, read as one. Only a match
+/// that spans the cut counts; each line alone was read already.
+fn across(prev: &str, t: &str, src: &str, c: &mut Clues) {
+    const SPAN: usize = 40;
+    if prev.len() < 3 || prev.ends_with(char::is_whitespace) {
+        return;
+    }
+    let tail = prev.len().saturating_sub(SPAN);
+    let tail = (tail..prev.len())
+        .find(|&k| prev.is_char_boundary(k))
+        .unwrap_or(prev.len());
+    let head = (0..=SPAN.min(t.len()))
+        .rev()
+        .find(|&k| t.is_char_boundary(k))
+        .unwrap_or(0);
+    let cut = prev.len() - tail;
+    let joint = format!("{} {}", &prev[tail..], t[..head].trim_start());
+    for m in clue_re().captures_iter(&joint) {
+        for (name, slot) in [
+            ("mac", &mut c.mac),
+            ("wsl", &mut c.wsl),
+            ("win", &mut c.win),
+            ("jetson", &mut c.jetson),
+            ("mig", &mut c.mig),
+        ] {
+            if let Some(g) = m.name(name) {
+                if g.start() < cut && g.end() > cut + 1 && slot.is_none() {
+                    *slot = Some(src.to_string());
+                }
+            }
         }
     }
 }
@@ -389,6 +430,26 @@ mod tests {
         assert_eq!(p.name.as_deref(), Some("AMD Radeon RX 570"));
         let inv = run("benchmarks: NVIDIA RTX 4090 vs RX 7900 XTX\n");
         assert!(inv.pci.is_empty());
+    }
+
+    #[test]
+    fn a_platform_clue_cut_at_a_space_is_read_across_the_cut() {
+        let inv = run("TypeError: Operation 'abs_out_mps()' does not support input type 'int64' in MPS\nbackend.\n");
+        assert_eq!(inv.os.kind.map(|k| k.value), Some(OsKind::Macos));
+        let inv = run("TypeError: Operation 'abs_out_mps()' is not in MPS\n\nbackend was set\n");
+        assert_eq!(inv.os.kind, None);
+    }
+
+    #[test]
+    fn an_indented_or_listed_rocm_template_line_names_no_gpu() {
+        for t in [
+            "    ROCM used to build PyTorch: N/A\n",
+            "- ROCM used to build PyTorch: N/A\n",
+            "| HIP runtime version: N/A\n",
+        ] {
+            assert!(run(t).pci.is_empty(), "{t}");
+        }
+        assert_eq!(run("  ROCm 6.2 on gfx1100\n").pci.len(), 1);
     }
 
     #[test]

@@ -483,6 +483,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         let t = doc.lines.get(i)?.text.trim();
         (!is_code(t)).then(|| t.to_ascii_lowercase())
     };
+    // The rest of a wrapped message may be one short word (`for:`).
+    let cont_of = |i: usize| -> Option<String> {
+        let t = doc.lines.get(i)?.text.trim();
+        let code = t.starts_with("raise ") || t.starts_with("warnings.warn(");
+        (!t.is_empty() && !code && (t.len() >= 8 || !t.contains(' ')))
+            .then(|| t.to_ascii_lowercase())
+    };
     let cands_of = |g: usize, i: usize| -> &[(u32, u16)] {
         match groups.get(g) {
             Some((j, c)) if *j == i => c,
@@ -510,7 +517,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 wrapped(doc, b, i - 1, &prev, &lower, cands);
             }
         }
-        if let Some(next) = lower_of(i + 1) {
+        if let Some(next) = cont_of(i + 1) {
             let both: Vec<(u32, u16)> = cands
                 .iter()
                 .chain(cands_of(g + 1, i + 1))
@@ -2278,6 +2285,9 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
         let inv = run("> THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=51 error=35 :\n> cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at /pytorch/aten/src/THC/THCGeneral.cpp:51\n");
         assert_eq!(kinds(&inv), [K::InsufficientDriver]);
         assert_eq!(inv.errors[0].code, Some(35));
+        // The rest of a message may be one short word.
+        let inv = run("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built\nfor:\n    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.2+cu118)\n");
+        assert_eq!(kinds(&inv), [K::ExtensionMismatch]);
         // Two unrelated lines are not one message.
         let inv = run("no kernel image\nis the phrase I searched for\n");
         assert!(inv.errors.is_empty());
