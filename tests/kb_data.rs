@@ -100,7 +100,7 @@ fn keys_are_unique_and_ordered() {
         .iter()
         .map(|r| {
             (
-                format!("{}-{}", r.torch_min, r.torch_max),
+                format!("{}-{} {}", r.torch_min, r.torch_max, r.platform),
                 r.variant.clone(),
             )
         })
@@ -111,7 +111,7 @@ fn keys_are_unique_and_ordered() {
     assert_eq!(
         arch.len(),
         n,
-        "torch_arch has duplicate (range, variant) rows"
+        "torch_arch has duplicate (range, variant, platform) rows"
     );
 }
 
@@ -185,4 +185,57 @@ fn driver_branch_dates_are_well_formed_and_ordered() {
             w[1].1
         );
     }
+}
+
+#[test]
+fn torch_arch_rows_of_other_platforms_never_answer_for_x86_64() {
+    let kb = Kb::embedded();
+    // 2.10 cu126 has both a linux-x86_64 and a linux-aarch64 row; the plain lookup is the
+    // x86_64 wheel's list, whatever order the rows are in.
+    let x86 = kb.torch_arch("2.10.0", "cu126").unwrap();
+    assert_eq!(x86.platform, "linux-x86_64");
+    assert!(x86
+        .arch_list
+        .as_ref()
+        .unwrap()
+        .iter()
+        .any(|t| t.to_string() == "sm_50"));
+    let arm = kb
+        .torch_arch_on("2.10.0", "cu126", "linux-aarch64")
+        .unwrap();
+    assert_eq!(arm.platform, "linux-aarch64");
+    assert_eq!(
+        arm.arch_list
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>(),
+        ["sm_80", "sm_90"]
+    );
+    // Every row the plain lookup can return is an x86_64 row.
+    for r in &kb.torch_arch.row {
+        if let Some(hit) = kb.torch_arch(&r.torch_min, &r.variant) {
+            assert_eq!(hit.platform, "linux-x86_64", "{} {}", r.torch_min, r.variant);
+        }
+    }
+    // A platform with no row answers nothing rather than borrowing the x86_64 list.
+    assert!(kb
+        .torch_arch_on("2.10.0", "cu126", "windows-x86_64")
+        .is_none());
+    // A variant with no row answers nothing.
+    assert!(kb.torch_arch("2.10.0", "cu999").is_none());
+}
+
+#[test]
+fn a_torch_arch_row_with_an_unknown_platform_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/torch_arch.toml"),
+    )
+    .unwrap()
+    .replacen("platform = \"linux-aarch64\"", "platform = \"linux-arm64\"", 1);
+    std::fs::write(dir.path().join("torch_arch.toml"), table).unwrap();
+    let err = Kb::with_overrides(dir.path()).unwrap_err().to_string();
+    assert!(err.contains("linux-arm64"), "{err}");
 }

@@ -219,6 +219,12 @@ pub fn driver_meets(driver: &DriverVersion, min: &DriverVersion) -> bool {
     }
 }
 
+/// The platform of the torch wheels that `Kb::torch_arch` answers for.
+pub const TORCH_ARCH_DEFAULT_PLATFORM: &str = "linux-x86_64";
+
+/// The platforms a `torch_arch` row may name.
+pub const TORCH_ARCH_PLATFORMS: [&str; 3] = ["linux-x86_64", "linux-aarch64", "windows-x86_64"];
+
 /// `(major, minor)` of a dotted version string (`2.10.1+cu128` → (2, 10)).
 pub fn series(v: &str) -> Option<(u32, u32)> {
     let v = v.split('+').next()?;
@@ -582,11 +588,25 @@ impl Kb {
         self.torch_releases.row.iter().find(|r| r.version == base)
     }
 
-    /// The arch-list row for a torch release series and variant.
+    /// The arch-list row for a torch release series and variant of the Linux x86_64 wheels,
+    /// the build every verdict without a platform of its own is about.
     pub fn torch_arch(&self, version: &str, variant: &str) -> Option<&TorchArchRow> {
+        self.torch_arch_on(version, variant, TORCH_ARCH_DEFAULT_PLATFORM)
+    }
+
+    /// The arch-list row for a torch release series and variant built for `platform`
+    /// (`linux-x86_64`, `linux-aarch64`, `windows-x86_64`). A row of one platform never
+    /// answers for another: the aarch64 (SBSA) wheels carry a shorter list than x86_64.
+    pub fn torch_arch_on(
+        &self,
+        version: &str,
+        variant: &str,
+        platform: &str,
+    ) -> Option<&TorchArchRow> {
         let s = series(version)?;
         self.torch_arch.row.iter().find(|r| {
             r.variant == variant
+                && r.platform == platform
                 && series(&r.torch_min).is_some_and(|lo| lo <= s)
                 && series(&r.torch_max).is_some_and(|hi| s <= hi)
         })

@@ -561,6 +561,18 @@ pub fn validate(kb: &crate::kb::Kb) -> Result<(), RowError> {
             "{}-{} {} {}",
             r.torch_min, r.torch_max, r.variant, r.platform
         );
+        if !super::TORCH_ARCH_PLATFORMS.contains(&r.platform.as_str()) {
+            return Err(err(
+                "torch_arch",
+                i,
+                &key,
+                format!(
+                    "platform {:?} is not one of {}",
+                    r.platform,
+                    super::TORCH_ARCH_PLATFORMS.join(", ")
+                ),
+            ));
+        }
         if v(&r.torch_min, &r.torch_max).is_gt() {
             return Err(err(
                 "torch_arch",

@@ -6,7 +6,7 @@ use serde::Serialize;
 use gpucompat::finding::KbRef;
 use gpucompat::inventory::Segment;
 use gpucompat::kb::tables::{CcDerivation, GpuRow};
-use gpucompat::kb::{series, GpuLookup, Kb, KernelMatch};
+use gpucompat::kb::{series, GpuLookup, Kb, KernelMatch, TORCH_ARCH_DEFAULT_PLATFORM};
 use gpucompat::version::{ArchTarget, ComputeCapability, CudaVersion};
 
 use super::text::Text;
@@ -306,7 +306,11 @@ impl Answer for GpuAnswer {
         for k in &g.torch_kernels {
             rows.push(vec![
                 k.torch.clone(),
-                k.variant.clone(),
+                if k.platform == TORCH_ARCH_DEFAULT_PLATFORM {
+                    k.variant.clone()
+                } else {
+                    format!("{} ({})", k.variant, k.platform)
+                },
                 k.kernel.to_string(),
                 k.target.map_or("-".into(), |t| t.to_string()),
                 if k.verified { "yes" } else { "no" }.into(),
