@@ -3,7 +3,7 @@
 mod rules_common;
 
 use gpucompat::finding::Severity;
-use gpucompat::inventory::LibraryInstall;
+use gpucompat::inventory::{ErrorKind, LibraryInstall};
 use gpucompat::rules::container::require_satisfied;
 use rules_common::*;
 
@@ -50,6 +50,31 @@ fn a_container_without_gpu_expectations_is_quiet() {
         e[0].fix.as_ref().unwrap().command.as_deref(),
         Some("docker run --gpus all IMAGE")
     );
+}
+
+#[test]
+fn a_start_the_runtime_refused_is_not_a_container_without_gpus() {
+    // nvidia-docker / nvidia-container-cli refused the image: no container ran, so its
+    // missing device nodes say nothing and `--gpus` is not the fix.
+    let inv = B::linux()
+        .container("docker")
+        .env_var("NVIDIA_REQUIRE_CUDA", "cuda>=7.5")
+        .error(
+            ErrorKind::ContainerRequirementUnsatisfied,
+            "Error: unsupported CUDA version: driver 7.0 < image 7.5",
+        )
+        .build();
+    assert!(fired(&inv, "CTR001").is_empty());
+    // The same container with another error still lacks its GPUs.
+    let inv = B::linux()
+        .container("docker")
+        .env_var("NVIDIA_REQUIRE_CUDA", "cuda>=7.5")
+        .error(
+            ErrorKind::NoVisibleDevices,
+            "RuntimeError: No CUDA GPUs are available",
+        )
+        .build();
+    assert_eq!(fired(&inv, "CTR001").len(), 1);
 }
 
 #[test]

@@ -264,7 +264,7 @@ pub static CATALOG: &[Entry] = &[
         "AssertionError: Torch not compiled with CUDA enabled", torch_cpu_build),
     e("torch-cuda-not-compiled-short", "Cuda not compiled", K::TorchNotCompiledWithCuda, None,
         "Cuda not compiled"),
-    ea("smi-cuda-still-shows", "nvidia-smi", &["still shows", "still show ", "shows the version of", "but nvidia-smi shows", "nvidia-smi says cuda"], K::SmiCudaQuestion, None,
+    ea("smi-cuda-still-shows", "nvidia-smi", &["still shows", "still show ", "still use", "shows the version of", "but nvidia-smi shows", "nvidia-smi says cuda"], K::SmiCudaQuestion, None,
         "But nvidia-smi still shows the version of tookit be 12.2"),
     ex("device-count-one-under-mig", "device_count()", &["only one", "only 1", "returns 1", "shows 1"], K::NoVisibleDevices, None,
         "`torch.cuda.device_count()` shows only one gpu in MIG A100", mig_mentioned),
@@ -278,6 +278,10 @@ pub static CATALOG: &[Entry] = &[
         "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
     ea("symbol-not-defined-link-time", "not defined in file", &["with link time reference"], K::LibraryShadowed, None,
         "OSError: /opt/conda/envs/subsai/lib/python3.9/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference"),
+    ex("deepspeed-op-builder-cuda-mismatch", "Installed CUDA version", &["does not match"], K::ToolkitTorchMismatch, None,
+        "Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.", deepspeed_cuda_mismatch),
+    ex("sgl-kernel-common-ops", "Could not load any common_ops library", &[], K::ExtensionMismatch, None,
+        "ImportError: [sgl_kernel] CRITICAL: Could not load any common_ops library!", sgl_kernel_common_ops),
     ex("apex-cuda-not-matching", "Cuda extensions are being compiled with a version of Cuda that does not match", &[], K::ToolkitTorchMismatch, None,
         "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 12.1.", apex_cuda_mismatch),
     e("flash-attn-needs-cuda-116", "FlashAttention is only supported on CUDA 11.6 and above", K::ToolkitTorchMismatch, None,
@@ -1243,6 +1247,58 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
         }
     }
     Some(K::ToolkitTorchMismatch)
+}
+
+/// DeepSpeed's op builder: `Installed CUDA version 12.1 does not match the version torch
+/// was compiled with 11.8`: the toolkit (CUDA_HOME) against the torch build.
+fn deepspeed_cuda_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)installed CUDA version ([0-9]+\.[0-9]+) does not match the version torch was compiled with,?\s*([0-9]+\.[0-9]+)?",
+    );
+    let joined = format!("{} {}", c.line, c.ahead(1));
+    let m = r.captures(&joined)?;
+    if let Ok(tk) = m[1].parse::<CudaVersion>() {
+        let path = "CUDA_HOME (DeepSpeed op builder)".to_string();
+        if !b.inv.toolkits.iter().any(|t| t.path == path) {
+            b.inv.toolkits.push(Toolkit {
+                path,
+                version: Fact::new(tk, c.src),
+                has_nvcc: true,
+                has_compat: false,
+            });
+        }
+    }
+    if let Some(tc) = m
+        .get(2)
+        .and_then(|v| v.as_str().parse::<CudaVersion>().ok())
+    {
+        b.torch_cuda(Fact::new(Some(tc), c.src));
+    }
+    Some(k)
+}
+
+/// sgl_kernel: `Could not load any common_ops library!`, with `Compute capability: 86`
+/// (the device, as major and minor digits run together) in the lines after it.
+fn sgl_kernel_common_ops(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)compute[ _]capability\s*[:=]\s*([1-9][0-9]?)([0-9])\b",
+    );
+    let seen = (1..=12).find_map(|n| {
+        let m = r.captures(c.ahead(n))?;
+        let cc = format!("{}.{}", &m[1], &m[2])
+            .parse::<ComputeCapability>()
+            .ok()?;
+        Some((c.i + n, cc))
+    });
+    if let Some((i, cc)) = seen {
+        let src = c.doc.src_at(i).to_string();
+        gpu_seen(b, &src, None, Some(cc));
+    }
+    Some(k)
 }
 
 fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -2306,6 +2362,18 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
             let inv = run(text);
             assert!(kinds(&inv).contains(&kind), "{text}: {:?}", kinds(&inv));
         }
+        // DeepSpeed's op builder names both CUDA versions.
+        let inv = run("Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.");
+        assert_eq!(kinds(&inv), [K::ToolkitTorchMismatch]);
+        assert_eq!(inv.toolkits[0].version.value, "12.1".parse().unwrap());
+        let inv = run("Installed CUDA version 11.7 is what nvcc says; it does not match");
+        assert!(inv.toolkits.is_empty());
+        // sgl_kernel's loader names the device's CC as digits run together.
+        let inv = run("ImportError: [sgl_kernel] CRITICAL: Could not load any common_ops library!\nAttempted locations:\n1. sm100/common_ops.abi3.so\nGPU Info:\n- Compute capability: 121\n");
+        assert!(kinds(&inv).contains(&K::ExtensionMismatch));
+        let g = inv.gpus[0].compute_capability.as_ref().unwrap();
+        assert_eq!(g.value, ComputeCapability::new(12, 1));
+        assert_eq!(g.source, "input line 5");
         // A corrupt plan file is not a version mismatch.
         let inv = run("ERROR: The engine plan file is not compatible with this version of TensorRT, expecting library version 5.1.5 got 0.0.0, please rebuild.");
         assert_eq!(kinds(&inv), [K::Other]);

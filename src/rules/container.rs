@@ -2,7 +2,7 @@
 //! CUDA is newer than the host driver.
 
 use crate::finding::{Category, Finding, Severity};
-use crate::inventory::Inventory;
+use crate::inventory::{ErrorKind, Inventory};
 use crate::kb::{driver_meets, Kb, Semantic};
 use crate::version::{CudaVersion, DriverVersion};
 
@@ -59,6 +59,15 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if !facts::in_container(inv) || !inv.gpus.is_empty() {
         return vec![];
     }
+    // A start the NVIDIA runtime refused (`requirement error`, `driver 7.0 < image 7.5`) made
+    // no container at all: there are no devices to miss, and `--gpus` was given.
+    if inv
+        .errors
+        .iter()
+        .any(|e| e.kind == ErrorKind::ContainerRequirementUnsatisfied)
+    {
+        return vec![];
+    }
     let why = gpu_expected(inv, kb);
     if why.is_empty() {
         return vec![];
@@ -103,7 +112,17 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         f = f.fact("NVIDIA_VISIBLE_DEVICES", v);
     }
     if !nodes {
-        f = f.evidence("/dev/nvidia* device nodes", "none", "/dev");
+        // Read from /dev on the machine; a paste only shows that it lists none.
+        let pasted = inv
+            .container
+            .runtime
+            .as_ref()
+            .is_some_and(|r| r.source.contains(" line "));
+        f = if pasted {
+            f.evidence("/dev/nvidia* device nodes", "none listed", "the input")
+        } else {
+            f.evidence("/dev/nvidia* device nodes", "none", "/dev")
+        };
     }
     let (cmd, note) = if facts::is_kubernetes(inv) {
         (

@@ -404,7 +404,8 @@ pub fn firing(code: &str) -> Inventory {
         "ARCH004" => B::linux()
             .driver("580.65.06", Some("13.0"))
             .gpu("NVIDIA GeForce GTX 1080")
-            .torch("2.10.0+cu130", Some("13.0"))
+            // A nightly: no torch_arch row, so only the CUDA major tells.
+            .torch("2.16.0.dev20261101+cu130", Some("13.0"))
             .build(),
         "WHL001" => B::linux()
             .driver("535.104.05", Some("12.2"))
