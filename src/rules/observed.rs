@@ -288,6 +288,13 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if facts::is_wsl(inv) && no_gpu {
         return Some("ERR023");
     }
+    let unavailable = matches!(
+        k,
+        ErrorKind::CudaUnavailable | ErrorKind::TorchNotCompiledWithCuda
+    );
+    if unavailable && flag(&inv.setting.jetson) == Some(true) && !jetson_torch(inv) {
+        return Some("ERR040");
+    }
     if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing) && ort_only(inv) {
         return Some("ERR036");
     }
@@ -307,6 +314,15 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
         return Some("ERR025");
     }
     None
+}
+
+/// A torch the report names is one of NVIDIA's Jetson builds (`2.0.0+nv23.05`,
+/// `1.13.0a0+...nv22.10`): its CUDA is the JetPack's.
+fn jetson_torch(inv: &Inventory) -> bool {
+    inv.python.iter().any(|e| {
+        e.package("torch")
+            .is_some_and(|p| p.version.contains("nv2") || p.version.contains("+nv"))
+    })
 }
 
 /// onnxruntime-gpu is the only CUDA framework the report names: a missing
@@ -413,6 +429,18 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR023" => add("WSL2", &inv.wsl.is_wsl),
+            "ERR040" => {
+                add("Jetson", &s.jetson);
+                for e in &inv.python {
+                    if let Some(p) = e.package("torch") {
+                        f.evidence.push(crate::finding::Evidence {
+                            fact: format!("torch ({})", e.path),
+                            value: p.version.clone(),
+                            source: p.source.clone(),
+                        });
+                    }
+                }
+            }
             "ERR035" => {
                 if let Some(d) = &inv.nvidia.driver_version {
                     f.evidence.push(crate::finding::Evidence {
@@ -813,9 +841,16 @@ observed_rule!(ERR039, check_err039, "ERR039", "observed-cuda-path-is-bin", Cate
     "Set CUDA_PATH to the toolkit root, e.g. `setx CUDA_PATH \"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.2\"` (Linux: `export CUDA_HOME=/usr/local/cuda-12.4`), and open a new shell.",
     ["https://github.com/cupy/cupy/issues/2950", "https://docs.cupy.dev/en/stable/install.html (CUDA_PATH)"]);
 
+setting_rule!(ERR040, check_err040, "ERR040", "observed-cuda-unavailable-on-jetson", Category::CpuOnlyWheel, [],
+    "CUDA is unavailable to torch on a Jetson whose torch is not one of NVIDIA's Jetson builds.",
+    "torch.cuda.is_available() False or 'Torch not compiled with CUDA enabled' in a report from a Jetson (JetPack, L4T, Tegra, Xavier, Orin), where no torch named in the report is an NVIDIA Jetson build (`+nv..`).",
+    "A Jetson's GPU is integrated and driven by the L4T driver that JetPack installs, so a missing driver is rarely the cause. The torch builds that use it are the ones NVIDIA publishes for each JetPack release; the aarch64 wheels a plain `pip install torch` or a third-party aarch64 project gives are CPU-only builds (or builds for server aarch64 GPUs) and see no CUDA device there.",
+    "Uninstall that torch and install the wheel NVIDIA built for this JetPack release and Python (the 'PyTorch for Jetson' list), or run an l4t-pytorch / jetson-containers image; then check `python3 -c \"import torch; print(torch.__version__, torch.cuda.is_available())\"`.",
+    ["https://forums.developer.nvidia.com/t/pytorch-for-jetson/72048 (NVIDIA's pre-built PyTorch wheels per JetPack release)", "https://github.com/pytorch/pytorch/issues/168065 (a plain `pip install torch` on aarch64 gives the CPU build)"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
-    &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039,
+    &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
 ];

@@ -674,6 +674,9 @@ pub fn firing(code: &str) -> Inventory {
             .build(),
         "ERR037" => pasted(TritonGpuTooOld, "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1"),
         "ERR038" => pasted(FrameworkCpuBuild, "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)"),
+        "ERR040" => in_setting(CudaUnavailable, "torch.cuda.is_available() returns False", |i| {
+            i.setting.jetson = f(true, "input line 1");
+        }),
         "ERR039" => pasted(CudaPathIsBin, "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v10.2\\\\bin\\\\bin'"),
         other => panic!("no firing inventory for {other}"),
     }
@@ -983,6 +986,12 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR036" => with_error(firing("LIB006"), CudnnMissing),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
         "ERR038" => with_error(firing("DRV002"), FrameworkCpuBuild),
+        // NVIDIA's own Jetson build: the wheel is not what is wrong.
+        "ERR040" => B::linux()
+            .package("torch", "2.0.0+nv23.05")
+            .error(CudaUnavailable, "torch.cuda.is_available() returns False")
+            .with(|i| i.setting.jetson = f(true, "input line 1"))
+            .build(),
         other => panic!("no near miss for {other}"),
     }
 }
