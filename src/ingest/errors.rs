@@ -1339,17 +1339,28 @@ fn xformers_built_for(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
 fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line;
     let p = l.find("undefined symbol")?;
-    let sym = l[p + "undefined symbol".len()..]
-        .trim_start_matches([':', ' '])
-        .split([' ', ',', ')'])
-        .next()
-        .unwrap_or("");
-    let lib = l[..p]
-        .trim_end()
-        .trim_end_matches(':')
-        .rsplit([' ', '\'', '"'])
-        .next()
-        .unwrap_or("");
+    fn first(t: &str) -> &str {
+        t.split([' ', ',', ')']).next().unwrap_or("")
+    }
+    fn last(t: &str) -> &str {
+        t.trim_end()
+            .trim_end_matches(':')
+            .rsplit([' ', '\'', '"'])
+            .next()
+            .unwrap_or("")
+    }
+    let mut sym = first(l[p + "undefined symbol".len()..].trim_start_matches([':', ' ']));
+    let mut lib = last(&l[..p]);
+    // A message wrapped around its path and symbol (`.../_C.so:` / `undefined symbol:` / `_ZN...`).
+    if sym.is_empty() {
+        sym = first(c.ahead(1));
+    }
+    if lib.is_empty() && c.i > 0 {
+        let prev = last(c.doc.text(c.i - 1));
+        if prev.contains(".so") || prev.ends_with(".pyd") {
+            lib = prev;
+        }
+    }
     let lib_name = lib.rsplit('/').next().unwrap_or(lib).to_ascii_lowercase();
     let cuda_sym = [
         "cublas",
@@ -2374,6 +2385,11 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
         let g = inv.gpus[0].compute_capability.as_ref().unwrap();
         assert_eq!(g.value, ComputeCapability::new(12, 1));
         assert_eq!(g.source, "input line 5");
+        // An undefined-symbol message wrapped around its path and its symbol.
+        let inv = run("ImportError:\n/usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so:\nundefined symbol:\n_ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE\n");
+        assert_eq!(kinds(&inv), [K::ExtensionMismatch]);
+        let inv = run("ImportError:\n/opt/venv/lib/libcublas.so.12:\nundefined symbol:\ncublasLtGetStatusString\n");
+        assert_eq!(kinds(&inv), [K::LibraryShadowed]);
         // A corrupt plan file is not a version mismatch.
         let inv = run("ERROR: The engine plan file is not compatible with this version of TensorRT, expecting library version 5.1.5 got 0.0.0, please rebuild.");
         assert_eq!(kinds(&inv), [K::Other]);
