@@ -218,7 +218,11 @@ fn torch_arch_rows_of_other_platforms_never_answer_for_x86_64() {
     // Every row the plain lookup can return is an x86_64 row.
     for r in &kb.torch_arch.row {
         if let Some(hit) = kb.torch_arch(&r.torch_min, &r.variant) {
-            assert_eq!(hit.platform, "linux-x86_64", "{} {}", r.torch_min, r.variant);
+            assert_eq!(
+                hit.platform, "linux-x86_64",
+                "{} {}",
+                r.torch_min, r.variant
+            );
         }
     }
     // A platform with no row answers nothing rather than borrowing the x86_64 list.
@@ -236,7 +240,11 @@ fn a_torch_arch_row_with_an_unknown_platform_is_rejected() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/torch_arch.toml"),
     )
     .unwrap()
-    .replacen("platform = \"linux-aarch64\"", "platform = \"linux-arm64\"", 1);
+    .replacen(
+        "platform = \"linux-aarch64\"",
+        "platform = \"linux-arm64\"",
+        1,
+    );
     std::fs::write(dir.path().join("torch_arch.toml"), table).unwrap();
     let err = Kb::with_overrides(dir.path()).unwrap_err().to_string();
     assert!(err.contains("linux-arm64"), "{err}");

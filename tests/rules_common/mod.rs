@@ -401,10 +401,12 @@ pub fn firing(code: &str) -> Inventory {
             .torch_arch("sm_80 sm_86 compute_90")
             .build(),
         "ARCH003" => B::linux().driver("590.48.01", Some("13.1")).gpu("NVIDIA GeForce GTX 1080").build(),
+        // A CUDA 13 framework with no arch list of its own (every torch cu130 row has one).
         "ARCH004" => B::linux()
             .driver("580.65.06", Some("13.0"))
             .gpu("NVIDIA GeForce GTX 1080")
-            .torch("2.10.0+cu130", Some("13.0"))
+            .package("onnxruntime-gpu", "1.31.0")
+            .framework("onnxruntime", "1.31.0", Some("13.0"), Some("9"))
             .build(),
         "WHL001" => B::linux()
             .driver("535.104.05", Some("12.2"))
