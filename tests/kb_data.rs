@@ -126,10 +126,12 @@ fn unverified_values_stay_unknown() {
         .find(|r| r.version.to_string() == "13.5")
         .unwrap();
     assert!(r.linux_driver.is_none() && r.windows_driver.is_none());
-    // torch 2.7 cu128's arch list was never seen in a primary source.
-    assert!(kb
-        .torch_arch("2.7.0", "cu128")
-        .is_none_or(|r| r.arch_list.is_none()));
+    // torch 2.6 cu126's and 2.7 cu118's arch lists were never seen in a primary source.
+    for (torch, variant) in [("2.6.0", "cu126"), ("2.7.0", "cu118")] {
+        assert!(kb
+            .torch_arch(torch, variant)
+            .is_none_or(|r| r.arch_list.is_none()));
+    }
 }
 
 #[test]

@@ -456,6 +456,22 @@ fn torch_2_8_cu128_has_sm_120() {
 }
 
 #[test]
+fn torch_2_7_cu128_has_sm_120_and_no_volta() {
+    // torch_arch 2.7 cu128 (get_arch_list() of 2.7.1+cu128, Linux):
+    // sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 compute_120
+    let k = torch_kernel("2.7.1+cu128", "12.0").unwrap();
+    assert_eq!(k.kind(), "sass");
+    if let KernelMatch::Sass { target, .. } = k {
+        assert_eq!(target.to_string(), "sm_120");
+    }
+    // no sm_70: nothing for a V100
+    assert_eq!(
+        torch_kernel("2.7.1+cu128", "7.0").map(|k| k.kind()),
+        Some("none")
+    );
+}
+
+#[test]
 fn torch_2_7_cu126_has_no_blackwell() {
     // torch_arch 2.7 cu126: "no sm_100/sm_120: RTX 50xx needs cu128"
     assert_eq!(

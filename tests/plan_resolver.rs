@@ -275,8 +275,9 @@ fn the_container_os_python_bounds_the_release() {
 
 #[test]
 fn unknown_arch_lists_are_never_assumed_to_fit() {
-    // torch 2.7 cu128 has no verified arch list; an RTX 5090 host must not get it.
-    let mut r = req(vec![card("rtx5090-570.json")], "torch==2.7");
+    // torch 2.6 cu126 and cu118 have no verified arch list (cu124 has no sm_120):
+    // an RTX 5090 host must not get any 2.6 build.
+    let mut r = req(vec![card("rtx5090-570.json")], "torch==2.6");
     r.semantic = Semantic::Toolkit;
     let p = plan(&r);
     assert!(

@@ -401,6 +401,7 @@ pub fn firing(code: &str) -> Inventory {
             .torch_arch("sm_80 sm_86 compute_90")
             .build(),
         "ARCH003" => B::linux().driver("590.48.01", Some("13.1")).gpu("NVIDIA GeForce GTX 1080").build(),
+        // A CUDA 13 framework with no arch list of its own (every torch cu130 row has one).
         "ARCH004" => B::linux()
             .driver("580.65.06", Some("13.0"))
             .gpu("NVIDIA GeForce GTX 1080")
