@@ -174,3 +174,32 @@ fn cuda_13_drops_pascal_for_any_framework() {
     assert!(fired(&inv, "ARCH004").is_empty());
     assert_eq!(fired(&inv, "ARCH001").len(), 1);
 }
+
+#[test]
+fn an_aarch64_machine_reads_the_aarch64_wheels_arch_list() {
+    // The linux-aarch64 (SBSA) cu128 wheels of torch 2.10 carry sm_80..sm_120 only: no
+    // kernel for a T4 (sm_75), which the x86_64 wheel of the same version does carry.
+    let t4 = |arch: &'static str| {
+        B::linux()
+            .driver("580.65.06", Some("13.0"))
+            .gpu("Tesla T4")
+            .torch("2.10.0+cu128", Some("12.8"))
+            .with(move |i| i.os.arch = f(arch.into(), "uname -m"))
+            .build()
+    };
+    let e = fired(&t4("aarch64"), "ARCH001");
+    assert_eq!(e.len(), 1, "{:?}", codes(&t4("aarch64")));
+    assert!(e[0]
+        .evidence
+        .iter()
+        .any(|x| x.source.contains("linux-aarch64")));
+    assert!(fired(&t4("x86_64"), "ARCH001").is_empty());
+    // A version with no aarch64 row: the list is unknown there, never the x86_64 one.
+    let inv = B::linux()
+        .driver("580.65.06", Some("13.0"))
+        .gpu("Tesla T4")
+        .torch("2.9.1+cu128", Some("12.8"))
+        .with(|i| i.os.arch = f("aarch64".into(), "uname -m"))
+        .build();
+    assert!(fired(&inv, "ARCH001").is_empty());
+}

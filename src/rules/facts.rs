@@ -141,6 +141,28 @@ fn pypi_default_is_cuda(inv: &Inventory) -> bool {
     linux && x86
 }
 
+/// The arch-list row of a torch build for the platform its wheel is built for: Linux aarch64
+/// (SBSA) wheels carry a shorter list than x86_64 ones, so an aarch64 machine or interpreter
+/// reads only aarch64 rows, and none means the list is unknown.
+fn wheel_arch_row<'a>(
+    inv: &Inventory,
+    kb: &'a Kb,
+    env: &PythonEnv,
+    i: &crate::kb::TorchBuildInfo<'a>,
+) -> Option<&'a crate::kb::tables::TorchArchRow> {
+    let arm = |a: &str| matches!(a.trim(), "aarch64" | "arm64");
+    let aarch64 = env.arch.as_ref().map_or_else(
+        || inv.os.arch.as_ref().is_some_and(|a| arm(&a.value)),
+        |a| arm(&a.value),
+    ) && matches!(os_kind(inv), None | Some(OsKind::Linux));
+    if aarch64 {
+        let variant = i.variant.as_deref()?;
+        kb.torch_arch_on(&i.release, variant, "linux-aarch64")
+    } else {
+        i.arch_row
+    }
+}
+
 pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Option<TorchView<'a>> {
     let torch = env.torch.as_ref()?;
     let version = torch.version.as_ref();
@@ -215,13 +237,18 @@ pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Opt
             kb: None,
         }),
         None => match (&kind, &info) {
-            (TorchKind::Cuda(_), Some(i)) => i.arch_row.and_then(|r| {
+            (TorchKind::Cuda(_), Some(i)) => wheel_arch_row(inv, kb, env, i).and_then(|r| {
                 r.arch_list.as_ref().map(|l| Sourced {
                     value: l.clone(),
                     source: format!(
-                        "knowledge base (torch_arch {} {}{})",
+                        "knowledge base (torch_arch {} {}{}{})",
                         i.release,
                         r.variant,
+                        if r.platform == crate::kb::TORCH_ARCH_DEFAULT_PLATFORM {
+                            String::new()
+                        } else {
+                            format!(" {}", r.platform)
+                        },
                         if r.verified {
                             ""
                         } else {
