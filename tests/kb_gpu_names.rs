@@ -23,7 +23,7 @@ fn every_reported_name_resolves_with_a_compute_capability() {
     let names = reported();
     let distinct: std::collections::BTreeSet<&str> = names.iter().map(|(n, _)| *n).collect();
     assert!(
-        distinct.len() >= 281,
+        distinct.len() >= 301,
         "only {} distinct reported names",
         distinct.len()
     );
