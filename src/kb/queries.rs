@@ -507,6 +507,8 @@ impl Kb {
     /// Look a GPU up by the name `nvidia-smi` prints, forgivingly: case,
     /// punctuation and the "NVIDIA"/"GeForce"/"Tesla" words don't matter, but
     /// every other word does, so "RTX 5090" never matches "RTX 5090 D" or a Laptop GPU.
+    /// A name that says its product line ("GeForce 210") is not offered a row
+    /// of another line, nor one whose model word differs ("PG509-210").
     pub fn gpu(&self, name: &str) -> GpuLookup<'_> {
         self.gpu_candidates(name)
             .unwrap_or_else(|| GpuLookup::NotFound {
