@@ -23,7 +23,7 @@ fn every_reported_name_resolves_with_a_compute_capability() {
     let names = reported();
     let distinct: std::collections::BTreeSet<&str> = names.iter().map(|(n, _)| *n).collect();
     assert!(
-        distinct.len() >= 281,
+        distinct.len() >= 301,
         "only {} distinct reported names",
         distinct.len()
     );
@@ -160,5 +160,57 @@ fn partitions_and_decorated_names_resolve_to_their_board() {
             GpuLookup::Found(r) => assert_eq!(r.name, row, "{reported}"),
             other => panic!("{reported}: {other:?}"),
         }
+    }
+}
+
+#[test]
+fn a_number_shared_with_another_board_does_not_make_a_match() {
+    let kb = Kb::embedded();
+    // "210" is also the suffix of PG509-210 and CMP 100-210; the GeForce
+    // name is its own (legacy) row, and those boards keep theirs.
+    for (reported, row, cc) in [
+        ("GeForce 210", "GeForce 210", "1.2"),
+        ("NVIDIA GeForce 210", "GeForce 210", "1.2"),
+        ("PG509-210", "NVIDIA PG509-210", "8.0"),
+        ("NVIDIA PG509-210", "NVIDIA PG509-210", "8.0"),
+        ("CMP 100-210", "NVIDIA CMP 100-210", "7.0"),
+        ("NVIDIA CMP 100-210", "NVIDIA CMP 100-210", "7.0"),
+    ] {
+        match kb.gpu(reported) {
+            GpuLookup::Found(r) => {
+                assert_eq!(r.name, row, "{reported}");
+                assert_eq!(r.compute_capability.unwrap().to_string(), cc, "{reported}");
+            }
+            other => panic!("{reported}: {other:?}"),
+        }
+    }
+    // Without a row of its own (a `--kb` table that lacks it) the GeForce
+    // name is not offered the boards whose suffix is its number.
+    let mut without = kb.clone();
+    without.gpus.row.retain(|r| r.name != "GeForce 210");
+    for reported in ["GeForce 210", "NVIDIA GeForce 210"] {
+        assert!(
+            offered(&without, reported).is_empty(),
+            "{reported}: offered {:?}",
+            offered(&without, reported)
+        );
+    }
+    // A name of one product line is not offered rows of another.
+    for (reported, not_row) in [
+        ("GeForce 100", "NVIDIA CMP 100-210"),
+        ("GeForce 100-210", "NVIDIA CMP 100-210"),
+        ("Tesla 210", "GeForce 210"),
+        ("Tesla 210", "NVIDIA PG509-210"),
+    ] {
+        let got = offered(kb, reported);
+        assert!(!got.contains(&not_row), "{reported}: offered {got:?}");
+    }
+}
+
+fn offered<'a>(kb: &'a Kb, name: &str) -> Vec<&'a str> {
+    match kb.gpu_match(name) {
+        GpuLookup::Found(r) => vec![r.name.as_str()],
+        GpuLookup::Ambiguous(rows) => rows.iter().map(|r| r.name.as_str()).collect(),
+        GpuLookup::NotFound { .. } => vec![],
     }
 }

@@ -291,6 +291,50 @@ fn nearest_gpus<'a>(query: &str, rows: &'a [GpuRow], n: usize) -> Vec<&'a str> {
     scored.into_iter().take(n).map(|(_, s)| s).collect()
 }
 
+/// Product-line words: a name that says one line ("GeForce 210") is never
+/// a row of another ("Tesla ...", "Quadro ...", "CMP ...").
+const LINES: [&str; 8] = [
+    "geforce", "quadro", "tesla", "titan", "grid", "cmp", "nvs", "jetson",
+];
+
+fn lines_of(name: &str) -> Vec<String> {
+    name.to_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| LINES.contains(t))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The word that names the model: the first word with a digit in it, read
+/// after the brand words ("210" in "GeForce 210", "pg509" in "PG509-210",
+/// "100" in "CMP 100-210", "a100" in "A100-SXM4-40GB").
+fn model_word(words: &[String]) -> Option<&str> {
+    words
+        .iter()
+        .find(|w| w.chars().any(|c| c.is_ascii_digit()))
+        .map(String::as_str)
+}
+
+/// Whether a reported name and a row name are of one product line (or
+/// either names none).
+fn same_line(query: &str, row: &str) -> bool {
+    let (ql, rl) = (lines_of(query), lines_of(row));
+    ql.is_empty() || rl.is_empty() || ql.iter().any(|l| rl.contains(l))
+}
+
+/// Whether a row that holds every word of a reported name can be that part:
+/// same product line, and the same model word when both have one. A number
+/// shared with a board's suffix ("GeForce 210" and "PG509-210") does not
+/// make them one part.
+fn same_part(query: &str, row: &str) -> bool {
+    let (qw, rw) = (plain_words(query), plain_words(row));
+    same_line(query, row)
+        && match (model_word(&qw), model_word(&rw)) {
+            (Some(q), Some(r)) => q == r,
+            _ => true,
+        }
+}
+
 fn normalize_tokens(name: &str) -> Vec<String> {
     let mut toks: Vec<String> = name
         .to_lowercase()
@@ -469,6 +513,8 @@ impl Kb {
     /// Look a GPU up by the name `nvidia-smi` prints, forgivingly: case,
     /// punctuation and the "NVIDIA"/"GeForce"/"Tesla" words don't matter, but
     /// every other word does, so "RTX 5090" never matches "RTX 5090 D" or a Laptop GPU.
+    /// A name that says its product line ("GeForce 210") is not offered a row
+    /// of another line, nor one whose model word differs ("PG509-210").
     pub fn gpu(&self, name: &str) -> GpuLookup<'_> {
         self.gpu_candidates(name)
             .unwrap_or_else(|| GpuLookup::NotFound {
@@ -507,7 +553,7 @@ impl Kb {
         }
         let exact: Vec<&GpuRow> = rows
             .iter()
-            .filter(|r| normalize_tokens(&r.name) == q)
+            .filter(|r| normalize_tokens(&r.name) == q && same_line(name, &r.name))
             .collect();
         match exact.len() {
             1 => return Some(GpuLookup::Found(exact[0])),
@@ -518,7 +564,7 @@ impl Kb {
         let glued = plain_words(name).concat();
         let same_glued: Vec<&GpuRow> = rows
             .iter()
-            .filter(|r| plain_words(&r.name).concat() == glued)
+            .filter(|r| plain_words(&r.name).concat() == glued && same_line(name, &r.name))
             .collect();
         if let [one] = same_glued.as_slice() {
             return Some(GpuLookup::Found(one));
@@ -527,7 +573,7 @@ impl Kb {
             .iter()
             .filter(|r| {
                 let t = normalize_tokens(&r.name);
-                q.iter().all(|w| t.contains(w))
+                q.iter().all(|w| t.contains(w)) && same_part(name, &r.name)
             })
             .collect();
         if !containing.is_empty() {
@@ -726,7 +772,23 @@ impl Kb {
 
 #[cfg(test)]
 mod tests {
-    use super::undecorated;
+    use super::{same_part, undecorated};
+
+    #[test]
+    fn a_shared_number_is_not_a_shared_part() {
+        // the number of a GeForce is a board suffix of these rows
+        assert!(!same_part("GeForce 210", "NVIDIA PG509-210"));
+        assert!(!same_part("GeForce 210", "NVIDIA CMP 100-210"));
+        assert!(same_part("GeForce 210", "GeForce 210"));
+        // a product line the row does not share
+        assert!(!same_part("GeForce P4", "Tesla P4"));
+        assert!(!same_part("Tesla 100-210", "NVIDIA CMP 100-210"));
+        // a shorter name of the same part still is one
+        assert!(same_part("A100", "NVIDIA A100-SXM4-40GB"));
+        assert!(same_part("GTX 1080", "NVIDIA GeForce GTX 1080 Ti"));
+        assert!(same_part("GeForce GTX TITAN", "NVIDIA TITAN RTX"));
+        assert!(same_part("Jetson Orin", "NVIDIA Tegra Orin"));
+    }
 
     #[test]
     fn partition_and_driver_decorations_come_off() {
