@@ -1222,6 +1222,18 @@ fn torch_cpu_build(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
     Some(K::TorchNotCompiledWithCuda)
 }
 
+/// Record the toolkit (with nvcc) a build message names, once per `path`.
+fn toolkit_named(b: &mut Builder, path: &str, version: CudaVersion, src: &str) {
+    if !b.inv.toolkits.iter().any(|t| t.path == path) {
+        b.inv.toolkits.push(Toolkit {
+            path: path.to_string(),
+            version: Fact::new(version, src),
+            has_nvcc: true,
+            has_compat: false,
+        });
+    }
+}
+
 fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
@@ -1232,15 +1244,7 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
     let joined = format!("{} {}", c.line, c.ahead(1));
     if let Some(m) = r.captures(&joined) {
         if let Ok(tk) = m[1].parse::<CudaVersion>() {
-            let path = "CUDA_HOME (torch.utils.cpp_extension)".to_string();
-            if !b.inv.toolkits.iter().any(|t| t.path == path) {
-                b.inv.toolkits.push(Toolkit {
-                    path,
-                    version: Fact::new(tk, c.src),
-                    has_nvcc: true,
-                    has_compat: false,
-                });
-            }
+            toolkit_named(b, "CUDA_HOME (torch.utils.cpp_extension)", tk, c.src);
         }
         if let Ok(tc) = m[2].parse::<CudaVersion>() {
             b.torch_cuda(Fact::new(Some(tc), c.src));
@@ -1260,15 +1264,7 @@ fn deepspeed_cuda_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<Err
     let joined = format!("{} {}", c.line, c.ahead(1));
     let m = r.captures(&joined)?;
     if let Ok(tk) = m[1].parse::<CudaVersion>() {
-        let path = "CUDA_HOME (DeepSpeed op builder)".to_string();
-        if !b.inv.toolkits.iter().any(|t| t.path == path) {
-            b.inv.toolkits.push(Toolkit {
-                path,
-                version: Fact::new(tk, c.src),
-                has_nvcc: true,
-                has_compat: false,
-            });
-        }
+        toolkit_named(b, "CUDA_HOME (DeepSpeed op builder)", tk, c.src);
     }
     if let Some(tc) = m
         .get(2)
