@@ -18,7 +18,7 @@ regex_fn!(
     (?P<mac>\bapple\s+m[1-5]\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bdarwin\b|[\s\x22'(]/users/[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
     |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/|\bwindows\s+subsystem\s+for\s+linux\b|/dev/dxg\b)
     |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
-    |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|\bamdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b)
+    |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}\b|\b(?:an?|my|the|with)\s+amd\s+(?:gpu|card|graphics)s?\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|\bamdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b)
     |(?P<jetson>\bjetson\b|\btegra\b|\bl4t\b|\bjetpack\b|\bnvidia-l4t|\bagx\s+orin\b|\borin\s+nano\b|\bxavier\b)
     |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\bmig-[0-9a-f]{8}-|\bmig\s+(?:a100|a30|h100|h200|h800|a800|b200|gb200)\b|\b(?:a100|a30|h100|h200)\s+(?:with\s+)?mig\b|\bmig\s+(?:instances?|partitions?|slices?|devices?)\b)
     |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
@@ -31,7 +31,25 @@ regex_fn!(
 /// Words that say a line is about an NVIDIA GPU, so an AMD word on it is
 /// not the machine's GPU (`RTX 4090 vs RX 7900 XTX`).
 fn nvidia_word(l: &str) -> bool {
-    l.contains("nvidia") || l.contains("geforce") || l.contains("rtx") || l.contains("cuda:")
+    let said = |w: &str| {
+        l.match_indices(w).any(|(at, _)| {
+            // `no Nvidia GPU`, `non-NVIDIA`, `not an NVIDIA card` deny one.
+            let before = l[..at].trim_end();
+            ![
+                "no",
+                "non-",
+                "non",
+                "not an",
+                "not a",
+                "without",
+                "without an",
+                "without any",
+            ]
+            .iter()
+            .any(|n| before.ends_with(n))
+        })
+    };
+    said("nvidia") || said("geforce") || said("rtx") || l.contains("cuda:")
 }
 
 /// Clues gathered over every input before any is applied.
@@ -100,7 +118,14 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 || key.starts_with("hip runtime")
                 || key.starts_with("miopen");
             if c.amd.is_none() && !nvidia_word(&lower) && !template {
-                c.amd = Some((amd_name(t, a.start()), src.to_string()));
+                // `an AMD card` names no model.
+                let generic = a.as_str().split_whitespace().count() >= 3;
+                let name = if generic {
+                    "AMD (no model named)".to_string()
+                } else {
+                    amd_name(t, a.start())
+                };
+                c.amd = Some((name, src.to_string()));
             }
         }
         if m.name("jetson").is_some() {
@@ -429,6 +454,19 @@ mod tests {
         assert_eq!(p.vendor, GpuVendor::Amd);
         assert_eq!(p.name.as_deref(), Some("AMD Radeon RX 570"));
         let inv = run("benchmarks: NVIDIA RTX 4090 vs RX 7900 XTX\n");
+        assert!(inv.pci.is_empty());
+    }
+
+    #[test]
+    fn an_amd_card_named_in_prose_is_amd_even_beside_a_denied_nvidia_gpu() {
+        // StableSwarmUI #269: the server said "no Nvidia GPU" on an AMD card.
+        let inv = run("On an AMD card under Ubuntu the server then reports \"no Nvidia GPU\".\n");
+        let p = &inv.pci[0];
+        assert_eq!(p.vendor, GpuVendor::Amd);
+        assert_eq!(p.name.as_deref(), Some("AMD (no model named)"));
+        let inv = run("the AMD card is the display, the NVIDIA GPU runs CUDA\n");
+        assert!(inv.pci.is_empty());
+        let inv = run("AMD Ryzen 9 5950X with an NVIDIA RTX 3090\n");
         assert!(inv.pci.is_empty());
     }
 

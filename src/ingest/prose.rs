@@ -10,7 +10,7 @@
 
 use super::{Builder, Doc};
 use crate::inventory::{Fact, OsKind};
-use crate::version::DriverVersion;
+use crate::version::{CudaVersion, DriverVersion};
 
 /// The suffix a fact read from typed text carries in its source.
 pub const PROSE: &str = "(prose)";
@@ -62,7 +62,15 @@ regex_fn!(
 );
 regex_fn!(
     pip_install_re,
-    r"(?i)\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b(.*)"
+    r"(?i)\b(?:pip3?|uv\s+pip|python3?(?:\s+-[a-z]{1,2})*\s+-m\s+pip)\s+install\b(.*)"
+);
+regex_fn!(
+    torch_index_re,
+    r"(?i)download\.pytorch\.org/whl/(?:nightly/|test/)?(cpu|cu[0-9]{2,3}|rocm[0-9]+(?:\.[0-9]+){0,2})\b"
+);
+regex_fn!(
+    torch_arg_re,
+    r"(?i)(?:^|\s)['\x22]?torch(?:\s|$|[=<>~!]|['\x22])"
 );
 regex_fn!(
     pinned_re,
@@ -252,6 +260,36 @@ fn template(doc: &Doc, b: &mut Builder) {
     }
 }
 
+/// `pip install torch --index-url https://download.pytorch.org/whl/cu121`:
+/// the index names the build the command installs (`cpu`, `cuXYZ`,
+/// `rocmX.Y`), where nothing else said which torch build it is.
+fn torch_index(args: &str, src: &str, b: &mut Builder) {
+    let Some(m) = torch_index_re().captures(args) else {
+        return;
+    };
+    if !torch_arg_re().is_match(args) {
+        return;
+    }
+    let known = b.inv.python.iter().any(|e| {
+        e.torch
+            .as_ref()
+            .is_some_and(|t| t.cuda.is_some() || t.hip.is_some())
+            || e.package("torch").is_some_and(|p| p.version.contains('+'))
+    });
+    if known {
+        return;
+    }
+    let tag = m[1].to_ascii_lowercase();
+    let note = format!("the wheel index ({tag}) of a typed install command");
+    if let Some(h) = tag.strip_prefix("rocm") {
+        b.torch().hip = Some(Fact::new(Some(h.to_string()), src).with_note(note));
+    } else if tag == "cpu" {
+        b.torch_cuda(Fact::new(None, src).with_note(note));
+    } else if let Ok(c) = tag.parse::<CudaVersion>() {
+        b.torch_cuda(Fact::new(Some(c), src).with_note(note));
+    }
+}
+
 pub fn parse(doc: &Doc, b: &mut Builder) {
     template(doc, b);
     for line in &doc.lines {
@@ -307,6 +345,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                     b.package(&name, &p[2], &src);
                 }
             }
+            torch_index(&args, &src, b);
         }
         let torch_known = b.inv.python.iter().any(|e| {
             e.package("torch").is_some() || e.torch.as_ref().is_some_and(|t| t.version.is_some())
@@ -336,6 +375,31 @@ mod tests {
 
     fn run(text: &str) -> Inventory {
         ingest(&[("t".to_string(), text.to_string())])
+    }
+
+    #[test]
+    fn a_typed_torch_install_names_its_build_by_the_wheel_index() {
+        // StableSwarmUI #269: the install script's torch line.
+        let inv = run("python3 -s -m pip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121\n");
+        let t = inv.python[0].torch.as_ref().unwrap();
+        let c = t.cuda.as_ref().unwrap();
+        assert_eq!(c.value.map(|c| c.to_string()).as_deref(), Some("12.1"));
+        assert!(c.source.ends_with("(prose)"));
+        let inv =
+            run("pip3 install torch==2.4.0 --index-url https://download.pytorch.org/whl/cpu\n");
+        let t = inv.python[0].torch.as_ref().unwrap();
+        assert_eq!(t.cuda.as_ref().unwrap().value, None);
+        let inv = run("pip install torch --index-url https://download.pytorch.org/whl/rocm6.1\n");
+        let h = inv.python[0].torch.as_ref().unwrap().hip.as_ref().unwrap();
+        assert_eq!(h.value.as_deref(), Some("6.1"));
+        // The index of another package, or a torch whose tag is already known.
+        let inv =
+            run("pip install torchvision --index-url https://download.pytorch.org/whl/cu118\n");
+        assert!(inv.python.iter().all(|e| e.torch.is_none()));
+        let inv = run("pip install torch==2.1.0+cu118\npip install torch --index-url https://download.pytorch.org/whl/cpu\n");
+        let t = inv.python[0].torch.as_ref().unwrap();
+        let c = t.cuda.as_ref().unwrap();
+        assert_eq!(c.value.map(|c| c.to_string()).as_deref(), Some("11.8"));
     }
 
     #[test]

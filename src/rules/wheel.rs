@@ -101,11 +101,17 @@ fn amd_evidence(inv: &Inventory, f: Finding) -> Finding {
         .iter()
         .filter(|p| p.vendor == crate::inventory::GpuVendor::Amd)
     {
-        f = f.evidence(
-            format!("PCI {} (AMD)", p.address),
-            format!("{} {}", p.vendor_id, p.device_id),
-            &p.source,
-        );
+        f = if p.address.is_empty() {
+            // Named in a report, not read from the PCI bus.
+            let name = p.name.as_deref().unwrap_or("an AMD device");
+            f.evidence("AMD GPU", name, &p.source)
+        } else {
+            f.evidence(
+                format!("PCI {} (AMD)", p.address),
+                format!("{} {}", p.vendor_id, p.device_id),
+                &p.source,
+            )
+        };
     }
     if let Some(k) = &inv.amd.kfd_present {
         f = f.fact("/dev/kfd present", k);
