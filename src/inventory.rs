@@ -473,6 +473,22 @@ pub struct LibraryInstall {
     pub path: String,
     /// Version as read (`9.1.0`, `8.6.1`, `2.21.5`).
     pub version: Fact<String>,
+    /// The CUDA release the library was built for, where its package says
+    /// (`libcudnn8 8.8.0.121-1+cuda12.0`, `libcudnn9-cuda-12`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub built_for_cuda: F<CudaVersion>,
+}
+
+impl LibraryInstall {
+    /// The CUDA major the library was built for: its package's `+cudaX.Y`,
+    /// or a `-cuda-N` package name (`package libcudnn9-cuda-12`).
+    pub fn cuda_major(&self) -> Option<u32> {
+        if let Some(c) = &self.built_for_cuda {
+            return Some(c.value.major);
+        }
+        let (_, n) = self.path.strip_prefix("package ")?.rsplit_once("-cuda-")?;
+        n.parse().ok()
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -279,3 +279,41 @@ fn new_messages_name_their_cause() {
         assert!(codes(&f).contains(code), "{rel}: {f:?}");
     }
 }
+
+#[test]
+fn a_cudnn_package_built_for_another_cuda_is_the_cudnn_not_a_second_cuda() {
+    // jax #14931: `apt list --installed` shows libcudnn8 8.8.0.121-1+cuda12.0 on CUDA 11.8.
+    let rel = "corpus/c2-jax046-cuda11-wheel-asks-cublaslt12-cudnn-cuda12-build.txt";
+    let (inv, f) = explain(rel);
+    let l = &inv.libraries.cudnn[0];
+    assert_eq!(l.cuda_major(), Some(12));
+    let lib = f.iter().find(|f| f.code == "LIB009").expect("LIB009");
+    assert_eq!(
+        lib.severity,
+        Severity::Error,
+        "the observed error proves it"
+    );
+    assert_eq!(errors_in(&f, Category::MultipleCuda), 0, "{f:?}");
+}
+
+#[test]
+fn a_typed_install_from_the_cuda_index_on_an_amd_card_is_rocm() {
+    // StableSwarmUI #269: the install script's cu121 line on an AMD card.
+    let (_, f) = explain("corpus/c5-stableswarmui-amd-install-script-pulls-cu121.txt");
+    assert!(codes(&f).contains("WHL002"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+}
+
+#[test]
+fn a_tensorflow_template_names_the_cudnn_its_release_was_not_built_for() {
+    // tensorflow #44040: TF 2.3.1 (built with cuDNN 7) beside a typed cuDNN 8.0.4.
+    let (_, f) = explain("corpus/c6-tf-231-cudnn804-wants-libcudnn7.txt");
+    let lib = f.iter().find(|f| f.code == "LIB001").expect("LIB001");
+    assert_eq!(lib.category, Category::CudnnMismatch);
+    // No nvidia-cudnn-cu10 wheel exists: the fix says where cuDNN 7 comes from.
+    let fix = lib.fix.as_ref().expect("a fix");
+    assert!(fix.command.is_none(), "{fix:?}");
+    // A report that lists no cuDNN says nothing of whether one is there.
+    let (_, f) = explain("corpus/c2-tf27-conda-cudatoolkit-needs-ld-library-path.txt");
+    assert!(!codes(&f).contains("LIB001"), "{f:?}");
+}

@@ -133,6 +133,7 @@ fn forward_compat_needs_a_datacenter_gpu_and_the_compat_libraries() {
                     "580.82.07".into(),
                     "/usr/local/cuda-13.0/compat",
                 ),
+                built_for_cuda: None,
             })
         })
         .build();

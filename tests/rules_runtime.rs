@@ -124,6 +124,7 @@ fn forward_compat_on_a_datacenter_gpu_is_a_warning() {
                     "580.65.06".into(),
                     "/usr/local/cuda-13.0/compat",
                 ),
+                built_for_cuda: None,
             })
         })
         .build();

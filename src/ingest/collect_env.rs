@@ -510,6 +510,7 @@ pub fn cudnn_path(b: &mut Builder, val: &str, src: &str) {
     b.inv.libraries.cudnn.push(LibraryInstall {
         path: val.to_string(),
         version: Fact::new(version, src),
+        built_for_cuda: None,
     });
 }
 

@@ -1454,6 +1454,7 @@ fn cudnn_loaded(b: &mut Builder, v: &str, src: &str) {
     b.inv.libraries.cudnn.push(LibraryInstall {
         path,
         version: Fact::new(v.to_string(), src),
+        built_for_cuda: None,
     });
 }
 

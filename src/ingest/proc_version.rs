@@ -26,6 +26,14 @@ regex_fn!(
 );
 
 regex_fn!(
+    // `ii  libcudnn8  8.9.7.29-1+cuda12.2  amd64 ...` (dpkg -l),
+    // `libcudnn8/unknown,now 8.8.0.121-1+cuda12.0 amd64 [installed]` (apt list),
+    // `libnccl2-2.18.3-1+cuda12.2.x86_64` (rpm -qa).
+    lib_pkg_re,
+    r"^(?:[a-z][a-z]\s+)?((?:lib)?(?:cudnn|nccl|nvinfer)[0-9]*)(?:-dev|-samples|-headers)?(-cuda-([0-9]+))?(?:-dev)?(?::[a-z0-9]+)?(?:/\S+\s+|\s+|-)(?:[0-9]+:)?([0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:-[0-9a-z]+)?(?:[+.]cuda([0-9]+\.[0-9]+))?(?:[.\s]|$)"
+);
+
+regex_fn!(
     cli_info_re,
     r"^(NVRM version|CUDA version|Device Index|Model|Architecture):\s+(\S.*)$"
 );
@@ -104,6 +112,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
+        if t.contains("cudnn") || t.contains("libnccl") || t.contains("libnvinfer") {
+            if let Some(c) = lib_pkg_re().captures(t) {
+                lib_package(b, &c, src);
+                continue;
+            }
+        }
+
         if has(t, " => ") && has(t, "(libc6") {
             ldconfig_row(b, t, src);
             continue;
@@ -150,6 +165,35 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     }
 }
 
+/// A cuDNN, NCCL or TensorRT package row: the version, and the CUDA it was
+/// built for (`+cuda12.0` in the version, `-cuda-12` in the name).
+fn lib_package(b: &mut Builder, c: &regex::Captures, src: &str) {
+    let name = &c[1];
+    // `cudnn9-cuda-12`; a bare `cudnn 8.9` is prose, not a package.
+    if !name.starts_with("lib") && c.get(3).is_none() {
+        return;
+    }
+    // `-cuda-12` names only the major: the path keeps it (`LibraryInstall::cuda_major`).
+    let cuda = c
+        .get(5)
+        .and_then(|m| m.as_str().parse::<CudaVersion>().ok());
+    let install = LibraryInstall {
+        path: format!("package {name}{}", c.get(2).map_or("", |m| m.as_str())),
+        version: Fact::new(c[4].to_string(), src),
+        built_for_cuda: cuda.map(|v| Fact::new(v, src).with_note("the package's CUDA build")),
+    };
+    let list = if name.contains("cudnn") {
+        &mut b.inv.libraries.cudnn
+    } else if name.starts_with("libnccl") {
+        &mut b.inv.libraries.nccl
+    } else {
+        &mut b.inv.libraries.tensorrt
+    };
+    if !list.iter().any(|l| l.path == install.path) {
+        list.push(install);
+    }
+}
+
 /// `ldconfig -p`: `libcudnn_ops.so.9 (libc6,x86-64) => /lib/x86_64-linux-gnu/libcudnn_ops.so.9`.
 fn ldconfig_row(b: &mut Builder, t: &str, src: &str) {
     let Some((_, path)) = t.split_once(" => ") else {
@@ -166,6 +210,7 @@ fn ldconfig_row(b: &mut Builder, t: &str, src: &str) {
     let install = LibraryInstall {
         path: path.to_string(),
         version: Fact::new(ver.to_string(), src),
+        built_for_cuda: None,
     };
     let list = if stem.starts_with("libcudnn") {
         &mut b.inv.libraries.cudnn
@@ -375,6 +420,32 @@ mod tests {
         let mut b = Builder::new("t");
         parse(&doc, &mut b);
         b.finish()
+    }
+
+    #[test]
+    fn cudnn_nccl_and_tensorrt_packages_name_their_cuda_build() {
+        let inv = run(
+            "ii  libcudnn8  8.9.7.29-1+cuda12.2  amd64  cuDNN runtime libraries\n\
+            libcudnn8-dev/unknown,now 8.8.0.121-1+cuda12.0 amd64 [installed]\n\
+            ii  libcudnn9-cuda-12   9.1.0.70-1   amd64  cuDNN\n\
+            libnccl2-2.18.3-1+cuda12.2.x86_64\n\
+            ii  libnvinfer8  8.6.1.6-1+cuda12.0  amd64  TensorRT runtime\n",
+        );
+        let c = &inv.libraries.cudnn;
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert_eq!(c[0].version.value, "8.9.7.29");
+        assert_eq!(
+            c[0].built_for_cuda.as_ref().unwrap().value.to_string(),
+            "12.2"
+        );
+        assert_eq!(c[1].path, "package libcudnn9-cuda-12");
+        assert!(c[1].built_for_cuda.is_none(), "only the major is named");
+        assert_eq!(c[1].cuda_major(), Some(12));
+        assert_eq!(inv.libraries.nccl[0].version.value, "2.18.3");
+        assert_eq!(inv.libraries.tensorrt[0].cuda_major(), Some(12));
+        // A message or a sentence is not a package row.
+        let inv = run("cudnn 8.9 is installed\nCould not load library libcudnn_ops_infer.so.8\n");
+        assert!(inv.libraries.cudnn.is_empty());
     }
 
     #[test]

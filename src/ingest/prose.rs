@@ -9,7 +9,7 @@
 //! `rules::observed::mark_thin_evidence`).
 
 use super::{Builder, Doc};
-use crate::inventory::{Fact, OsKind};
+use crate::inventory::{Fact, LibraryInstall, OsKind};
 use crate::version::{CudaVersion, DriverVersion};
 
 /// The suffix a fact read from typed text carries in its source.
@@ -86,7 +86,7 @@ regex_fn!(
 );
 regex_fn!(
     field_re,
-    r"^(?:#{2,6}\s*(?P<h>[^#].{1,80}?)\s*#*|[-*\s]*\*\*(?P<b>[^*]{2,60}?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+))$"
+    r"^(?:#{2,6}\s*(?P<h>[^#].{1,80}?)\s*#*|[-*\s]*\*\*(?P<b>[^*]{2,60}?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+)|(?P<p>(?i:tensorflow version|cudnn|cudnn version|cuda/cudnn version|nvidia-smi|gpu model and memory|os platform and distribution)):\s+(?P<pv>.+))$"
 );
 
 /// An issue template's field: a `### Heading` and the first line under it,
@@ -96,7 +96,11 @@ fn fields(doc: &Doc) -> Vec<(String, String, String)> {
     let n = doc.lines.len();
     for i in 0..n {
         let t = doc.lines[i].text.trim();
-        if !(t.starts_with("##") || t.starts_with("**") || t.starts_with("- ")) || t.len() > 200 {
+        // Plain `Key: value` only for the closed set of keys in `field_re`.
+        let plain = t.len() <= 120 && t.contains(": ");
+        if !(t.starts_with("##") || t.starts_with("**") || t.starts_with("- ") || plain)
+            || t.len() > 200
+        {
             continue;
         }
         let Some(m) = field_re().captures(t) else {
@@ -122,6 +126,12 @@ fn fields(doc: &Doc) -> Vec<(String, String, String)> {
                 doc.lines[j].src.clone(),
             )
         } else if let (Some(k), Some(v)) = (m.name("b"), m.name("bv")) {
+            (
+                k.as_str().to_string(),
+                v.as_str().to_string(),
+                doc.lines[i].src.clone(),
+            )
+        } else if let (Some(k), Some(v)) = (m.name("p"), m.name("pv")) {
             (
                 k.as_str().to_string(),
                 v.as_str().to_string(),
@@ -213,6 +223,38 @@ fn template(doc: &Doc, b: &mut Builder) {
         if key.contains("tensorflow version") || key == "tensorflow" {
             if let Some(v) = last_version() {
                 b.package("tensorflow", &v, &src);
+            }
+            continue;
+        }
+        // `cuDNN: 8.0.4`, `CUDA/cuDNN version: 10.1 / 7.6`: the cuDNN the reporter installed.
+        if key.starts_with("cudnn") || key == "cuda/cudnn version" {
+            let tokens: Vec<String> = version_token_re()
+                .captures_iter(&value)
+                .map(|m| m[1].to_string())
+                .collect();
+            let v = if key.starts_with("cudnn") {
+                tokens.first()
+            } else {
+                tokens.get(1)
+            };
+            let path = "cuDNN named in the report".to_string();
+            if let Some(v) = v {
+                if b.inv.libraries.cudnn.iter().all(|l| l.path != path) {
+                    b.inv.libraries.cudnn.push(LibraryInstall {
+                        path,
+                        version: Fact::new(v.clone(), &src).with_note(typed),
+                        built_for_cuda: None,
+                    });
+                }
+            }
+            continue;
+        }
+        if key == "nvidia-smi" {
+            if b.inv.nvidia.driver_version.is_none() {
+                let v = value.split_whitespace().next().unwrap_or("");
+                if let Ok(v) = v.parse::<DriverVersion>() {
+                    b.inv.nvidia.driver_version = Some(Fact::new(v, &src).with_note(typed));
+                }
             }
             continue;
         }
@@ -400,6 +442,28 @@ mod tests {
         let t = inv.python[0].torch.as_ref().unwrap();
         let c = t.cuda.as_ref().unwrap();
         assert_eq!(c.value.map(|c| c.to_string()).as_deref(), Some("11.8"));
+    }
+
+    #[test]
+    fn plain_template_keys_of_the_tensorflow_form() {
+        // tensorflow #44040: the template's list markers were lost.
+        let inv =
+            run("TensorFlow version: 2.3.1\nCUDA: 10.1.243\ncuDNN: 8.0.4\nNVIDIA-SMI: 450.80.02\n");
+        assert_eq!(inv.libraries.cudnn[0].version.value, "8.0.4");
+        assert!(inv.libraries.cudnn[0].version.source.ends_with("(prose)"));
+        assert_eq!(
+            inv.nvidia.driver_version.unwrap().value.to_string(),
+            "450.80.02"
+        );
+        assert_eq!(
+            inv.python[0].package("tensorflow").unwrap().version,
+            "2.3.1"
+        );
+        let inv = run("- CUDA/cuDNN version: 10.1 / 7.6\n");
+        assert_eq!(inv.libraries.cudnn[0].version.value, "7.6");
+        // Other `Key: value` lines are not template fields.
+        let inv = run("Error: cuDNN 8.0.4 failed\nnote: cudnn: 9.1 was loaded\n");
+        assert!(inv.libraries.cudnn.is_empty());
     }
 
     #[test]

@@ -106,6 +106,7 @@ fn from_files(
         out.push(LibraryInstall {
             version: Fact::new(v.to_string(), path.clone()),
             path,
+            built_for_cuda: None,
         });
     }
     out
@@ -137,6 +138,7 @@ fn from_headers(
                 out.push(LibraryInstall {
                     version: Fact::new(v, path.clone()),
                     path,
+                    built_for_cuda: None,
                 });
             }
             break;

@@ -207,6 +207,7 @@ fn compat_libraries(ctx: &Ctx, toolkits: &[Toolkit]) -> Vec<LibraryInstall> {
             out.push(LibraryInstall {
                 version: Fact::new(v.to_string(), path.clone()),
                 path,
+                built_for_cuda: None,
             });
         }
     }

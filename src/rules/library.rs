@@ -12,7 +12,7 @@ use super::fix;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &LIB001, &LIB002, &LIB003, &LIB004, &LIB005, &LIB006, &LIB007, &LIB008,
+    &LIB001, &LIB002, &LIB003, &LIB004, &LIB005, &LIB006, &LIB007, &LIB008, &LIB009,
 ];
 
 /// A cuDNN that the environment can load: (cuDNN major, what/where).
@@ -49,7 +49,26 @@ struct CudnnNeed {
     external: bool,
 }
 
-fn cudnn_needs(kb: &Kb, env: &PythonEnv) -> Vec<CudnnNeed> {
+/// Is this environment's TensorFlow a CUDA build: its build says so, or the
+/// package is one (`tensorflow-gpu`; `tensorflow` 2.1+ on Linux, where the
+/// PyPI wheel carries the GPU build).
+fn tf_is_cuda_build(inv: &Inventory, env: &PythonEnv, b: &FrameworkBuild) -> bool {
+    if b.cuda.is_some() || env.package("tensorflow-gpu").is_some() {
+        return true;
+    }
+    let linux = inv
+        .os
+        .kind
+        .as_ref()
+        .is_none_or(|k| k.value == crate::inventory::OsKind::Linux);
+    let from_2_1 = env
+        .package("tensorflow")
+        .and_then(|p| series(&p.version))
+        .is_some_and(|(maj, min)| (maj, min) >= (2, 1));
+    linux && from_2_1
+}
+
+fn cudnn_needs(inv: &Inventory, kb: &Kb, env: &PythonEnv) -> Vec<CudnnNeed> {
     let mut out = Vec::new();
     if env.package("onnxruntime-gpu").is_some() {
         if let Some(b) = &env.onnxruntime {
@@ -60,7 +79,7 @@ fn cudnn_needs(kb: &Kb, env: &PythonEnv) -> Vec<CudnnNeed> {
         }
     }
     if let Some(b) = &env.tensorflow {
-        if b.cuda.is_some() {
+        if tf_is_cuda_build(inv, env, b) {
             push_fw_need(&mut out, "tensorflow", b, |v| {
                 kb.tensorflow(v)
                     .map(|r| (r.cudnn_major, r.cuda_version.map(|c| c.major), r.kb()))
@@ -154,7 +173,7 @@ fn check_lib001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             .iter()
             .filter(|p| p.1.starts_with("nvidia-cudnn"))
             .collect();
-        for need in cudnn_needs(kb, env) {
+        for need in cudnn_needs(inv, kb, env) {
             let pool: Vec<&(u32, String, String)> = if need.external {
                 present.iter().collect()
             } else {
@@ -163,7 +182,9 @@ fn check_lib001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             if pool.iter().any(|p| p.0 == need.major) {
                 continue;
             }
-            if pool.is_empty() && !need.external {
+            // A pasted report that lists no cuDNN says nothing of whether one is there.
+            let reported = env.kind == crate::inventory::EnvKind::Reported;
+            if pool.is_empty() && (!need.external || reported) {
                 continue;
             }
             let (sev, msg) = if pool.is_empty() {
@@ -196,8 +217,17 @@ fn check_lib001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 f = f.evidence("cuDNN present", &p.1, &p.2);
             }
             let inst = fix::installer(inv, env);
+            // nvidia-cudnn wheels exist per CUDA major (nvidia_wheels) and only from cuDNN 8.
+            let wheel = |cm: u32| {
+                need.major >= 8
+                    && kb
+                        .nvidia_wheels
+                        .row
+                        .iter()
+                        .any(|r| r.package == format!("nvidia-cudnn-cu{cm}"))
+            };
             f = match need.cuda_major {
-                Some(cm) => f.fix_command(
+                Some(cm) if wheel(cm) => f.fix_command(
                     inst.install(&format!("\"nvidia-cudnn-cu{cm}=={}.*\"", need.major)),
                     Some(format!(
                         "cuDNN {} for CUDA {cm}; or install a build of {} made for the cuDNN present. With uv: {}",
@@ -206,6 +236,10 @@ fn check_lib001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                         inst.uv_install(&format!("\"nvidia-cudnn-cu{cm}=={}.*\"", need.major))
                     )),
                 ),
+                Some(cm) => f.fix_note(format!(
+                    "install cuDNN {}.x built for CUDA {cm} (NVIDIA's cuDNN archive or its system package: no nvidia-cudnn-cu{cm} wheel carries it), or a build of {} made for the cuDNN present",
+                    need.major, need.who
+                )),
                 None => f.fix_note(format!("install cuDNN {} for the framework's CUDA major", need.major)),
             };
             out.push(f);
@@ -716,6 +750,128 @@ fn check_lib008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         f = f.fix_command(
             inst.uninstall(&list.join(" ")),
             Some("check `pip show <name>` (Required-by) first; then reinstall the framework so its own nvidia-* wheels are complete".into()),
+        );
+        out.push(f);
+    }
+    out
+}
+
+pub static LIB009: Rule = Rule {
+    code: "LIB009",
+    name: "system-cudnn-built-for-other-cuda",
+    category: Category::CudnnMismatch,
+    severity: Severity::Warning,
+    summary: "A system cuDNN package built for another CUDA major than the toolkit and the frameworks that load the system cuDNN.",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "Each system cuDNN whose package names the CUDA it was built for (`libcudnn8 8.8.0.121-1+cuda12.0`, `libcudnn9-cuda-12`) against the CUDA majors that use the system cuDNN: toolkits with nvcc, and the jaxlib, TensorFlow and onnxruntime builds that do not carry their own cuDNN wheel.",
+        why_it_breaks: "NVIDIA publishes each cuDNN release once per CUDA major, under the same library name (libcudnn.so.8). A cuDNN built for CUDA 12 loads CUDA 12's cuBLAS (libcublasLt.so.12), which a CUDA 11 machine does not have ('Could not load library libcublasLt.so.12'), or mixes two CUDA majors in one process. `apt upgrade` moves to the newest build, whatever its CUDA.",
+        how_to_fix: "Install the build of that cuDNN for the CUDA major in use (`apt list -a libcudnn8` lists them; pin `libcudnn8=<version>-1+cuda11.8` and the same for -dev), or use the framework's own cuDNN wheel.",
+        sources: &[
+            "https://developer.download.nvidia.com/compute/redist/cudnn/v8.0.5/Ubuntu18_04-x64 (one cuDNN release, one package per CUDA: libcudnn8_8.0.5.39-1+cuda10.1 ... +cuda11.1)",
+            "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-893/pdf/cuDNN-Installation-Guide.pdf (Debian installation: libcudnn8=${cudnn_version}-1+${cuda_version})",
+            "https://docs.nvidia.com/deeplearning/cudnn/backend/latest/reference/support-matrix.html",
+        ],
+    },
+    check: check_lib009,
+    superseded_by: &[],
+};
+
+/// The CUDA major of a jaxlib local tag: `+cuda11.cudnn82` → 11, `+cuda111` → 11, `+cuda102` → 10.
+fn jaxlib_cuda_major(version: &str) -> Option<u32> {
+    let (_, local) = version.split_once('+')?;
+    let digits: String = local
+        .strip_prefix("cuda")?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    match digits.len() {
+        2 => digits.parse().ok(),
+        3 => digits[..2].parse().ok(),
+        _ => None,
+    }
+}
+
+/// The CUDA majors that load the system cuDNN: (major, what, source).
+fn system_cudnn_users(inv: &Inventory) -> Vec<(u32, String, String)> {
+    let mut out = Vec::new();
+    for t in inv.toolkits.iter().filter(|t| t.has_nvcc) {
+        out.push((
+            t.version.value.major,
+            format!("CUDA toolkit {} ({})", t.version.value, t.path),
+            t.version.source.clone(),
+        ));
+    }
+    for env in &inv.python {
+        if env
+            .packages
+            .iter()
+            .any(|p| p.name.starts_with("nvidia-cudnn"))
+        {
+            continue;
+        }
+        if let Some(p) = env.package("jaxlib") {
+            if let Some(m) = jaxlib_cuda_major(&p.version) {
+                out.push((m, format!("jaxlib {}", p.version), p.source.clone()));
+            }
+        }
+        let fws: [(&str, &Option<FrameworkBuild>); 2] = [
+            ("tensorflow", &env.tensorflow),
+            ("onnxruntime", &env.onnxruntime),
+        ];
+        for (name, fw) in fws {
+            if let Some(c) = fw.as_ref().and_then(|b| b.cuda.as_ref()) {
+                out.push((
+                    c.value.major,
+                    format!("{name} built for CUDA {}", c.value),
+                    c.source.clone(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn check_lib009(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let users = system_cudnn_users(inv);
+    if users.is_empty() {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for l in &inv.libraries.cudnn {
+        let Some(built) = l.cuda_major() else {
+            continue;
+        };
+        if users.iter().any(|u| u.0 == built) {
+            continue;
+        }
+        let used: BTreeSet<u32> = users.iter().map(|u| u.0).collect();
+        let used: Vec<String> = used.iter().map(|m| format!("CUDA {m}")).collect();
+        let built_s = match &l.built_for_cuda {
+            Some(c) => format!("CUDA {}", c.value),
+            None => format!("CUDA {built}"),
+        };
+        let mut f = LIB009
+            .finding(format!(
+                "cuDNN {} ({}) is built for {built_s}, but what loads the system cuDNN here is {}: it asks for CUDA {built} libraries (libcublasLt.so.{built}) that this CUDA does not provide.",
+                l.version.value,
+                l.path,
+                used.join(", ")
+            ))
+            .fact(format!("cuDNN ({})", l.path), &l.version);
+        if let Some(c) = &l.built_for_cuda {
+            f = f.fact(format!("cuDNN ({}) built for CUDA", l.path), c);
+        }
+        for (_, what, src) in &users {
+            f = f.evidence("uses the system cuDNN", what, src);
+        }
+        let pkg = l.path.strip_prefix("package ").unwrap_or("libcudnn8");
+        let want = users.first().map_or(0, |u| u.0);
+        f = f.fix_command(
+            format!("apt list -a {pkg} 2>/dev/null | grep cuda{want}"),
+            Some(format!(
+                "lists the builds of {pkg} for CUDA {want}; install one with `sudo apt-get install {pkg}=<version>` (and the same version of its -dev package), or use the framework's own cuDNN wheel (nvidia-cudnn-cu{want})"
+            )),
         );
         out.push(f);
     }

@@ -311,6 +311,17 @@ pub fn lib(path: &str, version: &str) -> LibraryInstall {
     LibraryInstall {
         path: path.into(),
         version: Fact::new(version.into(), path.to_string()),
+        built_for_cuda: None,
+    }
+}
+
+/// A `libcudnn8` package row: its version and the CUDA it was built for.
+pub fn cudnn_pkg(version: &str, cuda: &str) -> LibraryInstall {
+    let src = "dpkg -l";
+    LibraryInstall {
+        path: "package libcudnn8".into(),
+        version: Fact::new(version.into(), src),
+        built_for_cuda: Some(Fact::new(cuda.parse().expect("cuda"), src)),
     }
 }
 
@@ -536,6 +547,11 @@ pub fn firing(code: &str) -> Inventory {
             .torch("2.5.1+cu121", Some("12.1"))
             .package("nvidia-cudnn-cu11", "8.5.0.96")
             .package("nvidia-cudnn-cu12", "9.1.0.70")
+            .build(),
+        "LIB009" => B::linux()
+            .toolkit("/usr/local/cuda-11.8", "11.8.89", true)
+            .package("jaxlib", "0.4.6+cuda11.cudnn82")
+            .with(|i| i.libraries.cudnn = vec![cudnn_pkg("8.8.0.121", "12.0")])
             .build(),
         "FAB001" => h100_hgx("535.104.05")
             .with(|i| i.fabric.fabric_manager_installed = f(false, "systemctl"))
@@ -858,6 +874,11 @@ pub fn near_miss(code: &str) -> Inventory {
             .driver("535.104.05", Some("12.2"))
             .torch("2.5.1+cu121", Some("12.1"))
             .package("nvidia-cudnn-cu12", "9.1.0.70")
+            .build(),
+        "LIB009" => B::linux()
+            .toolkit("/usr/local/cuda-11.8", "11.8.89", true)
+            .package("jaxlib", "0.4.6+cuda11.cudnn82")
+            .with(|i| i.libraries.cudnn = vec![cudnn_pkg("8.8.1.3", "11.8")])
             .build(),
         "FAB001" => h100_hgx("535.104.05")
             .with(|i| {
