@@ -60,7 +60,7 @@ fn tf_is_cuda_build(inv: &Inventory, env: &PythonEnv, b: &FrameworkBuild) -> boo
         .os
         .kind
         .as_ref()
-        .is_none_or(|k| k.value == crate::inventory::OsKind::Linux);
+        .map_or(true, |k| k.value == crate::inventory::OsKind::Linux);
     let from_2_1 = env
         .package("tensorflow")
         .and_then(|p| series(&p.version))
