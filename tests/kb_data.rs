@@ -227,8 +227,23 @@ fn torch_arch_rows_of_other_platforms_never_answer_for_x86_64() {
     }
     // A platform with no row answers nothing rather than borrowing the x86_64 list.
     assert!(kb
-        .torch_arch_on("2.10.0", "cu126", "windows-x86_64")
+        .torch_arch_on("2.9.0", "cu126", "windows-x86_64")
         .is_none());
+    assert!(kb.torch_arch("2.9.0", "cu126").is_some());
+    // The Windows cu126 wheels carry sm_61, the Linux ones do not.
+    let has_61 = |r: &gpucompat::kb::tables::TorchArchRow| {
+        r.arch_list
+            .as_ref()
+            .unwrap()
+            .iter()
+            .any(|t| t.to_string() == "sm_61")
+    };
+    let win = kb
+        .torch_arch_on("2.10.0", "cu126", "windows-x86_64")
+        .unwrap();
+    assert_eq!(win.platform, "windows-x86_64");
+    assert!(has_61(win));
+    assert!(!has_61(x86));
     // A variant with no row answers nothing.
     assert!(kb.torch_arch("2.10.0", "cu999").is_none());
 }

@@ -198,8 +198,40 @@ fn an_aarch64_machine_reads_the_aarch64_wheels_arch_list() {
     let inv = B::linux()
         .driver("580.65.06", Some("13.0"))
         .gpu("Tesla T4")
-        .torch("2.9.1+cu128", Some("12.8"))
+        .torch("2.8.0+cu128", Some("12.8"))
         .with(|i| i.os.arch = f("aarch64".into(), "uname -m"))
         .build();
     assert!(fired(&inv, "ARCH001").is_empty());
+}
+
+#[test]
+fn a_windows_machine_reads_the_windows_wheels_arch_list() {
+    // The Windows cu128 wheels of torch 2.7 keep sm_50..sm_90 beside sm_100/sm_120, while the
+    // Linux x86_64 ones start at sm_75: a GTX 1080 (sm_61) has kernels on Windows only.
+    let gtx1080 = |b: B, torch: &str| {
+        b.driver("576.02", Some("12.9"))
+            .gpu("NVIDIA GeForce GTX 1080")
+            .torch(torch, Some("12.8"))
+            .build()
+    };
+    let win = gtx1080(B::windows(), "2.7.1+cu128");
+    assert!(fired(&win, "ARCH001").is_empty(), "{:?}", codes(&win));
+    assert_eq!(
+        fired(&gtx1080(B::linux(), "2.7.1+cu128"), "ARCH001").len(),
+        1
+    );
+    // 2.10's Windows cu128 build starts at sm_70: the finding names the Windows row.
+    let e = fired(&gtx1080(B::windows(), "2.10.0+cu128"), "ARCH001");
+    assert_eq!(e.len(), 1);
+    assert!(e[0]
+        .evidence
+        .iter()
+        .any(|x| x.source.contains("windows-x86_64")));
+    // A version with no Windows row: the list is unknown there, never the Linux one.
+    let win = gtx1080(B::windows(), "2.8.0+cu128");
+    assert!(fired(&win, "ARCH001").is_empty(), "{:?}", codes(&win));
+    assert_eq!(
+        fired(&gtx1080(B::linux(), "2.8.0+cu128"), "ARCH001").len(),
+        1
+    );
 }

@@ -143,7 +143,9 @@ fn pypi_default_is_cuda(inv: &Inventory) -> bool {
 
 /// The arch-list row of a torch build for the platform its wheel is built for: Linux aarch64
 /// (SBSA) wheels carry a shorter list than x86_64 ones, so an aarch64 machine or interpreter
-/// reads only aarch64 rows, and none means the list is unknown.
+/// reads only aarch64 rows, and none means the list is unknown. A Windows machine reads only
+/// the Windows wheels' rows (their lists differ from Linux: sm_61 in cu126, for one); WSL is
+/// Linux and reads the Linux rows.
 fn wheel_arch_row<'a>(
     inv: &Inventory,
     kb: &'a Kb,
@@ -158,6 +160,9 @@ fn wheel_arch_row<'a>(
     if aarch64 {
         let variant = i.variant.as_deref()?;
         kb.torch_arch_on(&i.release, variant, "linux-aarch64")
+    } else if os_kind(inv) == Some(OsKind::Windows) {
+        let variant = i.variant.as_deref()?;
+        kb.torch_arch_on(&i.release, variant, "windows-x86_64")
     } else {
         i.arch_row
     }
