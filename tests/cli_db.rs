@@ -110,6 +110,26 @@ fn driver_past_the_table_and_windows_forms() {
 // ---- cuda --------------------------------------------------------------
 
 #[test]
+fn driver_on_a_branch_with_no_kind() {
+    // driver_branches R410: a row with no kind (before the 2019 lifecycle) is not "not in
+    // driver_branches"; its max CUDA major still shows.
+    let v = json(&["driver", "410.48"]);
+    assert_eq!(v["branch"]["name"], "R410");
+    assert!(v["branch"]["kind"].is_null());
+    assert_eq!(v["branch"]["max_cuda_major"], 10);
+    assert_eq!(v["branch"]["kb"]["row"], "R410");
+    let t = ok(&["driver", "410.48"]);
+    assert!(
+        t.contains("R410, kind unknown (no LTSB/PB/NFB class"),
+        "{t}"
+    );
+    assert!(!t.contains("not in driver_branches"), "{t}");
+    // Near miss: a branch with no row at all.
+    let t = ok(&["driver", "430.64"]);
+    assert!(t.contains("not in driver_branches"), "{t}");
+}
+
+#[test]
 fn cuda_text_and_json() {
     insta::assert_snapshot!("cuda_12_4_text", ok(&["cuda", "12.4"]));
     let out = ok(&["cuda", "12.4", "--json"]);

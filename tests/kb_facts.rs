@@ -427,6 +427,21 @@ fn driver_branch_kinds() {
     assert!(kb().driver_branch(552).is_none());
 }
 
+#[test]
+fn branches_before_the_2019_lifecycle_have_no_kind() {
+    // driver_branches R384..R415: no LTSB/PB/NFB class in the sources; max CUDA major from
+    // the Table 3 minimums (CUDA 9.0 >= 384.81, CUDA 10.0 >= 410.48); R390 is Fermi's last.
+    for (branch, major) in [(384, 9), (387, 9), (390, 9), (396, 9), (410, 10), (415, 10)] {
+        let r = kb().driver_branch(branch).unwrap();
+        assert!(r.kind.is_none(), "R{branch}");
+        assert_eq!(r.max_cuda_major, Some(major), "R{branch}");
+    }
+    let r390 = kb().driver_branch(390).unwrap();
+    assert_eq!(r390.last_for.as_deref(), Some(&["Fermi".to_string()][..]));
+    // Near miss: R418 is the first branch with a kind.
+    assert!(kb().driver_branch(418).unwrap().kind.is_some());
+}
+
 // ---- torch ---------------------------------------------------------------
 
 #[test]

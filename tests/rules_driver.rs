@@ -134,6 +134,19 @@ fn a_branch_older_than_an_ended_lts_branch_has_ended_too() {
 }
 
 #[test]
+fn a_branch_with_no_kind_is_still_past_an_ended_lts_branch() {
+    // R410 has a row but no kind and no end-of-life month; R418 (LTSB) ended 2022-03.
+    let old = B::linux()
+        .driver("410.104", Some("10.0"))
+        .gpu("Tesla V100-SXM2-16GB")
+        .build();
+    let w = fired(&old, "DRV005");
+    assert_eq!(w.len(), 1, "{:?}", codes(&old));
+    assert!(w[0].message.contains("older than R418"), "{}", w[0].message);
+    assert!(!w[0].message.contains("new-feature"), "{}", w[0].message);
+}
+
+#[test]
 fn macos_with_only_env_vars_is_a_warning() {
     let inv = B::macos().env_var("CUDA_VISIBLE_DEVICES", "0").build();
     let w = fired(&inv, "PLAT001");

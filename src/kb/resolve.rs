@@ -607,7 +607,7 @@ pub fn driver<'a>(inv: &'a Inventory, kb: &'a Kb) -> DriverView<'a> {
         os,
         branch,
         branch_row,
-        kind: branch_row.map(|r| r.kind),
+        kind: branch_row.and_then(|r| r.kind),
         cuda_max,
         cuda_max_minor,
     }

@@ -131,7 +131,9 @@ pub enum BranchKind {
 #[serde(deny_unknown_fields)]
 pub struct DriverBranchRow {
     pub branch: u32,
-    pub kind: BranchKind,
+    /// LTSB / PB / NFB; left out for a branch no source classifies (those before the
+    /// 2019 data-center lifecycle).
+    pub kind: Option<BranchKind>,
     /// First public Linux release of the branch (YYYY-MM-DD), where a source dates it.
     pub released: Option<String>,
     pub eol: Option<String>,

@@ -83,15 +83,17 @@ pub fn labels(
             put(name, n.to_string());
         }
         if let Some(row) = branch.and_then(|b| kb.driver_branch(b)) {
-            put(
-                "driver.branch.kind",
-                match row.kind {
-                    BranchKind::Ltsb => "ltsb",
-                    BranchKind::Pb => "pb",
-                    BranchKind::Nfb => "nfb",
-                }
-                .into(),
-            );
+            if let Some(kind) = row.kind {
+                put(
+                    "driver.branch.kind",
+                    match kind {
+                        BranchKind::Ltsb => "ltsb",
+                        BranchKind::Pb => "pb",
+                        BranchKind::Nfb => "nfb",
+                    }
+                    .into(),
+                );
+            }
             if let Some(eol) = &row.eol {
                 put("driver.branch.eol", eol.clone());
                 if let Some(s) = stamp {

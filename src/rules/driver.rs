@@ -413,14 +413,14 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     // branch released before an ended LTSB has ended too.
     let ended_newer_lts = if row.eol.is_none() && !as_of.is_empty() {
         kb.driver_branches.row.iter().find(|r| {
-            r.kind == BranchKind::Ltsb
+            r.kind == Some(BranchKind::Ltsb)
                 && r.branch > row.branch
                 && r.eol.as_ref().is_some_and(|e| e.as_str() < as_of.as_str())
         })
     } else {
         None
     };
-    let nfb = row.kind == BranchKind::Nfb;
+    let nfb = row.kind == Some(BranchKind::Nfb);
     if !nfb && !eol_passed && ended_newer_lts.is_none() {
         return vec![];
     }
@@ -470,19 +470,18 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .driver_branches
         .row
         .iter()
-        .filter(|r| r.kind != BranchKind::Nfb)
         .filter(|r| r.eol.as_ref().is_some_and(|e| e.as_str() >= as_of.as_str()))
-        .map(|r| {
-            format!(
-                "R{} ({}, until {})",
+        .filter_map(|r| {
+            let kind = match r.kind? {
+                BranchKind::Ltsb => "LTSB",
+                BranchKind::Pb => "PB",
+                BranchKind::Nfb => return None,
+            };
+            Some(format!(
+                "R{} ({kind}, until {})",
                 r.branch,
-                match r.kind {
-                    BranchKind::Ltsb => "LTSB",
-                    BranchKind::Pb => "PB",
-                    BranchKind::Nfb => "NFB",
-                },
                 r.eol.as_deref().unwrap_or("?")
-            )
+            ))
         })
         .collect();
     let note = if supported.is_empty() {

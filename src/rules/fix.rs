@@ -699,7 +699,12 @@ pub fn recommended_branch(inv: &Inventory, kb: &Kb, min: &DriverVersion) -> Opti
     kb.driver_branches
         .row
         .iter()
-        .filter(|r| r.kind != crate::kb::tables::BranchKind::Nfb)
+        .filter(|r| {
+            matches!(
+                r.kind,
+                Some(crate::kb::tables::BranchKind::Ltsb | crate::kb::tables::BranchKind::Pb)
+            )
+        })
         .filter(|r| {
             r.eol
                 .as_ref()

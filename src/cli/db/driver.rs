@@ -49,7 +49,7 @@ pub struct DriverAnswer {
 pub struct Branch {
     /// `R535`
     pub name: String,
-    /// `LTSB`, `PB`, `NFB`; null when the branch is not in driver_branches.
+    /// `LTSB`, `PB`, `NFB`; null when the branch is not in driver_branches or its row gives no kind.
     pub kind: Option<gpucompat::kb::tables::BranchKind>,
     pub eol: Option<String>,
     pub max_cuda_major: Option<u32>,
@@ -164,7 +164,7 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
     let branch_row = kb.driver_branch(driver.branch());
     let branch = Branch {
         name: driver.branch_name(),
-        kind: branch_row.map(|r| r.kind),
+        kind: branch_row.and_then(|r| r.kind),
         eol: branch_row.and_then(|r| r.eol.clone()),
         max_cuda_major: branch_row.and_then(|r| r.max_cuda_major),
         note: branch_row.and_then(|r| r.note.clone()),
@@ -321,11 +321,12 @@ impl Answer for DriverAnswer {
         let b = &self.branch;
         let mut branch = b.name.clone();
         match (&b.kind, &b.kb) {
-            (Some(kind), Some(kb)) => {
+            (kind, Some(kb)) => {
                 let kind = match kind {
-                    gpucompat::kb::tables::BranchKind::Ltsb => "long-term support (LTSB)",
-                    gpucompat::kb::tables::BranchKind::Pb => "production (PB)",
-                    gpucompat::kb::tables::BranchKind::Nfb => "new feature (NFB)",
+                    Some(gpucompat::kb::tables::BranchKind::Ltsb) => "long-term support (LTSB)",
+                    Some(gpucompat::kb::tables::BranchKind::Pb) => "production (PB)",
+                    Some(gpucompat::kb::tables::BranchKind::Nfb) => "new feature (NFB)",
+                    None => "kind unknown (no LTSB/PB/NFB class in the sources)",
                 };
                 branch.push_str(&format!(", {kind}"));
                 if let Some(eol) = &b.eol {
