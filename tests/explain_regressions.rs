@@ -317,3 +317,23 @@ fn a_tensorflow_template_names_the_cudnn_its_release_was_not_built_for() {
     let (_, f) = explain("corpus/c2-tf27-conda-cudatoolkit-needs-ld-library-path.txt");
     assert!(!codes(&f).contains("LIB001"), "{f:?}");
 }
+
+#[test]
+fn a_linux_driver_installed_inside_wsl_in_prose_is_wsl() {
+    // WSL #12272: the Linux driver put into WSL on top of the Windows one.
+    let (inv, f) = explain("corpus/c6-wsl-linux-gpu-driver-installed-by-mistake.txt");
+    let p = inv.setting.linux_driver_package.expect("a Linux driver");
+    assert!(p.source.ends_with("(prose)"), "{p:?}");
+    let w = f.iter().find(|f| f.code == "PLAT002").expect("PLAT002");
+    assert!(w.message.contains("the report says"), "{}", w.message);
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
+}
+
+#[test]
+fn an_ort_tensorrt_ep_engine_from_another_tensorrt_is_tensorrt() {
+    // onnxruntime #22139: an embedded engine built by another TensorRT.
+    let (_, f) = explain("corpus/c6-ort-trt-ep-embedded-engine-other-trt-version.txt");
+    assert!(codes(&f).contains("ERR015"), "{f:?}");
+    assert!(categories(&f).contains(&Category::TensorrtMismatch));
+    assert_eq!(errors_in(&f, Category::OnnxruntimeCuda), 0);
+}

@@ -28,6 +28,28 @@ regex_fn!(
     "
 );
 
+regex_fn!(
+    driver_in_wsl_re,
+    r"(?i)\binstall(?:ed|ing)?\b([^.;]{0,60}?)\bdrivers?\b([^.;]{0,60}?)\b(?:in|inside|within|into)\s+(?:the\s+|my\s+)?wsl2?\b"
+);
+
+/// `installed the GPU driver ... inside WSL`: a Linux driver put into WSL,
+/// as a report states it (not the Windows driver, not a denial).
+fn driver_in_wsl(lower: &str) -> bool {
+    driver_in_wsl_re().captures(lower).is_some_and(|m| {
+        let start = m.get(0).map_or(0, |g| g.start());
+        let before = lower[..start]
+            .char_indices()
+            .rev()
+            .nth(15)
+            .map_or(&lower[..start], |(i, _)| &lower[i..start]);
+        let between = format!(" {before} {} {}", &m[1], &m[2]);
+        !["windows", "not ", "n't", "never", "without", " no "]
+            .iter()
+            .any(|w| between.contains(w))
+    })
+}
+
 /// Words that say a line is about an NVIDIA GPU, so an AMD word on it is
 /// not the machine's GPU (`RTX 4090 vs RX 7900 XTX`).
 fn nvidia_word(l: &str) -> bool {
@@ -130,6 +152,12 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         }
         if m.name("jetson").is_some() {
             first(&mut c.jetson);
+        }
+        if c.linux_driver_pkg.is_none() && m.name("wsl").is_some() && driver_in_wsl(&lower) {
+            c.linux_driver_pkg = Some((
+                "an NVIDIA Linux driver (stated in the report)".to_string(),
+                format!("{src} (prose)"),
+            ));
         }
         if m.name("mig").is_some() {
             first(&mut c.mig);
@@ -380,7 +408,12 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     }
     if let Some((pkg, src)) = &c.linux_driver_pkg {
         s.linux_driver_package.get_or_insert_with(|| {
-            Fact::new(pkg.clone(), src).with_note("an installed package list")
+            let how = if src.ends_with("(prose)") {
+                "the report's own words"
+            } else {
+                "an installed package list"
+            };
+            Fact::new(pkg.clone(), src).with_note(how)
         });
     }
     if let Some(src) = &c.jetson {
@@ -436,6 +469,21 @@ mod tests {
 
     fn run(text: &str) -> Inventory {
         ingest(&[("t".to_string(), text.to_string())])
+    }
+
+    #[test]
+    fn a_driver_installed_inside_wsl_is_a_linux_driver_but_not_the_windows_one() {
+        // WSL #12272 in its own words.
+        let inv = run("Installed GPU driver in wsl by mistake, how to recover?\n");
+        let p = inv.setting.linux_driver_package.unwrap();
+        assert!(p.source.ends_with("(prose)"), "{p:?}");
+        for t in [
+            "I installed the Windows driver and use it in WSL2.\n",
+            "I did not install any driver inside WSL.\n",
+            "Installed the driver on the host; CUDA in WSL fails.\n",
+        ] {
+            assert!(run(t).setting.linux_driver_package.is_none(), "{t}");
+        }
     }
 
     #[test]

@@ -360,6 +360,8 @@ pub static CATALOG: &[Entry] = &[
         "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 97)"),
     e("trt-version-tag", "Version tag does not match", K::TrtEngineIncompatible, None,
         "Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. Note: Current Version: 232, Serialized Engine Version: 236)"),
+    e("ort-trt-ep-deserialize", "could not deserialize engine from binary data", K::TrtEngineIncompatible, None,
+        "[ONNXRuntimeError] : 1 : FAIL : TensorRT EP could not deserialize engine from binary data"),
     // --- containers -----------------------------------------------------------------------------
     ex("container-unsatisfied-cuda", "unsatisfied condition: cuda", &[], K::ContainerRequirementUnsatisfied, None,
         "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown", container_unsatisfied),
@@ -435,6 +437,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("torch-cuda-available-false", &["https://github.com/googlecolab/colabtools/issues/1685", "https://github.com/ogkalu2/comic-translate/issues/210", "https://github.com/ROCm/legacy-rocm-build/issues/2216"]),
     ("hip-compile-for-gfx", &["https://github.com/facebookresearch/xformers/pull/978"]),
