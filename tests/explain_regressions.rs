@@ -337,3 +337,28 @@ fn an_ort_tensorrt_ep_engine_from_another_tensorrt_is_tensorrt() {
     assert!(categories(&f).contains(&Category::TensorrtMismatch));
     assert_eq!(errors_in(&f, Category::OnnxruntimeCuda), 0);
 }
+
+#[test]
+fn whisper_on_the_cpu_beside_a_geforce_card_is_a_cpu_only_torch() {
+    // dsymbol/decipher #8: "I have a 3060" and Whisper's FP16-on-CPU warning.
+    let (inv, f) = explain("corpus/c3-decipher-rtx3060-whisper-fp16-cpu-torch.txt");
+    assert_eq!(
+        inv.gpus[0].name.as_ref().unwrap().value,
+        "NVIDIA GeForce RTX 3060"
+    );
+    let w = f.iter().find(|f| f.code == "ERR041").expect("ERR041");
+    assert_eq!(w.category, Category::CpuOnlyWheel);
+    assert_eq!(w.severity, Severity::Warning);
+    assert!(w.evidence.iter().any(|e| e.fact == "NVIDIA GPU"), "{w:?}");
+    // A CUDA build of torch named, or Whisper saying CUDA is available: not the wheel.
+    let quiet = [
+        "I have a 3060. pip list shows torch 2.4.0+cu121\nUserWarning: FP16 is not supported on CPU; using FP32 instead\n",
+        "I have a 3060\nUserWarning: Performing inference on CPU when CUDA is available\nUserWarning: FP16 is not supported on CPU; using FP32 instead\n",
+    ];
+    for t in quiet {
+        let mut inv = ingest::ingest(&[("t".to_string(), t.to_string())]);
+        ingest::enrich(&mut inv, Kb::embedded());
+        let f = run_rules(&inv, Kb::embedded());
+        assert!(!codes(&f).contains("ERR041"), "{t}: {f:?}");
+    }
+}

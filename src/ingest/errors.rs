@@ -300,6 +300,8 @@ pub static CATALOG: &[Entry] = &[
         "torch.cuda.is_available(): False"),
     ea("transformers-8bit-needs-bitsandbytes", "requires Accelerate", &["bitsandbytes"], K::CudaUnavailable, None,
         "ImportError: Using `load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install bitsandbytes`"),
+    ex("whisper-fp16-on-cpu", "FP16 is not supported on CPU", &[], K::CudaUnavailable, None,
+        "UserWarning: FP16 is not supported on CPU; using FP32 instead", whisper_on_cpu),
     e("ultralytics-invalid-cuda-device", "Invalid CUDA 'device=", K::CudaUnavailable, None,
         "ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU."),
     e("a1111-torch-cannot-use-gpu", "Torch is not able to use GPU", K::CudaUnavailable, None,
@@ -439,6 +441,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("whisper-fp16-on-cpu", &["https://github.com/openai/whisper/blob/main/whisper/transcribe.py (the model's device is the CPU: 'Performing inference on CPU when CUDA is available' only when torch.cuda.is_available(); load_model picks cuda when it is available)", "https://github.com/dsymbol/decipher/issues/8"]),
     ("torch-cuda-available-false", &["https://github.com/googlecolab/colabtools/issues/1685", "https://github.com/ogkalu2/comic-translate/issues/210", "https://github.com/ROCm/legacy-rocm-build/issues/2216"]),
     ("hip-compile-for-gfx", &["https://github.com/facebookresearch/xformers/pull/978"]),
     ("transformers-8bit-needs-bitsandbytes", &["https://github.com/bitsandbytes-foundation/bitsandbytes/issues/837"]),
@@ -1617,6 +1620,18 @@ fn container_unsatisfied(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     }
     mark_container(c, b);
     Some(K::ContainerRequirementUnsatisfied)
+}
+
+/// Whisper's `FP16 is not supported on CPU`: the model runs on the CPU. It
+/// means CUDA was unavailable unless Whisper also warned that it ran on the
+/// CPU *when CUDA is available* (a device chosen on purpose).
+fn whisper_on_cpu(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let chosen = c.doc.lines.iter().any(|l| {
+        l.text
+            .to_ascii_lowercase()
+            .contains("on cpu when cuda is available")
+    });
+    (!chosen).then_some(k)
 }
 
 /// nvidia-docker 1.0: `Error: unsupported CUDA version: driver 7.0 < image 8.0`:

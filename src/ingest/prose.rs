@@ -41,6 +41,28 @@ regex_fn!(
     r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?)\b"
 );
 
+regex_fn!(
+    bare_model_re,
+    r"(?i)\b(?:have|with|my|using|own)\s+(?:an?\s+)?(?:nvidia\s+)?(10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(\s?ti)?\b(?P<unit>\s*(?:mhz|mb|gb|hz|fps|px|x)\b)?"
+);
+
+/// `I have a 3060`: a GeForce model number alone, named as the reporter's
+/// own card (`have`, `my`, `with`), read as the GeForce GPU of that number.
+fn bare_geforce(t: &str) -> Option<String> {
+    let m = bare_model_re().captures(t)?;
+    if m.name("unit").is_some() {
+        return None;
+    }
+    let n = &m[1];
+    let family = if n.starts_with("10") || n.starts_with("16") {
+        "GTX"
+    } else {
+        "RTX"
+    };
+    let ti = if m.get(2).is_some() { " Ti" } else { "" };
+    Some(format!("NVIDIA GeForce {family} {n}{ti}"))
+}
+
 /// Names that make a typed `GPU:` value an NVIDIA GPU's.
 fn nvidia_gpu_name(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
@@ -378,6 +400,14 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 }
             }
         }
+        if b.inv.gpus.iter().all(|g| g.name.is_none()) && b.inv.pci.is_empty() {
+            if let Some(name) = bare_geforce(t) {
+                let g = b.gpu(0);
+                g.name = Some(Fact::new(name, &src).with_note(
+                    "a bare model number typed in the report, read as the GeForce card of that number",
+                ));
+            }
+        }
         // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
         if let Some(m) = pip_install_re().captures(t) {
             let args = m[1].to_string();
@@ -417,6 +447,30 @@ mod tests {
 
     fn run(text: &str) -> Inventory {
         ingest(&[("t".to_string(), text.to_string())])
+    }
+
+    #[test]
+    fn a_bare_geforce_number_the_reporter_owns_is_that_card() {
+        // dsymbol/decipher #8: "So I have a 3060 and a core i9-12900kf".
+        let inv = run("So I have a 3060 and a core i9-12900kf and whisper is slow\n");
+        let n = inv.gpus[0].name.as_ref().unwrap();
+        assert_eq!(n.value, "NVIDIA GeForce RTX 3060");
+        assert_eq!(
+            run("with my 1080 Ti\n").gpus[0]
+                .name
+                .as_ref()
+                .unwrap()
+                .value,
+            "NVIDIA GeForce GTX 1080 Ti"
+        );
+        for t in [
+            "I have a 1080p monitor\n",
+            "with 3060 MHz memory\n",
+            "issue 3060 was closed\n",
+            "I have a 2024 laptop\n",
+        ] {
+            assert!(run(t).gpus.is_empty(), "{t}");
+        }
     }
 
     #[test]

@@ -313,7 +313,37 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR025");
     }
+    if k == ErrorKind::CudaUnavailable && inv.has_nvidia_hardware() && !driver_failed(inv) {
+        let cuda_torch = inv.python.iter().any(|e| {
+            e.torch
+                .as_ref()
+                .is_some_and(|t| t.cuda.as_ref().is_some_and(|c| c.value.is_some()))
+        });
+        if !cuda_torch {
+            return Some("ERR041");
+        }
+    }
     None
+}
+
+/// The report shows the driver failing (nvidia-smi failed, a no-driver,
+/// mismatch or too-old error), so a CPU-only build is not the first suspect.
+fn driver_failed(inv: &Inventory) -> bool {
+    inv.nvidia.smi_ok.as_ref().is_some_and(|f| !f.value)
+        || inv.errors.iter().any(|e| {
+            matches!(
+                e.kind,
+                ErrorKind::NoNvidiaDriver
+                    | ErrorKind::SmiNoDriver
+                    | ErrorKind::LibcudaMissing
+                    | ErrorKind::InsufficientDriver
+                    | ErrorKind::DriverTooOld
+                    | ErrorKind::NvmlDriverLibraryMismatch
+                    | ErrorKind::SystemDriverMismatch
+                    | ErrorKind::InitFailed
+                    | ErrorKind::NoDevice
+            )
+        })
 }
 
 /// A torch the report names is one of NVIDIA's Jetson builds (`2.0.0+nv23.05`,
@@ -429,6 +459,23 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR023" => add("WSL2", &inv.wsl.is_wsl),
+            "ERR041" => {
+                f.message = "Observed error: the program found CUDA unavailable, although the report names an NVIDIA GPU and shows no driver failure: the usual cause is a CPU-only build of torch (PyPI's default on Windows, or one a dependency pulled in). No other fact gathered here confirms it. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi".into();
+                for g in inv.gpus.iter().filter_map(|g| g.name.as_ref()) {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "NVIDIA GPU".into(),
+                        value: g.value.clone(),
+                        source: g.source.clone(),
+                    });
+                }
+                for p in inv.nvidia_pci() {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "NVIDIA GPU".into(),
+                        value: p.name.clone().unwrap_or_else(|| p.device_id.clone()),
+                        source: p.source.clone(),
+                    });
+                }
+            }
             "ERR040" => {
                 add("Jetson", &s.jetson);
                 for e in &inv.python {
@@ -848,9 +895,31 @@ setting_rule!(ERR040, check_err040, "ERR040", "observed-cuda-unavailable-on-jets
     "Uninstall that torch and install the wheel NVIDIA built for this JetPack release and Python (the 'PyTorch for Jetson' list), or run an l4t-pytorch / jetson-containers image; then check `python3 -c \"import torch; print(torch.__version__, torch.cuda.is_available())\"`.",
     ["https://forums.developer.nvidia.com/t/pytorch-for-jetson/72048 (NVIDIA's pre-built PyTorch wheels per JetPack release)", "https://github.com/pytorch/pytorch/issues/168065 (a plain `pip install torch` on aarch64 gives the CPU build)"]);
 
+pub static ERR041: Rule = Rule {
+    code: "ERR041",
+    name: "observed-cuda-unavailable-beside-an-nvidia-gpu",
+    category: Category::CpuOnlyWheel,
+    severity: Severity::Warning,
+    summary: "CUDA was unavailable to the program on a machine with an NVIDIA GPU and no sign of a driver failure: most often a CPU-only build of torch.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "'CUDA unavailable' messages (torch.cuda.is_available() False, Whisper's 'FP16 is not supported on CPU', 'Torch is not able to use GPU') in a report that names an NVIDIA GPU, shows no failing driver (nvidia-smi, no-driver or too-old errors) and names no CUDA build of torch.",
+        why_it_breaks: "With the GPU and its driver working, the usual reason a program finds no CUDA is the torch build: PyPI's default torch on Windows and macOS is CPU-only, and a dependency (openai-whisper, an app's requirements) or a resolver can replace a CUDA build with it. The program then runs on the CPU, often with only a warning.",
+        how_to_fix: "Check the build: `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`; a `+cpu` version or None needs `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cuXXX` (a CUDA the driver supports, `gpucompat db driver VERSION`), with torchvision and torchaudio from the same index.",
+        sources: &["https://pytorch.org/get-started/locally/", "https://github.com/dsymbol/decipher/issues/8", "https://github.com/raryelcostasouza/pyTranscriber/issues/56"],
+    },
+    check: check_err041,
+    superseded_by: &["WHL001", "DRV001", "DRV002", "DRV003"],
+};
+
+fn check_err041(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    in_setting(&ERR041, inv, ERR041.docs.how_to_fix)
+}
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
+    &ERR041,
 ];

@@ -694,6 +694,11 @@ pub fn firing(code: &str) -> Inventory {
         "ERR040" => in_setting(CudaUnavailable, "torch.cuda.is_available() returns False", |i| {
             i.setting.jetson = f(true, "input line 1");
         }),
+        // Whisper on the CPU beside a GeForce card and no sign of a driver failure.
+        "ERR041" => B(Inventory::new("explain issue.txt"))
+            .gpu("NVIDIA GeForce RTX 3060")
+            .error(CudaUnavailable, "UserWarning: FP16 is not supported on CPU; using FP32 instead")
+            .build(),
         "ERR039" => pasted(CudaPathIsBin, "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v10.2\\\\bin\\\\bin'"),
         other => panic!("no firing inventory for {other}"),
     }
@@ -1014,6 +1019,8 @@ pub fn near_miss(code: &str) -> Inventory {
             .error(CudaUnavailable, "torch.cuda.is_available() returns False")
             .with(|i| i.setting.jetson = f(true, "input line 1"))
             .build(),
+        // The CPU-only torch is known: WHL001 names it, with the error.
+        "ERR041" => with_error(firing("WHL001"), CudaUnavailable),
         other => panic!("no near miss for {other}"),
     }
 }
