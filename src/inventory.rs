@@ -728,6 +728,9 @@ pub enum ErrorKind {
     /// CUDA_PATH (or CUDA_HOME) names the toolkit's bin folder, so a program
     /// that appends `bin` looks in `...\bin\bin`.
     CudaPathIsBin,
+    /// `nvidia-smi -q`: `License Status : Unlicensed` on a vGPU (an unlicensed
+    /// vGPU is throttled and loses CUDA).
+    VgpuUnlicensed,
     /// A failure the catalog does not know.
     Other,
 }

@@ -362,3 +362,27 @@ fn whisper_on_the_cpu_beside_a_geforce_card_is_a_cpu_only_torch() {
         assert!(!codes(&f).contains("ERR041"), "{t}: {f:?}");
     }
 }
+
+#[test]
+fn nvidia_smi_missing_inside_a_container_is_the_container() {
+    // cnstark/pytorch-docker #19: nvcc works in the image, nvidia-smi is not found.
+    let (inv, f) = explain("corpus/c7-cnstark-pytorch-docker-forgot-gpus-all.txt");
+    assert!(inv.container.runtime.is_some());
+    assert!(codes(&f).contains("ERR042"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
+    // On a host, the same message is a missing driver.
+    let mut inv = ingest::ingest(&[("t".into(), "bash: nvidia-smi: command not found\n".into())]);
+    ingest::enrich(&mut inv, Kb::embedded());
+    let f = run_rules(&inv, Kb::embedded());
+    assert!(!codes(&f).contains("ERR042"), "{f:?}");
+}
+
+#[test]
+fn an_unlicensed_vgpu_is_the_platform_not_the_driver() {
+    // NVIDIA/gpu-operator #220: pods slow to a crawl; nvidia-smi -q says Unlicensed.
+    let (_, f) = explain("corpus/c7-gpu-operator-okd-vgpu-unlicensed-throttle.txt");
+    let e = f.iter().find(|f| f.code == "ERR043").expect("ERR043");
+    assert_eq!(e.category, Category::PlatformPosture);
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
+    assert_eq!(errors_in(&f, Category::Container), 0);
+}

@@ -23,6 +23,7 @@ regex_fn!(
     |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\bmig-[0-9a-f]{8}-|\bmig\s+(?:a100|a30|h100|h200|h800|a800|b200|gb200)\b|\b(?:a100|a30|h100|h200)\s+(?:with\s+)?mig\b|\bmig\s+(?:instances?|partitions?|slices?|devices?)\b)
     |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
     |(?P<docker>\(container\)\s*[$\x23]|\b(?:nvidia-)?docker\s+run\b|\bpodman\s+run\b|\bdocker\s+compose\b|\bdocker-compose\b|\bdocker\s+exec\b|\broot@[0-9a-f]{12}:|/\.dockerenv\b)
+    |(?P<incontainer>\b(?:inside|within)\s+(?:the|a|my|this|that)\s+(?:docker\s+|podman\s+)?container\b)
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     "
@@ -84,6 +85,7 @@ pub struct Clues {
     jetson: Option<String>,
     docker_run: Option<(bool, String)>,
     docker_other: Option<String>,
+    in_container: Option<String>,
     ray_remote: Option<String>,
     ray_num_gpus: bool,
     slurm: Option<String>,
@@ -206,6 +208,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             } else {
                 first(&mut c.docker_other);
             }
+        }
+        if m.name("incontainer").is_some() {
+            first(&mut c.in_container);
         }
         // A compose file or Kubernetes spec that reserves NVIDIA devices.
         if lower.contains("driver: nvidia") || lower.contains("runtime: nvidia") {
@@ -433,6 +438,11 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         if let Some(src) = src {
             inv.container.runtime =
                 Some(Fact::new("docker".to_string(), src).with_note("a pasted docker command"));
+        } else if let Some(src) = &c.in_container {
+            inv.container.runtime = Some(
+                Fact::new("a container (runtime not named)".to_string(), src)
+                    .with_note("the report says it ran inside a container"),
+            );
         }
     }
     if let Some(src) = &c.ray_remote {

@@ -302,6 +302,8 @@ pub static CATALOG: &[Entry] = &[
         "ImportError: Using `load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install bitsandbytes`"),
     ex("whisper-fp16-on-cpu", "FP16 is not supported on CPU", &[], K::CudaUnavailable, None,
         "UserWarning: FP16 is not supported on CPU; using FP32 instead", whisper_on_cpu),
+    ea("vgpu-unlicensed", "License Status", &["unlicensed"], K::VgpuUnlicensed, None,
+        "        License Status                    : Unlicensed"),
     e("ultralytics-invalid-cuda-device", "Invalid CUDA 'device=", K::CudaUnavailable, None,
         "ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU."),
     e("a1111-torch-cannot-use-gpu", "Torch is not able to use GPU", K::CudaUnavailable, None,
@@ -441,6 +443,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("vgpu-unlicensed", &["https://github.com/NVIDIA/gpu-operator/issues/220", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html (nvidia-smi -q shows the license status)"]),
     ("whisper-fp16-on-cpu", &["https://github.com/openai/whisper/blob/main/whisper/transcribe.py (the model's device is the CPU: 'Performing inference on CPU when CUDA is available' only when torch.cuda.is_available(); load_model picks cuda when it is available)", "https://github.com/dsymbol/decipher/issues/8"]),
     ("torch-cuda-available-false", &["https://github.com/googlecolab/colabtools/issues/1685", "https://github.com/ogkalu2/comic-translate/issues/210", "https://github.com/ROCm/legacy-rocm-build/issues/2216"]),
     ("hip-compile-for-gfx", &["https://github.com/facebookresearch/xformers/pull/978"]),
@@ -828,7 +831,13 @@ fn smi_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         || after.starts_with("\" is not recognized")
         || after.starts_with("\": executable file not found")
         || after.starts_with(" is not recognized");
-    if !direct {
+    // Told in a sentence: "`nvidia-smi` fails with command not found".
+    let told = after.starts_with(['`', '\'', '"'])
+        && after
+            .char_indices()
+            .take_while(|(i, _)| *i < 48)
+            .any(|(i, _)| after[i..].starts_with("command not found"));
+    if !direct && !told {
         return None;
     }
     if after.contains("executable file not found") {

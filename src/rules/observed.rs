@@ -182,6 +182,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "CUDA_PATH (or CUDA_HOME) names the toolkit's bin folder; programs append `bin` themselves and look in `...\\bin\\bin`",
             "echo %CUDA_PATH% (Windows) or echo $CUDA_HOME",
         ),
+        VgpuUnlicensed => (
+            "the vGPU holds no license: NVIDIA's guest driver degrades an unlicensed vGPU over time (frame rate capped, GPU allocations restricted, CUDA disabled) until it obtains one",
+            "nvidia-smi -q | grep -i -A2 license; journalctl -u nvidia-gridd (Windows: the NVIDIA Control Panel's Licensing page)",
+        ),
         Other => ("an error the catalog does not know", "gpucompat check on the affected machine"),
     }
 }
@@ -284,6 +288,12 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     let container_no_gpus = flag(&inv.setting.docker_run_gpus) == Some(false);
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
         return Some("ERR021");
+    }
+    if k == ErrorKind::NoNvidiaDriver
+        && facts::in_container(inv)
+        && e.text.to_ascii_lowercase().contains("nvidia-smi")
+    {
+        return Some("ERR042");
     }
     if facts::is_wsl(inv) && no_gpu {
         return Some("ERR023");
@@ -459,6 +469,16 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR023" => add("WSL2", &inv.wsl.is_wsl),
+            "ERR042" => {
+                f.message = "Observed error: nvidia-smi is missing inside a container. The NVIDIA container runtime mounts it, with libcuda, only into containers started with GPUs (--gpus, --runtime=nvidia, CDI) and the utility capability; the image itself has none. To be sure, run on the host: docker inspect CONTAINER --format '{{.HostConfig.DeviceRequests}} {{.HostConfig.Runtime}}'".into();
+                if let Some(r) = &inv.container.runtime {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "container".into(),
+                        value: r.value.clone(),
+                        source: r.source.clone(),
+                    });
+                }
+            }
             "ERR041" => {
                 f.message = "Observed error: the program found CUDA unavailable, although the report names an NVIDIA GPU and shows no driver failure: the usual cause is a CPU-only build of torch (PyPI's default on Windows, or one a dependency pulled in). No other fact gathered here confirms it. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi".into();
                 for g in inv.gpus.iter().filter_map(|g| g.name.as_ref()) {
@@ -895,6 +915,20 @@ setting_rule!(ERR040, check_err040, "ERR040", "observed-cuda-unavailable-on-jets
     "Uninstall that torch and install the wheel NVIDIA built for this JetPack release and Python (the 'PyTorch for Jetson' list), or run an l4t-pytorch / jetson-containers image; then check `python3 -c \"import torch; print(torch.__version__, torch.cuda.is_available())\"`.",
     ["https://forums.developer.nvidia.com/t/pytorch-for-jetson/72048 (NVIDIA's pre-built PyTorch wheels per JetPack release)", "https://github.com/pytorch/pytorch/issues/168065 (a plain `pip install torch` on aarch64 gives the CPU build)"]);
 
+observed_rule!(ERR043, check_err043, "ERR043", "observed-vgpu-unlicensed", Category::PlatformPosture, Severity::Error,
+    [VgpuUnlicensed], [],
+    "nvidia-smi -q shows the vGPU unlicensed: its performance degrades and CUDA is disabled until it obtains a license.",
+    "An NVIDIA vGPU (and a passthrough GPU used with vGPU software) needs a license from a Cloud or Delegated License Service. At boot it runs at full capability; while unlicensed the guest driver restricts it progressively: frame rate capped, GPU resource allocations limited (programs slow to a crawl or fail), and CUDA disabled on vGPUs that support it. Pods and VMs see the GPU and start fine, then stall.",
+    "Give the guest a license: put the client configuration token in /etc/nvidia/ClientConfigToken/ (Windows: C:\\Program Files\\NVIDIA Corporation\\vGPU Licensing\\ClientConfigToken), set FeatureType in /etc/nvidia/gridd.conf, restart nvidia-gridd, and check `nvidia-smi -q | grep -i license` shows Licensed; with the GPU Operator, pass the token and gridd.conf through its licensingConfig.",
+    ["https://www.nvidia.com/content/Control-Panel-Help/vLatest/en-gb/mergedProjects/nvlicENG/About_GRID_Licensing_-_Reference.htm (restrictions of an unlicensed vGPU)", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html", "https://github.com/NVIDIA/gpu-operator/issues/220"]);
+
+setting_rule!(ERR042, check_err042, "ERR042", "observed-nvidia-smi-missing-in-container", Category::Container, ["CTR001"],
+    "nvidia-smi is not found inside a container: the NVIDIA runtime gave the container no GPU (no --gpus, no nvidia runtime, or no utility capability).",
+    "'nvidia-smi: command not found' (or 'executable file not found') in a report that shows the program running inside a container (a docker command, a container prompt, the report's own words) and has no pasted `docker run` that already answers it.",
+    "nvidia-smi and libcuda are not part of a CUDA image: the NVIDIA container runtime mounts them from the host's driver when the container is started with GPUs (`--gpus`, `--runtime=nvidia`, a CDI device) and NVIDIA_DRIVER_CAPABILITIES includes `utility`. A container started without them has the CUDA toolkit (nvcc works) but no driver, and no nvidia-smi.",
+    "Start the container with GPUs: `docker run --gpus all ...` (Compose: `deploy.resources.reservations.devices` with `driver: nvidia`; Kubernetes: a `nvidia.com/gpu` limit); install and configure the NVIDIA Container Toolkit on the host if `--gpus` is refused, and keep NVIDIA_DRIVER_CAPABILITIES at `compute,utility` or `all`.",
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: utility is required for nvidia-smi and NVML)", "https://github.com/cnstark/pytorch-docker/issues/19"]);
+
 pub static ERR041: Rule = Rule {
     code: "ERR041",
     name: "observed-cuda-unavailable-beside-an-nvidia-gpu",
@@ -921,5 +955,5 @@ pub static RULES: &[&Rule] = &[
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
-    &ERR041,
+    &ERR041, &ERR042, &ERR043,
 ];

@@ -699,6 +699,10 @@ pub fn firing(code: &str) -> Inventory {
             .gpu("NVIDIA GeForce RTX 3060")
             .error(CudaUnavailable, "UserWarning: FP16 is not supported on CPU; using FP32 instead")
             .build(),
+        "ERR043" => pasted(VgpuUnlicensed, "        License Status                    : Unlicensed (Restricted)"),
+        "ERR042" => in_setting(NoNvidiaDriver, "bash: nvidia-smi: command not found", |i| {
+            i.container.runtime = f("docker".into(), "input line 1");
+        }),
         "ERR039" => pasted(CudaPathIsBin, "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v10.2\\\\bin\\\\bin'"),
         other => panic!("no firing inventory for {other}"),
     }
@@ -1000,6 +1004,11 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR029" => with_error(firing("WHL001"), ExtensionMismatch),
         "ERR030" => with_error(firing("ARCH003"), GpuDroppedByDriver),
         "ERR026" | "ERR031" => pasted(Other, "something else"),
+        // A licensed vGPU, as nvidia-smi -q prints it.
+        "ERR043" => gpucompat::ingest::ingest(&[(
+            "explain issue.txt".to_string(),
+            "    vGPU Software Licensed Product\n        Product Name                      : NVIDIA Virtual Compute Server\n        License Status                    : Licensed (Expiry: 2026-12-31 0:0:0 GMT)\n".to_string(),
+        )]),
         "ENV004" => B::linux()
             .with(|i| i.setting.visible_devices_set_late = f(false, "input line 6"))
             .build(),
@@ -1019,6 +1028,17 @@ pub fn near_miss(code: &str) -> Inventory {
             .error(CudaUnavailable, "torch.cuda.is_available() returns False")
             .with(|i| i.setting.jetson = f(true, "input line 1"))
             .build(),
+        // A container started with a pasted `docker run` without GPUs: CTR001 names it.
+        "ERR042" => {
+            let mut inv = firing("CTR001");
+            inv.errors.push(ObservedError {
+                kind: NoNvidiaDriver,
+                text: "bash: nvidia-smi: command not found".into(),
+                source: "input line 7".into(),
+                code: None,
+            });
+            inv
+        }
         // The CPU-only torch is known: WHL001 names it, with the error.
         "ERR041" => with_error(firing("WHL001"), CudaUnavailable),
         other => panic!("no near miss for {other}"),
