@@ -188,6 +188,14 @@ pub struct Setting {
     /// A script sets CUDA_VISIBLE_DEVICES after it already called into torch.cuda.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visible_devices_set_late: F<bool>,
+    /// The report says a program's device numbers and nvidia-smi's do not
+    /// name the same GPUs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device_order_differs: F<bool>,
+    /// A CUDA extension being built from source (`setup.py install`,
+    /// BuildExtension, `Building wheel for X`): the package, when named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extension_build: F<String>,
 }
 
 impl Setting {

@@ -386,3 +386,29 @@ fn an_unlicensed_vgpu_is_the_platform_not_the_driver() {
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
     assert_eq!(errors_in(&f, Category::Container), 0);
 }
+
+#[test]
+fn device_numbers_that_differ_from_nvidia_smi_s_are_the_device_order() {
+    // nanoporetech/bonito #120: --device N is not nvidia-smi's GPU N.
+    let (_, f) = explain("corpus/c7-bonito-device-order-pci-bus-id.txt");
+    let e = f.iter().find(|f| f.code == "ENV006").expect("ENV006");
+    let fix = e.fix.as_ref().and_then(|x| x.command.as_deref());
+    assert_eq!(fix, Some("export CUDA_DEVICE_ORDER=PCI_BUS_ID"));
+    assert_eq!(errors_in(&f, Category::Mig), 0);
+}
+
+#[test]
+fn an_extension_built_with_an_nvcc_of_another_major_than_torch_s() {
+    // rusty1s/pytorch_scatter #45: torch.version.cuda 9.0.176, nvcc 10.0.
+    let (inv, f) = explain("corpus/c7-pytorch-scatter-torch-cu90-vs-nvcc-100.txt");
+    assert_eq!(
+        inv.setting
+            .extension_build
+            .as_ref()
+            .map(|b| b.value.as_str()),
+        Some("pytorch-scatter")
+    );
+    let e = f.iter().find(|f| f.code == "EXT003").expect("EXT003");
+    assert_eq!(e.category, Category::CompiledExtension);
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
+}

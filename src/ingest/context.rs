@@ -97,6 +97,8 @@ pub struct Clues {
     device0_used: bool,
     cuda_called: bool,
     cvd_set_late: Option<String>,
+    device_order: Option<String>,
+    ext_build: Option<(String, String)>,
 }
 
 /// Read one cleaned input's clues.
@@ -282,6 +284,18 @@ regex_fn!(
     r"(?i)visible_devices|gpu_ids|gpu 0|cuda:0|torch\.cuda\."
 );
 regex_fn!(
+    ext_build_re,
+    r"(?i)\bsetup\.py\s+(?:install|develop|build_ext|bdist_wheel)\b|\bbuildextension\b|\bcpp_extension\b|\bbuilding\s+wheels?\s+for\s+[a-z0-9_.-]+|\bfailed\s+building\s+wheel\s+for\b|\bbuild(?:ing)?\s+(?:the\s+|a\s+|my\s+|cuda\s+|custom\s+)*(?:cuda\s+)?extensions?\b|\bcan\s+be\s+built\b|--no-build-isolation\b"
+);
+regex_fn!(
+    ext_name_re,
+    r"(?i)\b(torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|pytorch[-_]scatter|flash[-_]attn|xformers|apex|mmcv(?:-full)?|detectron2|pytorch3d|deepspeed|bitsandbytes|vllm|llama[-_]cpp[-_]python|auto[-_]gptq|causal[-_]conv1d|mamba[-_]ssm|tinycudann|nvdiffrast|spconv|natten)\b"
+);
+regex_fn!(
+    device_order_re,
+    r"(?i)\b(?:device|gpu|cuda)\s+(?:numbers?|ids?|indexe?s?|indices|numbering|order(?:ing)?)\b[^.;]{0,100}\bnvidia-smi\b[^.;]{0,80}?\b(?:(?:do(?:es)?\s+)?not\s+(?:match|the\s+same|correspond|line\s+up|refer\s+to\s+the\s+same)|don'?t\s+(?:match|correspond)|not\s+matching|mismatch|differs?|different)\b|\bnvidia-smi\b[^.;]{0,40}\b(?:device|gpu)\s+(?:numbers?|ids?|indexe?s?|indices|numbering|order(?:ing)?)\s+(?:(?:do(?:es)?\s+)?not\s+(?:match|correspond)|not\s+matching|mismatch|differs?|different)\b"
+);
+regex_fn!(
     device0_re,
     r"(?i)\bcuda:0\b|\(gpu 0\)|\bon gpu 0\b|\bgpu 0\b"
 );
@@ -290,6 +304,24 @@ regex_fn!(
 /// that says it uses device 0, and CUDA_VISIBLE_DEVICES set after torch.cuda
 /// was first called.
 fn devices(t: &str, src: &str, c: &mut Clues) {
+    if c.ext_build.is_none() {
+        if let Some(m) = ext_build_re().find(t) {
+            let name = ext_name_re()
+                .captures(t)
+                .map(|n| n[1].to_ascii_lowercase().replace('_', "-"))
+                .or_else(|| {
+                    let w = m.as_str().to_ascii_lowercase();
+                    w.split("wheel for ")
+                        .nth(1)
+                        .map(|n| n.trim_end_matches(['.', ':']).to_string())
+                })
+                .unwrap_or_else(|| "a CUDA extension (not named)".into());
+            c.ext_build = Some((name, src.to_string()));
+        }
+    }
+    if c.device_order.is_none() && t.contains("nvidia-smi") && device_order_re().is_match(t) {
+        c.device_order = Some(src.to_string());
+    }
     if !device_words_re().is_match(t) {
         return;
     }
@@ -406,6 +438,17 @@ pub fn apply(c: &Clues, b: &mut Builder) {
             Fact::new(v.clone(), src).with_note("GPUs chosen by index, device 0 reported in use")
         });
     }
+    if let Some((name, src)) = &c.ext_build {
+        s.extension_build.get_or_insert_with(|| {
+            Fact::new(name.clone(), src).with_note("an extension build in the report")
+        });
+    }
+    if let Some(src) = &c.device_order {
+        s.device_order_differs.get_or_insert_with(|| {
+            Fact::new(true, src)
+                .with_note("the report says CUDA's device numbers differ from nvidia-smi's")
+        });
+    }
     if let Some(src) = &c.cvd_set_late {
         s.visible_devices_set_late.get_or_insert_with(|| {
             Fact::new(true, src).with_note("os.environ set after a torch.cuda call")
@@ -493,6 +536,47 @@ mod tests {
             "Installed the driver on the host; CUDA in WSL fails.\n",
         ] {
             assert!(run(t).setting.linux_driver_package.is_none(), "{t}");
+        }
+    }
+
+    #[test]
+    fn device_numbers_said_to_differ_from_nvidia_smi_s() {
+        // nanoporetech/bonito #120, its title and its body.
+        for t in [
+            "bonito --device and nvidia-smi device number not matching\n",
+            "the device number used with `bonito --device` and the numbering shown by nvidia-smi do not refer to the same GPU\n",
+        ] {
+            assert!(run(t).setting.device_order_differs.is_some(), "{t}");
+        }
+        for t in [
+            "nvidia-smi shows the device numbers 0 and 1\n",
+            "the device numbers match nvidia-smi now\n",
+        ] {
+            assert!(run(t).setting.device_order_differs.is_none(), "{t}");
+        }
+    }
+
+    #[test]
+    fn an_extension_build_is_named_where_the_report_names_it() {
+        let inv = run("  Building wheel for flash-attn (setup.py) ... error\n");
+        assert_eq!(inv.setting.extension_build.unwrap().value, "flash-attn");
+        let inv = run("so pytorch_scatter can be built and used\n");
+        assert_eq!(
+            inv.setting.extension_build.unwrap().value,
+            "pytorch-scatter"
+        );
+        let inv = run("  File \"setup.py\", line 20 ... python setup.py install\n");
+        assert!(inv
+            .setting
+            .extension_build
+            .unwrap()
+            .value
+            .contains("not named"));
+        for t in [
+            "Successfully installed flash-attn-2.5.8\n",
+            "the wheel is built for cu121\n",
+        ] {
+            assert!(run(t).setting.extension_build.is_none(), "{t}");
         }
     }
 

@@ -273,7 +273,25 @@ const WORDS: &[(Gate, &[&str])] = &[
             "h",
         ],
     ),
-    (Gate::Devices, &["visible", "ids", "gpu", "cuda"]),
+    (
+        Gate::Devices,
+        &[
+            "visible",
+            "ids",
+            "gpu",
+            "cuda",
+            "smi",
+            "setup",
+            "buildextension",
+            "cpp",
+            "extension",
+            "extensions",
+            "wheel",
+            "wheels",
+            "built",
+            "isolation",
+        ],
+    ),
     (
         Gate::Prose,
         &[

@@ -63,6 +63,15 @@ fn bare_geforce(t: &str) -> Option<String> {
     Some(format!("NVIDIA GeForce {family} {n}{ti}"))
 }
 
+regex_fn!(
+    torch_cuda_said_re,
+    r"(?i)\btorch\.version\.cuda\b[`'\x22)]*\s*(?:is|=|==|:|returns|gives|shows|prints|says|reports)\s*[`'\x22]?([0-9]+\.[0-9]+)(?:\.[0-9]+)?\b"
+);
+regex_fn!(
+    nvcc_said_re,
+    r"(?i)\bnvcc(?:\s+--version|\s+-v)?\b[`'\x22)]*\s*(?:is|reports|shows|says|gives|prints|returns|outputs)\s*(?:cuda\s*|release\s*|version\s*)?v?([0-9]+\.[0-9]+)\b"
+);
+
 /// Names that make a typed `GPU:` value an NVIDIA GPU's.
 fn nvidia_gpu_name(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
@@ -354,6 +363,39 @@ fn torch_index(args: &str, src: &str, b: &mut Builder) {
     }
 }
 
+/// torch's CUDA build and nvcc's CUDA as a sentence states them, each only
+/// where no tool output gave it.
+fn said_builds(t: &str, src: &str, b: &mut Builder) {
+    let lower = t.to_ascii_lowercase();
+    if lower.contains("torch.version.cuda") {
+        let known = b.inv.python.iter().any(|e| {
+            e.torch
+                .as_ref()
+                .is_some_and(|t| t.cuda.is_some() || t.hip.is_some())
+        });
+        if let (false, Some(m)) = (known, torch_cuda_said_re().captures(t)) {
+            if let Ok(c) = m[1].parse::<CudaVersion>() {
+                b.torch_cuda(
+                    Fact::new(Some(c), src).with_note("torch.version.cuda as the report states it"),
+                );
+            }
+        }
+    }
+    if lower.contains("nvcc") && b.inv.toolkits.is_empty() {
+        if let Some(c) = nvcc_said_re()
+            .captures(t)
+            .and_then(|m| m[1].parse::<CudaVersion>().ok())
+        {
+            b.inv.toolkits.push(crate::inventory::Toolkit {
+                path: "nvcc on PATH (stated in the report)".into(),
+                version: Fact::new(c, src).with_note("nvcc's version as the report states it"),
+                has_nvcc: true,
+                has_compat: false,
+            });
+        }
+    }
+}
+
 pub fn parse(doc: &Doc, b: &mut Builder) {
     template(doc, b);
     for line in &doc.lines {
@@ -408,6 +450,8 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 ));
             }
         }
+        // "`torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0".
+        said_builds(t, &src, b);
         // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
         if let Some(m) = pip_install_re().captures(t) {
             let args = m[1].to_string();
@@ -447,6 +491,18 @@ mod tests {
 
     fn run(text: &str) -> Inventory {
         ingest(&[("t".to_string(), text.to_string())])
+    }
+
+    #[test]
+    fn torch_s_and_nvcc_s_cuda_stated_in_a_sentence() {
+        // rusty1s/pytorch_scatter #45, in the report's words.
+        let inv = run("My `torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0\n");
+        let c = inv.python[0].torch.as_ref().unwrap().cuda.as_ref().unwrap();
+        assert_eq!(c.value.map(|c| c.to_string()).as_deref(), Some("9.0"));
+        assert!(c.source.ends_with("(prose)"));
+        assert_eq!(inv.toolkits[0].version.value.to_string(), "10.0");
+        let inv = run("I checked torch.version.cuda and nvcc, both fine\n");
+        assert!(inv.python.is_empty() && inv.toolkits.is_empty());
     }
 
     #[test]

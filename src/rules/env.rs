@@ -10,7 +10,7 @@ use super::action::{with_actions, FixAction};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&ENV001, &ENV002, &ENV003, &ENV004, &ENV005];
+pub static RULES: &[&Rule] = &[&ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006];
 
 pub static ENV001: Rule = Rule {
     code: "ENV001",
@@ -420,4 +420,46 @@ fn check_env005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         },
         Some("for the Python process; or install the cuDNN the framework was built with in that directory".into()),
     )]
+}
+
+pub static ENV006: Rule = Rule {
+    code: "ENV006",
+    name: "cuda-device-order-not-pci",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "A program's GPU numbers do not match nvidia-smi's: CUDA numbers devices fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A report that says the device numbers a program uses (`--device 1`, `cuda:1`, CUDA_VISIBLE_DEVICES) and nvidia-smi's numbering name different GPUs, with no CUDA_DEVICE_ORDER=PCI_BUS_ID in its environment.",
+        why_it_breaks: "nvidia-smi (and NVML) number GPUs by PCI bus id. The CUDA runtime numbers them fastest first by default (CUDA_DEVICE_ORDER=FASTEST_FIRST), so on a machine with different GPUs device 0 in a program can be nvidia-smi's GPU 1. CUDA_VISIBLE_DEVICES indices follow CUDA's order too.",
+        how_to_fix: "Export CUDA_DEVICE_ORDER=PCI_BUS_ID before the program starts (with CUDA_VISIBLE_DEVICES if used), so CUDA's numbering matches nvidia-smi's; or select GPUs by UUID (`CUDA_VISIBLE_DEVICES=GPU-...` from `nvidia-smi -L`).",
+        sources: &["https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html (CUDA_DEVICE_ORDER: FASTEST_FIRST by default, PCI_BUS_ID orders by PCI bus id)", "https://github.com/nanoporetech/bonito/issues/120"],
+    },
+    check: check_env006,
+    superseded_by: &[],
+};
+
+fn check_env006(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(said) = inv
+        .setting
+        .device_order_differs
+        .as_ref()
+        .filter(|f| f.value)
+    else {
+        return vec![];
+    };
+    if inv
+        .env
+        .get("CUDA_DEVICE_ORDER")
+        .is_some_and(|v| v.value.eq_ignore_ascii_case("PCI_BUS_ID"))
+    {
+        return vec![];
+    }
+    vec![ENV006
+        .finding("The report says the program's GPU numbers and nvidia-smi's name different GPUs: CUDA numbers devices fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID, while nvidia-smi numbers them by PCI bus id.")
+        .fact("device numbers differ from nvidia-smi's", said)
+        .fix_command(
+            "export CUDA_DEVICE_ORDER=PCI_BUS_ID",
+            Some("set it before the program starts (and before CUDA_VISIBLE_DEVICES is read); or select GPUs by UUID from `nvidia-smi -L`".into()),
+        )]
 }

@@ -310,6 +310,29 @@ fn check_ext003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 t.version.value.major, p.name
             )));
         }
+        // A build the report shows (setup.py, BuildExtension, `Building wheel for X`)
+        // of an extension no environment lists yet.
+        if let (true, Some(build)) = (out.is_empty(), inv.setting.extension_build.as_ref()) {
+            let t = nvccs[0];
+            out.push(
+                EXT003
+                    .finding(format!(
+                        "The report builds {} from source with nvcc {} ({}), but torch is a CUDA {major} build: torch.utils.cpp_extension refuses a CUDA major other than torch's, and a forced build links another CUDA runtime than torch's.",
+                        build.value, t.version.value, t.path
+                    ))
+                    .fact("extension build", build)
+                    .fact(format!("nvcc ({})", t.path), &t.version)
+                    .evidence(
+                        format!("torch CUDA build ({})", env.path),
+                        cuda.value.map_or("none".into(), |v| v.to_string()),
+                        &cuda.source,
+                    )
+                    .fix_note(format!(
+                        "set CUDA_HOME to a CUDA {major}.x toolkit (or install the torch build for CUDA {}), then rebuild with --no-build-isolation",
+                        t.version.value.major
+                    )),
+            );
+        }
     }
     out
 }

@@ -669,6 +669,9 @@ pub fn firing(code: &str) -> Inventory {
         "ENV004" => B::linux()
             .with(|i| i.setting.visible_devices_set_late = f(true, "input line 6"))
             .build(),
+        "ENV006" => B::linux()
+            .with(|i| i.setting.device_order_differs = f(true, "input line 1"))
+            .build(),
         "ENV005" => B::linux()
             .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
             .env_var("LD_LIBRARY_PATH", "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/usr/local/cuda/lib64")
@@ -1011,6 +1014,11 @@ pub fn near_miss(code: &str) -> Inventory {
         )]),
         "ENV004" => B::linux()
             .with(|i| i.setting.visible_devices_set_late = f(false, "input line 6"))
+            .build(),
+        // CUDA_DEVICE_ORDER=PCI_BUS_ID already set: the numbers agree, the rest is elsewhere.
+        "ENV006" => B::linux()
+            .with(|i| i.setting.device_order_differs = f(true, "input line 1"))
+            .env_var("CUDA_DEVICE_ORDER", "PCI_BUS_ID")
             .build(),
         "ENV005" => B::linux()
             .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
