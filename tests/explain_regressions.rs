@@ -412,3 +412,37 @@ fn an_extension_built_with_an_nvcc_of_another_major_than_torch_s() {
     assert_eq!(e.category, Category::CompiledExtension);
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
 }
+
+#[test]
+fn a_module_that_will_not_load_under_secure_boot_is_the_platform() {
+    // NVIDIA/gpu-driver-container #44: the installer cannot load nvidia.ko, Secure Boot on.
+    let (_, f) = explain("corpus/c8-gpu-driver-container-secure-boot-unsigned-module.txt");
+    let e = f.iter().find(|f| f.code == "ERR044").expect("ERR044");
+    assert_eq!(e.category, Category::PlatformPosture);
+    assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
+}
+
+#[test]
+fn torch_not_compiled_with_cuda_on_an_m1_mac_in_prose_is_macos() {
+    // maszhongming/UniEval #4: "on an M1 Mac".
+    let (_, f) = explain("corpus/c8-unieval-m1-get-evaluator-cuda-assert.txt");
+    assert!(categories(&f).contains(&Category::MacosNoCuda), "{f:?}");
+    assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0);
+}
+
+#[test]
+fn messages_it_did_not_know_jax_s_outdated_cudnn_and_ptxas_s_ptx_version() {
+    // rgommers/pixi-dev-scipystack #1: JAX's plugin found cuDNN 8907 below 9100.
+    let (_, f) = explain("corpus/c8-pixi-scipystack-jax-cudnn-8907-below-9100.txt");
+    assert!(categories(&f).contains(&Category::CudnnMismatch), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
+    // numba #8961: the driver's JIT linker refuses PTX 8.1 from CUDA 12.1.
+    let (_, f) = explain("corpus/c8-numba-ptx-81-driver-525-after-toolkit-121.txt");
+    assert!(codes(&f).contains("ERR002"), "{f:?}");
+    // A standalone ptxas saying the same is not the driver's.
+    let t =
+        "ptxas /tmp/k.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '8.3'\n";
+    let mut inv = ingest::ingest(&[("t".into(), t.into())]);
+    ingest::enrich(&mut inv, Kb::embedded());
+    assert!(!codes(&run_rules(&inv, Kb::embedded())).contains("ERR002"));
+}

@@ -15,7 +15,7 @@ use crate::inventory::{Fact, GpuVendor, OsKind, PciDevice};
 regex_fn!(
     clue_re,
     r"(?ix-u)
-    (?P<mac>\bapple\s+m[1-5]\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bdarwin\b|[\s\x22'(]/users/[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
+    (?P<mac>\bapple\s+m[1-5]\b|\bm[1-5](?:\s+(?:pro|max|ultra))?\s+(?:macs?|macbooks?|chips?)\b|\bon\s+(?:an?\s+|my\s+)?mac\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bdarwin\b|[\s\x22'(]/users/[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
     |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/|\bwindows\s+subsystem\s+for\s+linux\b|/dev/dxg\b)
     |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
     |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}\b|\b(?:an?|my|the|with)\s+amd\s+(?:gpu|card|graphics)s?\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|\bamdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b)
@@ -24,6 +24,7 @@ regex_fn!(
     |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
     |(?P<docker>\(container\)\s*[$\x23]|\b(?:nvidia-)?docker\s+run\b|\bpodman\s+run\b|\bdocker\s+compose\b|\bdocker-compose\b|\bdocker\s+exec\b|\broot@[0-9a-f]{12}:|/\.dockerenv\b)
     |(?P<incontainer>\b(?:inside|within)\s+(?:the|a|my|this|that)\s+(?:docker\s+|podman\s+)?container\b)
+    |(?P<sb>\bsecure\s?boot\s+(?:is\s+|was\s+)?(?:enabled|on|turned\s+on|active)\b|\b(?:enabled|turned\s+on)\s+(?:uefi\s+)?secure\s?boot\b)
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     "
@@ -91,6 +92,7 @@ pub struct Clues {
     slurm: Option<String>,
     slurm_gpus: bool,
     mig: Option<String>,
+    secure_boot: Option<String>,
     linux_driver_pkg: Option<(String, String)>,
     run_image_cuda: Option<(String, String)>,
     chosen_devices: Option<(String, String)>,
@@ -165,6 +167,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         }
         if m.name("mig").is_some() {
             first(&mut c.mig);
+        }
+        if m.name("sb").is_some() {
+            first(&mut c.secure_boot);
         }
         if let Some(d) = m.name("linuxdrv") {
             if c.linux_driver_pkg.is_none() {
@@ -464,6 +469,11 @@ pub fn apply(c: &Clues, b: &mut Builder) {
             Fact::new(pkg.clone(), src).with_note(how)
         });
     }
+    if let Some(src) = &c.secure_boot {
+        inv.os.secure_boot.get_or_insert_with(|| {
+            Fact::new(true, src).with_note("the report says Secure Boot is on")
+        });
+    }
     if let Some(src) = &c.jetson {
         s.jetson
             .get_or_insert_with(|| Fact::new(true, src).with_note(note));
@@ -578,6 +588,23 @@ mod tests {
         ] {
             assert!(run(t).setting.extension_build.is_none(), "{t}");
         }
+    }
+
+    #[test]
+    fn secure_boot_said_to_be_on_and_an_m1_mac_in_prose() {
+        // NVIDIA/gpu-driver-container #44 and maszhongming/UniEval #4, in their words.
+        let inv =
+            run("They build the driver container on Ubuntu 24.04, with Secure Boot turned on.\n");
+        assert!(inv.os.secure_boot.unwrap().value);
+        for t in [
+            "It used to work when Secure Boot was off.\n",
+            "I disabled secure boot in the BIOS\n",
+        ] {
+            assert!(run(t).os.secure_boot.is_none(), "{t}");
+        }
+        let inv = run("Calling get_evaluator(task) on an M1 Mac stops with an AssertionError\n");
+        assert_eq!(inv.os.kind.map(|k| k.value), Some(OsKind::Macos));
+        assert_eq!(run("the machine's mac address changed\n").os.kind, None);
     }
 
     #[test]

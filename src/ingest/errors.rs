@@ -329,6 +329,10 @@ pub static CATALOG: &[Entry] = &[
         "WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.5, which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version."),
     ex("jax-cudnn-version", "but JAX was built against version", &["cudnn"], K::CudnnVersionMismatch, None,
         "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cudnnGetVersion() failed: Found cuDNN version 8600, but JAX was built against version 8904, which is newer.", jax_cudnn_mismatch),
+    ex("jax-outdated-cudnn", "Outdated cuDNN installation found", &[], K::CudnnVersionMismatch, None,
+        "E   Outdated cuDNN installation found.", jax_outdated_cudnn),
+    ex("ptxas-unsupported-ptx-version", "Unsupported .version", &["current version is"], K::UnsupportedPtx, Some(222),
+        "numba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR\nptxas application ptx input, line 9; fatal   : Unsupported .version 8.1; current version is '8.0'", ptx_by_driver),
     ex("torch-cudnn-incompatibility", "cuDNN version incompatibility", &[], K::CudnnVersionMismatch, None,
         "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.", torch_cudnn_mismatch),
     // --- other CUDA libraries --------------------------------------------------------------------
@@ -444,6 +448,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("vgpu-unlicensed", &["https://github.com/NVIDIA/gpu-operator/issues/220", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html (nvidia-smi -q shows the license status)"]),
+    ("jax-outdated-cudnn", &["https://github.com/jax-ml/jax/blob/main/jax_plugins/cuda/__init__.py (_check_cuda_versions: 'Outdated {name} installation found.')", "https://github.com/rgommers/pixi-dev-scipystack/issues/1"]),
+    ("ptxas-unsupported-ptx-version", &["https://github.com/numba/numba/issues/8961", "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222)"]),
     ("whisper-fp16-on-cpu", &["https://github.com/openai/whisper/blob/main/whisper/transcribe.py (the model's device is the CPU: 'Performing inference on CPU when CUDA is available' only when torch.cuda.is_available(); load_model picks cuda when it is available)", "https://github.com/dsymbol/decipher/issues/8"]),
     ("torch-cuda-available-false", &["https://github.com/googlecolab/colabtools/issues/1685", "https://github.com/ogkalu2/comic-translate/issues/210", "https://github.com/ROCm/legacy-rocm-build/issues/2216"]),
     ("hip-compile-for-gfx", &["https://github.com/facebookresearch/xformers/pull/978"]),
@@ -1489,6 +1495,36 @@ fn jax_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
         cudnn_loaded(b, &cudnn_int(n), c.src);
     }
     Some(K::CudnnVersionMismatch)
+}
+
+/// JAX's CUDA plugin: `Outdated cuDNN installation found.` and, a few lines
+/// on, `Installed version: 8907`.
+fn jax_outdated_cudnn(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"Installed version:\s*([0-9]{4,6})\b");
+    for k in 1..=4 {
+        if let Some(n) = r
+            .captures(c.ahead(k))
+            .and_then(|m| m[1].parse::<u64>().ok())
+        {
+            let src = c.doc.src_at(c.i + k).to_string();
+            cudnn_loaded(b, &cudnn_int(n), &src);
+            break;
+        }
+    }
+    Some(K::CudnnVersionMismatch)
+}
+
+/// `ptxas ... Unsupported .version 8.1; current version is '8.0'` from the
+/// driver's JIT linker (cuLink*, a LinkerError, error 222): the driver is
+/// older than the toolkit that wrote the PTX. A standalone ptxas saying the
+/// same is a toolkit older than the compiler, not the driver.
+fn ptx_by_driver(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let by_driver = c.doc.lines.iter().any(|l| {
+        let t = l.text.to_ascii_lowercase();
+        t.contains("culink") || t.contains("linkererror") || t.contains("cumoduleload")
+    });
+    by_driver.then_some(k)
 }
 
 fn torch_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {

@@ -257,6 +257,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "slurm",
             "slurmstepd",
             "salloc",
+            "secure",
             "mig",
             "driver",
             "runtime",

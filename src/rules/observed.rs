@@ -289,6 +289,10 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
         return Some("ERR021");
     }
+    let secure_boot = inv.os.secure_boot.as_ref().is_some_and(|f| f.value);
+    if secure_boot && matches!(k, ErrorKind::NoNvidiaDriver | ErrorKind::SmiNoDriver) {
+        return Some("ERR044");
+    }
     if k == ErrorKind::NoNvidiaDriver
         && facts::in_container(inv)
         && e.text.to_ascii_lowercase().contains("nvidia-smi")
@@ -469,6 +473,16 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR023" => add("WSL2", &inv.wsl.is_wsl),
+            "ERR044" => {
+                f.message = "Observed error: the nvidia kernel module is not loaded, and Secure Boot is on: the kernel refuses a module not signed with an enrolled key. To be sure, run: mokutil --sb-state; sudo dmesg | grep -i -E 'nvidia|module verification|key'".into();
+                if let Some(sb) = &inv.os.secure_boot {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "Secure Boot".into(),
+                        value: "on".into(),
+                        source: sb.source.clone(),
+                    });
+                }
+            }
             "ERR042" => {
                 f.message = "Observed error: nvidia-smi is missing inside a container. The NVIDIA container runtime mounts it, with libcuda, only into containers started with GPUs (--gpus, --runtime=nvidia, CDI) and the utility capability; the image itself has none. To be sure, run on the host: docker inspect CONTAINER --format '{{.HostConfig.DeviceRequests}} {{.HostConfig.Runtime}}'".into();
                 if let Some(r) = &inv.container.runtime {
@@ -922,6 +936,13 @@ observed_rule!(ERR043, check_err043, "ERR043", "observed-vgpu-unlicensed", Categ
     "Give the guest a license: put the client configuration token in /etc/nvidia/ClientConfigToken/ (Windows: C:\\Program Files\\NVIDIA Corporation\\vGPU Licensing\\ClientConfigToken), set FeatureType in /etc/nvidia/gridd.conf, restart nvidia-gridd, and check `nvidia-smi -q | grep -i license` shows Licensed; with the GPU Operator, pass the token and gridd.conf through its licensingConfig.",
     ["https://www.nvidia.com/content/Control-Panel-Help/vLatest/en-gb/mergedProjects/nvlicENG/About_GRID_Licensing_-_Reference.htm (restrictions of an unlicensed vGPU)", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html", "https://github.com/NVIDIA/gpu-operator/issues/220"]);
 
+setting_rule!(ERR044, check_err044, "ERR044", "observed-module-refused-under-secure-boot", Category::PlatformPosture, [],
+    "The nvidia kernel module did not load on a machine with Secure Boot on: the kernel refuses a module not signed with an enrolled key.",
+    "No-driver errors (the installer's 'Unable to load the kernel module', modprobe's 'Key was rejected by service' or 'Required key not available', nvidia-smi unable to talk to the driver) in a report that shows Secure Boot on (mokutil --sb-state, the modprobe message itself, or the report's own words).",
+    "With UEFI Secure Boot on, the kernel loads only modules signed by a key in its keyring or the MOK list. A driver module built by DKMS, the .run installer or a driver container is unsigned unless a key was given, so the module is refused and there is no NVIDIA driver, however correct the install was otherwise.",
+    "Sign the module with a key the firmware knows: on Ubuntu `sudo mokutil --import /var/lib/shim-signed/mok/MOK.der` (or the DKMS key) and confirm it in the MOK manager at the next boot; with the .run installer or a driver container pass `--module-signing-secret-key` and `--module-signing-public-key`; or use the distribution's pre-signed driver packages (Ubuntu's linux-modules-nvidia-*), or turn Secure Boot off.",
+    ["https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/ (Secure Boot, module signing)", "https://github.com/NVIDIA/gpu-driver-container/issues/44"]);
+
 setting_rule!(ERR042, check_err042, "ERR042", "observed-nvidia-smi-missing-in-container", Category::Container, ["CTR001"],
     "nvidia-smi is not found inside a container: the NVIDIA runtime gave the container no GPU (no --gpus, no nvidia runtime, or no utility capability).",
     "'nvidia-smi: command not found' (or 'executable file not found') in a report that shows the program running inside a container (a docker command, a container prompt, the report's own words) and has no pasted `docker run` that already answers it.",
@@ -955,5 +976,5 @@ pub static RULES: &[&Rule] = &[
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
-    &ERR041, &ERR042, &ERR043,
+    &ERR041, &ERR042, &ERR043, &ERR044,
 ];

@@ -702,6 +702,9 @@ pub fn firing(code: &str) -> Inventory {
             .gpu("NVIDIA GeForce RTX 3060")
             .error(CudaUnavailable, "UserWarning: FP16 is not supported on CPU; using FP32 instead")
             .build(),
+        "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
+            i.os.secure_boot = f(true, "input line 3");
+        }),
         "ERR043" => pasted(VgpuUnlicensed, "        License Status                    : Unlicensed (Restricted)"),
         "ERR042" => in_setting(NoNvidiaDriver, "bash: nvidia-smi: command not found", |i| {
             i.container.runtime = f("docker".into(), "input line 1");
@@ -1007,6 +1010,10 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR029" => with_error(firing("WHL001"), ExtensionMismatch),
         "ERR030" => with_error(firing("ARCH003"), GpuDroppedByDriver),
         "ERR026" | "ERR031" => pasted(Other, "something else"),
+        // Secure Boot off: the module failed for another reason.
+        "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
+            i.os.secure_boot = f(false, "input line 3");
+        }),
         // A licensed vGPU, as nvidia-smi -q prints it.
         "ERR043" => gpucompat::ingest::ingest(&[(
             "explain issue.txt".to_string(),
