@@ -264,7 +264,7 @@ pub static CATALOG: &[Entry] = &[
         "AssertionError: Torch not compiled with CUDA enabled", torch_cpu_build),
     e("torch-cuda-not-compiled-short", "Cuda not compiled", K::TorchNotCompiledWithCuda, None,
         "Cuda not compiled"),
-    ea("smi-cuda-still-shows", "nvidia-smi", &["still shows", "still show ", "still use", "shows the version of", "but nvidia-smi shows", "nvidia-smi says cuda"], K::SmiCudaQuestion, None,
+    ea("smi-cuda-still-shows", "nvidia-smi", &["still shows", "still show ", "still use", "still reports", "still says", "shows the version of", "but nvidia-smi shows", "but nvidia-smi reports", "nvidia-smi says cuda", "nvidia-smi reports cuda", "nvidia-smi shows cuda"], K::SmiCudaQuestion, None,
         "But nvidia-smi still shows the version of tookit be 12.2"),
     ex("device-count-one-under-mig", "device_count()", &["only one", "only 1", "returns 1", "shows 1"], K::NoVisibleDevices, None,
         "`torch.cuda.device_count()` shows only one gpu in MIG A100", mig_mentioned),
