@@ -446,3 +446,22 @@ fn messages_it_did_not_know_jax_s_outdated_cudnn_and_ptxas_s_ptx_version() {
     ingest::enrich(&mut inv, Kb::embedded());
     assert!(!codes(&run_rules(&inv, Kb::embedded())).contains("ERR002"));
 }
+
+#[test]
+fn error_35_with_no_driver_in_sight_is_not_called_an_old_driver_at_error() {
+    // PaddlePaddle #14625: a CUDA build on CPU-only nodes, error 35 and nothing else.
+    let (_, f) = explain("corpus/c3-paddlecloud-cuda-paddle-on-cpu-cluster.txt");
+    let e = f.iter().find(|f| f.code == "ERR002").expect("ERR002");
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("no driver at all"), "{}", e.message);
+    // With the driver's version in the paste, the same error is an old driver.
+    let t = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  384.130  Wed Mar 21 15:36:58 PDT 2018\nRuntimeError: CUDA driver version is insufficient for CUDA runtime version\n";
+    let mut inv = ingest::ingest(&[("t".into(), t.into())]);
+    ingest::enrich(&mut inv, Kb::embedded());
+    let f = run_rules(&inv, Kb::embedded());
+    assert!(
+        f.iter()
+            .any(|f| f.category == Category::DriverTooOld && f.severity == Severity::Error),
+        "{f:?}"
+    );
+}

@@ -414,7 +414,24 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         .iter()
         .filter(|e| kinds.contains(&e.kind) && claimed_by(inv, e).is_none())
         .collect();
-    report(rule, errs, fix)
+    let only_35 = !errs.is_empty() && errs.iter().all(|e| e.kind == ErrorKind::InsufficientDriver);
+    let mut out = report(rule, errs, fix);
+    if rule.code == "ERR002" && only_35 && !driver_in_sight(inv) {
+        // Error 35 is also what a machine with no NVIDIA driver at all gives.
+        for f in &mut out {
+            f.severity = Severity::Warning;
+            f.message = "Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into();
+        }
+    }
+    out
+}
+
+/// The report shows some NVIDIA driver: a version, its CUDA, a kernel
+/// module, its libraries or an answering nvidia-smi.
+fn driver_in_sight(inv: &Inventory) -> bool {
+    inv.driver_version().is_some()
+        || inv.nvidia.cuda_max.is_some()
+        || inv.nvidia.smi_ok.as_ref().is_some_and(|f| f.value)
 }
 
 /// The errors this context rule claims (see [`claimed_by`]), with the facts of the setting.
