@@ -739,6 +739,9 @@ pub enum ErrorKind {
     /// `nvidia-smi -q`: `License Status : Unlicensed` on a vGPU (an unlicensed
     /// vGPU is throttled and loses CUDA).
     VgpuUnlicensed,
+    /// libNVVM (the toolkit's `nvvm/lib64/libnvvm.so`) could not be loaded:
+    /// numba's "libNVVM cannot be found", a build script's libnvvm.so.N.
+    NvvmMissing,
     /// A failure the catalog does not know.
     Other,
 }

@@ -465,3 +465,13 @@ fn error_35_with_no_driver_in_sight_is_not_called_an_old_driver_at_error() {
         "{f:?}"
     );
 }
+
+#[test]
+fn libnvvm_not_found_is_the_toolkit_s_nvvm_folder_not_another_cuda() {
+    // Rust-GPU/rust-cuda #78: a build script cannot load libnvvm.so.4.
+    let (_, f) = explain("corpus/c9-rust-cuda-libnvvm-not-on-ld-path.txt");
+    let e = f.iter().find(|f| f.code == "ERR045").expect("ERR045");
+    assert_eq!(e.category, Category::EnvVar);
+    assert_eq!(errors_in(&f, Category::MultipleCuda), 0);
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+}

@@ -302,6 +302,8 @@ pub static CATALOG: &[Entry] = &[
         "ImportError: Using `load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install bitsandbytes`"),
     ex("whisper-fp16-on-cpu", "FP16 is not supported on CPU", &[], K::CudaUnavailable, None,
         "UserWarning: FP16 is not supported on CPU; using FP32 instead", whisper_on_cpu),
+    e("numba-libnvvm-not-found", "libNVVM cannot be found", K::NvvmMissing, None,
+        "numba.cuda.cudadrv.error.NvvmSupportError: libNVVM cannot be found. Do `conda install cudatoolkit`:"),
     ea("vgpu-unlicensed", "License Status", &["unlicensed"], K::VgpuUnlicensed, None,
         "        License Status                    : Unlicensed"),
     e("ultralytics-invalid-cuda-device", "Invalid CUDA 'device=", K::CudaUnavailable, None,
@@ -447,6 +449,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("numba-libnvvm-not-found", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/nvvm.py (NvvmSupportError: 'libNVVM cannot be found')", "https://github.com/Rust-GPU/rust-cuda/issues/78"]),
     ("vgpu-unlicensed", &["https://github.com/NVIDIA/gpu-operator/issues/220", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html (nvidia-smi -q shows the license status)"]),
     ("jax-outdated-cudnn", &["https://github.com/jax-ml/jax/blob/main/jax_plugins/cuda/__init__.py (_check_cuda_versions: 'Outdated {name} installation found.')", "https://github.com/rgommers/pixi-dev-scipystack/issues/1"]),
     ("ptxas-unsupported-ptx-version", &["https://github.com/numba/numba/issues/8961", "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222)"]),
@@ -1571,6 +1574,9 @@ fn classify_library(lib: &str) -> Option<ErrorKind> {
     }
     if l.starts_with("libonnxruntime_providers_cuda") {
         return Some(K::OrtCudaProviderFailed);
+    }
+    if l.starts_with("libnvvm") {
+        return Some(K::NvvmMissing);
     }
     const CUDA_LIBS: [&str; 14] = [
         "libcublas",

@@ -186,6 +186,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the vGPU holds no license: NVIDIA's guest driver degrades an unlicensed vGPU over time (frame rate capped, GPU allocations restricted, CUDA disabled) until it obtains one",
             "nvidia-smi -q | grep -i -A2 license; journalctl -u nvidia-gridd (Windows: the NVIDIA Control Panel's Licensing page)",
         ),
+        NvvmMissing => (
+            "libNVVM, the toolkit's NVVM compiler library, was not found: it lives in the toolkit's nvvm/lib64 folder, which is not on the loader path of its own",
+            "ls $CUDA_HOME/nvvm/lib64; echo $CUDA_HOME $LD_LIBRARY_PATH",
+        ),
         Other => ("an error the catalog does not know", "gpucompat check on the affected machine"),
     }
 }
@@ -953,6 +957,13 @@ observed_rule!(ERR043, check_err043, "ERR043", "observed-vgpu-unlicensed", Categ
     "Give the guest a license: put the client configuration token in /etc/nvidia/ClientConfigToken/ (Windows: C:\\Program Files\\NVIDIA Corporation\\vGPU Licensing\\ClientConfigToken), set FeatureType in /etc/nvidia/gridd.conf, restart nvidia-gridd, and check `nvidia-smi -q | grep -i license` shows Licensed; with the GPU Operator, pass the token and gridd.conf through its licensingConfig.",
     ["https://www.nvidia.com/content/Control-Panel-Help/vLatest/en-gb/mergedProjects/nvlicENG/About_GRID_Licensing_-_Reference.htm (restrictions of an unlicensed vGPU)", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html", "https://github.com/NVIDIA/gpu-operator/issues/220"]);
 
+observed_rule!(ERR045, check_err045, "ERR045", "observed-libnvvm-not-found", Category::EnvVar, Severity::Warning,
+    [NvvmMissing], [],
+    "libNVVM could not be loaded (numba's 'libNVVM cannot be found', a build script's libnvvm.so): the toolkit's nvvm/lib64 folder is not where the program looks.",
+    "Compilers that generate GPU code themselves (numba, rust-cuda, some JITs) load libNVVM, which a CUDA toolkit installs under nvvm/lib64, not lib64. The loader and the programs find it only through CUDA_HOME (or CUDA_PATH), a conda or pip CUDA package they know, or LD_LIBRARY_PATH; a toolkit elsewhere, or no toolkit (a driver alone has no NVVM), leaves it unfound.",
+    "Point CUDA_HOME at the toolkit root (`export CUDA_HOME=/usr/local/cuda`), or add its NVVM folder to the loader path (`export LD_LIBRARY_PATH=$CUDA_HOME/nvvm/lib64:$LD_LIBRARY_PATH`); install a CUDA toolkit (or the conda/pip package the program documents) if none is present.",
+    ["https://numba.readthedocs.io/en/stable/cuda/overview.html (CUDA toolkit lookup: CUDA_HOME, conda packages)", "https://github.com/Rust-GPU/rust-cuda/issues/78"]);
+
 setting_rule!(ERR044, check_err044, "ERR044", "observed-module-refused-under-secure-boot", Category::PlatformPosture, [],
     "The nvidia kernel module did not load on a machine with Secure Boot on: the kernel refuses a module not signed with an enrolled key.",
     "No-driver errors (the installer's 'Unable to load the kernel module', modprobe's 'Key was rejected by service' or 'Required key not available', nvidia-smi unable to talk to the driver) in a report that shows Secure Boot on (mokutil --sb-state, the modprobe message itself, or the report's own words).",
@@ -993,5 +1004,5 @@ pub static RULES: &[&Rule] = &[
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
-    &ERR041, &ERR042, &ERR043, &ERR044,
+    &ERR041, &ERR042, &ERR043, &ERR044, &ERR045,
 ];

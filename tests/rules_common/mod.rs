@@ -705,6 +705,7 @@ pub fn firing(code: &str) -> Inventory {
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(true, "input line 3");
         }),
+        "ERR045" => pasted(NvvmMissing, "error while loading shared libraries: libnvvm.so.4: cannot open shared object file: No such file or directory"),
         "ERR043" => pasted(VgpuUnlicensed, "        License Status                    : Unlicensed (Restricted)"),
         "ERR042" => in_setting(NoNvidiaDriver, "bash: nvidia-smi: command not found", |i| {
             i.container.runtime = f("docker".into(), "input line 1");
@@ -1010,6 +1011,8 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR029" => with_error(firing("WHL001"), ExtensionMismatch),
         "ERR030" => with_error(firing("ARCH003"), GpuDroppedByDriver),
         "ERR026" | "ERR031" => pasted(Other, "something else"),
+        // Another CUDA library missing is not libNVVM's folder.
+        "ERR045" => pasted(CudaLibraryMissing, "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory"),
         // Secure Boot off: the module failed for another reason.
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(false, "input line 3");
