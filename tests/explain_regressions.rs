@@ -475,3 +475,15 @@ fn libnvvm_not_found_is_the_toolkit_s_nvvm_folder_not_another_cuda() {
     assert_eq!(errors_in(&f, Category::MultipleCuda), 0);
     assert_eq!(errors_in(&f, Category::NoDriver), 0);
 }
+
+#[test]
+fn a_cuda_wheel_index_from_a_macbook_prompt_is_macos() {
+    // DeepGraphLearning/ULTRA #8: `me@MY-MBP ULTRA % pip install torch==2.1.0 --index-url .../cu118`.
+    let (inv, f) = explain("corpus/c9-ultra-macbook-cu118-index-no-wheel.txt");
+    assert_eq!(
+        inv.os.kind.map(|k| k.value),
+        Some(gpucompat::inventory::OsKind::Macos)
+    );
+    assert!(codes(&f).contains("PLAT001"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0);
+}

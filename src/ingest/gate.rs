@@ -199,6 +199,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "pro",
             "max",
             "ultra",
+            "mbp",
             "macbook",
             "mac",
             "mini",
