@@ -162,8 +162,8 @@ fn parse_report(path: &Path, part: Part) -> Report {
         }
     }
     assert!(
-        source.starts_with("https://github.com/"),
-        "{file}: source must be a public issue URL"
+        source.starts_with("https://github.com/") || source.starts_with("https://forums."),
+        "{file}: source must be a public issue or forum thread URL"
     );
     assert!(!about.is_empty(), "{file}: needs an about line");
     let expected = expected.unwrap_or_else(|| panic!("{file}: expected missing"));

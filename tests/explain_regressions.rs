@@ -487,3 +487,18 @@ fn a_cuda_wheel_index_from_a_macbook_prompt_is_macos() {
     assert!(codes(&f).contains("PLAT001"), "{f:?}");
     assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0);
 }
+
+#[test]
+fn a_report_that_says_the_nvidia_module_did_not_load_is_no_driver() {
+    // forums.almalinux.org 7216: no kmod-nvidia-open for the new kernels.
+    let (inv, f) = explain("corpus/c10-almalinux-kmod-nvidia-open-missing-for-new-kernel.txt");
+    assert_eq!(inv.nvidia.module_loaded.map(|m| m.value), Some(false));
+    assert!(categories(&f).contains(&Category::NoDriver), "{f:?}");
+    for t in [
+        "The nouveau module did not load either.\n",
+        "After the reboot the nvidia module loads fine.\n",
+    ] {
+        let inv = ingest::ingest(&[("t".into(), t.into())]);
+        assert!(inv.errors.is_empty(), "{t}: {:?}", inv.errors);
+    }
+}

@@ -302,6 +302,8 @@ pub static CATALOG: &[Entry] = &[
         "ImportError: Using `load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install bitsandbytes`"),
     ex("whisper-fp16-on-cpu", "FP16 is not supported on CPU", &[], K::CudaUnavailable, None,
         "UserWarning: FP16 is not supported on CPU; using FP32 instead", whisper_on_cpu),
+    ex("nvidia-module-not-loaded-said", "module", &["did not load", "does not load", "didn't load", "doesn't load", "won't load", "is not loaded", "was not loaded", "not loading"], K::NoNvidiaDriver, None,
+        "On both of them the NVIDIA kernel module did not load, so SDDM never came up.", nvidia_module_not_loaded),
     e("numba-libnvvm-not-found", "libNVVM cannot be found", K::NvvmMissing, None,
         "numba.cuda.cudadrv.error.NvvmSupportError: libNVVM cannot be found. Do `conda install cudatoolkit`:"),
     ea("vgpu-unlicensed", "License Status", &["unlicensed"], K::VgpuUnlicensed, None,
@@ -449,6 +451,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("nvidia-module-not-loaded-said", &["https://forums.almalinux.org/t/technical-incident-report-nvidia-driver-almalinux-9-7-kernel-incompatibility/7216", "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/ (the kernel module must be built or packaged for the running kernel)"]),
     ("numba-libnvvm-not-found", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/nvvm.py (NvvmSupportError: 'libNVVM cannot be found')", "https://github.com/Rust-GPU/rust-cuda/issues/78"]),
     ("vgpu-unlicensed", &["https://github.com/NVIDIA/gpu-operator/issues/220", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html (nvidia-smi -q shows the license status)"]),
     ("jax-outdated-cudnn", &["https://github.com/jax-ml/jax/blob/main/jax_plugins/cuda/__init__.py (_check_cuda_versions: 'Outdated {name} installation found.')", "https://github.com/rgommers/pixi-dev-scipystack/issues/1"]),
@@ -1671,6 +1674,26 @@ fn container_unsatisfied(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     }
     mark_container(c, b);
     Some(K::ContainerRequirementUnsatisfied)
+}
+
+/// "the NVIDIA kernel module did not load": the report says no nvidia
+/// module is running (not a module of another driver, not nvidia_uvm alone).
+fn nvidia_module_not_loaded(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)\bnvidia(?:\.ko)?\s+(?:kernel\s+)?(?:driver\s+)?module\s+(?:\S+\s+){0,2}?(?:did\s+not|does\s+not|didn't|doesn't|won't|is\s+not|was\s+not|not)\s+load",
+    );
+    if !r.is_match(c.line) {
+        return None;
+    }
+    put(
+        &mut b.inv.nvidia.module_loaded,
+        Fact::new(false, c.src).with_note("the report says the nvidia module did not load"),
+        &mut b.notes,
+        "nvidia module loaded",
+    );
+    Some(k)
 }
 
 /// Whisper's `FP16 is not supported on CPU`: the model runs on the CPU. It
