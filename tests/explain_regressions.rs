@@ -502,3 +502,11 @@ fn a_report_that_says_the_nvidia_module_did_not_load_is_no_driver() {
         assert!(inv.errors.is_empty(), "{t}: {:?}", inv.errors);
     }
 }
+
+#[test]
+fn a_serialized_engine_size_mismatch_is_another_tensorrt() {
+    // NVIDIA-AI-IOT/torch2trt #371: saved from Python, loaded by another TensorRT in C++.
+    let (_, f) = explain("corpus/c8-torch2trt-engine-loaded-by-other-trt-in-cpp.txt");
+    assert!(codes(&f).contains("ERR015"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::CompiledExtension), 0);
+}

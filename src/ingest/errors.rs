@@ -372,6 +372,8 @@ pub static CATALOG: &[Entry] = &[
         "[TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::42] Error Code 1: Serialization (Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: Current Version: 0, Serialized Engine Version: 97)"),
     e("trt-version-tag", "Version tag does not match", K::TrtEngineIncompatible, None,
         "Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. Note: Current Version: 232, Serialized Engine Version: 236)"),
+    e("trt-engine-size-mismatch", "Mismatch between allocated memory size and expected size of serialized engine", K::TrtEngineIncompatible, None,
+        "engine.cpp:868: bool nvinfer1::rt::Engine::deserialize(const void*, std::size_t, nvinfer1::IGpuAllocator&, nvinfer1::IPluginFactory*): Assertion `size >= bsize && \"Mismatch between allocated memory size and expected size of serialized engine.\"' failed."),
     e("ort-trt-ep-deserialize", "could not deserialize engine from binary data", K::TrtEngineIncompatible, None,
         "[ONNXRuntimeError] : 1 : FAIL : TensorRT EP could not deserialize engine from binary data"),
     // --- containers -----------------------------------------------------------------------------
@@ -449,6 +451,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("trt-engine-size-mismatch", &["https://github.com/NVIDIA-AI-IOT/torch2trt/issues/371", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("nvidia-module-not-loaded-said", &["https://forums.almalinux.org/t/technical-incident-report-nvidia-driver-almalinux-9-7-kernel-incompatibility/7216", "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/ (the kernel module must be built or packaged for the running kernel)"]),
