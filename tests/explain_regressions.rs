@@ -510,3 +510,13 @@ fn a_serialized_engine_size_mismatch_is_another_tensorrt() {
     assert!(codes(&f).contains("ERR015"), "{f:?}");
     assert_eq!(errors_in(&f, Category::CompiledExtension), 0);
 }
+
+#[test]
+fn onnxruntime_gpu_that_runs_on_the_cpu_is_its_cuda_provider() {
+    // deepinsight/insightface #1824: onnxruntime-gpu 1.9.0, "only the CPU is used".
+    let (_, f) = explain("corpus/c8-insightface-ort-gpu-19-on-cuda-101.txt");
+    let e = f.iter().find(|f| f.code == "ERR046").expect("ERR046");
+    assert_eq!(e.category, Category::OnnxruntimeCuda);
+    assert!(e.message.contains("unknown here"), "{}", e.message);
+    assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0);
+}

@@ -302,6 +302,8 @@ pub static CATALOG: &[Entry] = &[
         "ImportError: Using `load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install bitsandbytes`"),
     ex("whisper-fp16-on-cpu", "FP16 is not supported on CPU", &[], K::CudaUnavailable, None,
         "UserWarning: FP16 is not supported on CPU; using FP32 instead", whisper_on_cpu),
+    ex("said-runs-on-cpu", "cpu", &["instead of the gpu", "instead of gpu", "only the cpu is used", "only cpu is used", "only uses the cpu", "only uses cpu", "only using the cpu", "only using cpu"], K::CudaUnavailable, None,
+        "When the reporter runs the detection model only the CPU is used.", said_on_cpu),
     ex("nvidia-module-not-loaded-said", "module", &["did not load", "does not load", "didn't load", "doesn't load", "won't load", "is not loaded", "was not loaded", "not loading"], K::NoNvidiaDriver, None,
         "On both of them the NVIDIA kernel module did not load, so SDDM never came up.", nvidia_module_not_loaded),
     e("numba-libnvvm-not-found", "libNVVM cannot be found", K::NvvmMissing, None,
@@ -454,6 +456,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("trt-engine-size-mismatch", &["https://github.com/NVIDIA-AI-IOT/torch2trt/issues/371", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("said-runs-on-cpu", &["https://github.com/deepinsight/insightface/issues/1824", "https://github.com/raryelcostasouza/pyTranscriber/issues/56"]),
     ("nvidia-module-not-loaded-said", &["https://forums.almalinux.org/t/technical-incident-report-nvidia-driver-almalinux-9-7-kernel-incompatibility/7216", "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/ (the kernel module must be built or packaged for the running kernel)"]),
     ("numba-libnvvm-not-found", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/nvvm.py (NvvmSupportError: 'libNVVM cannot be found')", "https://github.com/Rust-GPU/rust-cuda/issues/78"]),
     ("vgpu-unlicensed", &["https://github.com/NVIDIA/gpu-operator/issues/220", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html (nvidia-smi -q shows the license status)"]),
@@ -1677,6 +1680,23 @@ fn container_unsatisfied(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     }
     mark_container(c, b);
     Some(K::ContainerRequirementUnsatisfied)
+}
+
+/// "only the CPU is used", "runs on the CPU instead of the GPU": the report
+/// says the GPU is not used (not a question about choosing the CPU).
+fn said_on_cpu(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    let chosen = [
+        "device='cpu'",
+        "device=\"cpu\"",
+        "--cpu",
+        "how do i",
+        "how to",
+        "can i",
+    ]
+    .iter()
+    .any(|w| l.contains(w));
+    (!chosen && !l.trim_start().starts_with(['#', '>'])).then_some(k)
 }
 
 /// "the NVIDIA kernel module did not load": the report says no nvidia

@@ -331,6 +331,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR025");
     }
+    if k == ErrorKind::CudaUnavailable && ort_only(inv) {
+        return Some("ERR046");
+    }
     if k == ErrorKind::CudaUnavailable && inv.has_nvidia_hardware() && !driver_failed(inv) {
         let cuda_torch = inv.python.iter().any(|e| {
             e.torch
@@ -964,6 +967,61 @@ observed_rule!(ERR045, check_err045, "ERR045", "observed-libnvvm-not-found", Cat
     "Point CUDA_HOME at the toolkit root (`export CUDA_HOME=/usr/local/cuda`), or add its NVVM folder to the loader path (`export LD_LIBRARY_PATH=$CUDA_HOME/nvvm/lib64:$LD_LIBRARY_PATH`); install a CUDA toolkit (or the conda/pip package the program documents) if none is present.",
     ["https://numba.readthedocs.io/en/stable/cuda/overview.html (CUDA toolkit lookup: CUDA_HOME, conda packages)", "https://github.com/Rust-GPU/rust-cuda/issues/78"]);
 
+pub static ERR046: Rule = Rule {
+    code: "ERR046",
+    name: "observed-onnxruntime-gpu-on-cpu",
+    category: Category::OnnxruntimeCuda,
+    severity: Severity::Warning,
+    summary: "onnxruntime-gpu ran on the CPU: its CUDA execution provider did not load, and ONNX Runtime fell back to the CPU without an error.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A report that says the work runs on the CPU (or CUDA unavailable) where onnxruntime-gpu is the only GPU framework named.",
+        why_it_breaks: "onnxruntime-gpu's CUDA execution provider loads the CUDA and cuDNN majors its release was built for; when they are missing or of another major (or the CPU package onnxruntime is installed beside it and wins), ONNX Runtime logs a warning and runs every session on the CPU provider, so the program works, slowly.",
+        how_to_fix: "Install the CUDA and cuDNN majors the onnxruntime-gpu release was built for (`gpucompat db package onnxruntime VERSION`; 1.19 and newer: `pip install \"onnxruntime-gpu[cuda,cudnn]\"`), or the onnxruntime-gpu release built for the CUDA present; uninstall the CPU `onnxruntime` package if both are installed; check with `python -c \"import onnxruntime as o; print(o.get_available_providers())\"`.",
+        sources: &["https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements", "https://github.com/deepinsight/insightface/issues/1824"],
+    },
+    check: check_err046,
+    superseded_by: &["LIB006"],
+};
+
+fn check_err046(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let mut out = in_setting(&ERR046, inv, ERR046.docs.how_to_fix);
+    for f in &mut out {
+        f.message = "Observed error: the work ran on the CPU where onnxruntime-gpu is the GPU framework: its CUDA execution provider did not load (CUDA or cuDNN of another major than its release was built for, or the CPU onnxruntime package shadowing it), and ONNX Runtime fell back to the CPU.".into();
+        for e in &inv.python {
+            let Some(p) = e.package("onnxruntime-gpu") else {
+                continue;
+            };
+            f.evidence.push(crate::finding::Evidence {
+                fact: "onnxruntime-gpu version".into(),
+                value: p.version.clone(),
+                source: p.source.clone(),
+            });
+            match kb.onnxruntime(&p.version) {
+                Some(r) => {
+                    let cuda = r.cuda_major.map_or("unknown".into(), |m| m.to_string());
+                    let cudnn = r.cudnn_major.map_or("unknown".into(), |m| m.to_string());
+                    f.message.push_str(&format!(
+                        " onnxruntime-gpu {} was built for CUDA {cuda} and cuDNN {cudnn}.",
+                        p.version
+                    ));
+                    f.kb.push(crate::finding::KbRef {
+                        table: "onnxruntime".into(),
+                        row: r.version.clone(),
+                        source: r.source.clone(),
+                    });
+                }
+                None => f.message.push_str(&format!(
+                    " The CUDA and cuDNN that onnxruntime-gpu {} was built for are unknown here.",
+                    p.version
+                )),
+            }
+        }
+        f.message.push_str(" To be sure, run: python -c \"import onnxruntime as o; print(o.__version__, o.get_available_providers())\"; pip list | grep -i onnxruntime");
+    }
+    out
+}
+
 setting_rule!(ERR044, check_err044, "ERR044", "observed-module-refused-under-secure-boot", Category::PlatformPosture, [],
     "The nvidia kernel module did not load on a machine with Secure Boot on: the kernel refuses a module not signed with an enrolled key.",
     "No-driver errors (the installer's 'Unable to load the kernel module', modprobe's 'Key was rejected by service' or 'Required key not available', nvidia-smi unable to talk to the driver) in a report that shows Secure Boot on (mokutil --sb-state, the modprobe message itself, or the report's own words).",
@@ -1004,5 +1062,5 @@ pub static RULES: &[&Rule] = &[
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
-    &ERR041, &ERR042, &ERR043, &ERR044, &ERR045,
+    &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046,
 ];

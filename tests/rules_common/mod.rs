@@ -706,6 +706,10 @@ pub fn firing(code: &str) -> Inventory {
             i.os.secure_boot = f(true, "input line 3");
         }),
         "ERR045" => pasted(NvvmMissing, "error while loading shared libraries: libnvvm.so.4: cannot open shared object file: No such file or directory"),
+        "ERR046" => B(Inventory::new("explain issue.txt"))
+            .package("onnxruntime-gpu", "1.9.0")
+            .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
+            .build(),
         "ERR043" => pasted(VgpuUnlicensed, "        License Status                    : Unlicensed (Restricted)"),
         "ERR042" => in_setting(NoNvidiaDriver, "bash: nvidia-smi: command not found", |i| {
             i.container.runtime = f("docker".into(), "input line 1");
@@ -1011,6 +1015,11 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR029" => with_error(firing("WHL001"), ExtensionMismatch),
         "ERR030" => with_error(firing("ARCH003"), GpuDroppedByDriver),
         "ERR026" | "ERR031" => pasted(Other, "something else"),
+        // A probed machine that lacks the CUDA libraries: LIB006 names which, with the error.
+        "ERR046" => B::linux()
+            .package("onnxruntime-gpu", "1.17.1")
+            .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
+            .build(),
         // Another CUDA library missing is not libNVVM's folder.
         "ERR045" => pasted(CudaLibraryMissing, "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory"),
         // Secure Boot off: the module failed for another reason.
