@@ -334,7 +334,12 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::CudaUnavailable && ort_only(inv) {
         return Some("ERR046");
     }
-    if k == ErrorKind::CudaUnavailable && inv.has_nvidia_hardware() && !driver_failed(inv) {
+    let windows_no_gpu_named =
+        facts::os_kind(inv) == Some(crate::inventory::OsKind::Windows) && !facts::has_amd_gpu(inv);
+    if k == ErrorKind::CudaUnavailable
+        && (inv.has_nvidia_hardware() || windows_no_gpu_named)
+        && !driver_failed(inv)
+    {
         let cuda_torch = inv.python.iter().any(|e| {
             e.torch
                 .as_ref()
@@ -518,7 +523,19 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR041" => {
-                f.message = "Observed error: the program found CUDA unavailable, although the report names an NVIDIA GPU and shows no driver failure: the usual cause is a CPU-only build of torch (PyPI's default on Windows, or one a dependency pulled in). No other fact gathered here confirms it. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi".into();
+                let named = if inv.has_nvidia_hardware() {
+                    "although the report names an NVIDIA GPU and shows no driver failure"
+                } else {
+                    "on Windows, with no driver failure and no AMD GPU in the report"
+                };
+                f.message = format!("Observed error: the program found CUDA unavailable, {named}: the usual cause is a CPU-only build of torch (PyPI's default on Windows, or one a dependency pulled in). No other fact gathered here confirms it. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi");
+                if let (false, Some(k)) = (inv.has_nvidia_hardware(), &inv.os.kind) {
+                    f.evidence.push(crate::finding::Evidence {
+                        fact: "operating system".into(),
+                        value: "windows".into(),
+                        source: k.source.clone(),
+                    });
+                }
                 for g in inv.gpus.iter().filter_map(|g| g.name.as_ref()) {
                     f.evidence.push(crate::finding::Evidence {
                         fact: "NVIDIA GPU".into(),
@@ -1041,10 +1058,10 @@ pub static ERR041: Rule = Rule {
     name: "observed-cuda-unavailable-beside-an-nvidia-gpu",
     category: Category::CpuOnlyWheel,
     severity: Severity::Warning,
-    summary: "CUDA was unavailable to the program on a machine with an NVIDIA GPU and no sign of a driver failure: most often a CPU-only build of torch.",
+    summary: "CUDA was unavailable to the program on a machine with an NVIDIA GPU (or on Windows, with no AMD GPU named) and no sign of a driver failure: most often a CPU-only build of torch.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "'CUDA unavailable' messages (torch.cuda.is_available() False, Whisper's 'FP16 is not supported on CPU', 'Torch is not able to use GPU') in a report that names an NVIDIA GPU, shows no failing driver (nvidia-smi, no-driver or too-old errors) and names no CUDA build of torch.",
+        what_it_checks: "'CUDA unavailable' messages (torch.cuda.is_available() False, Whisper's 'FP16 is not supported on CPU', 'Torch is not able to use GPU') in a report that names an NVIDIA GPU (or comes from Windows and names no AMD GPU), shows no failing driver (nvidia-smi, no-driver or too-old errors) and names no CUDA build of torch.",
         why_it_breaks: "With the GPU and its driver working, the usual reason a program finds no CUDA is the torch build: PyPI's default torch on Windows and macOS is CPU-only, and a dependency (openai-whisper, an app's requirements) or a resolver can replace a CUDA build with it. The program then runs on the CPU, often with only a warning.",
         how_to_fix: "Check the build: `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`; a `+cpu` version or None needs `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cuXXX` (a CUDA the driver supports, `gpucompat db driver VERSION`), with torchvision and torchaudio from the same index.",
         sources: &["https://pytorch.org/get-started/locally/", "https://github.com/dsymbol/decipher/issues/8", "https://github.com/raryelcostasouza/pyTranscriber/issues/56"],
