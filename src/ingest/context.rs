@@ -309,7 +309,21 @@ regex_fn!(
 /// that says it uses device 0, and CUDA_VISIBLE_DEVICES set after torch.cuda
 /// was first called.
 fn devices(t: &str, src: &str, c: &mut Clues) {
-    if c.ext_build.is_none() {
+    let build_word = || {
+        let l = t.to_ascii_lowercase();
+        [
+            "setup.py",
+            "buildextension",
+            "cpp_extension",
+            "wheel",
+            "extension",
+            "built",
+            "build-isolation",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+    };
+    if c.ext_build.is_none() && build_word() {
         if let Some(m) = ext_build_re().find(t) {
             let name = ext_name_re()
                 .captures(t)

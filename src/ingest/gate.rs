@@ -298,7 +298,7 @@ const WORDS: &[(Gate, &[&str])] = &[
         Gate::Prose,
         &[
             "driver", "gpu", "gpus", "graphics", "video", "card", "version", "install", "torch",
-            "pytorch", "gtx", "rtx", "geforce", "tesla", "nvidia", "have", "my", "own",
+            "pytorch", "gtx", "rtx", "geforce", "tesla", "nvidia",
         ],
     ),
 ];

@@ -72,6 +72,18 @@ regex_fn!(
     r"(?i)\bnvcc(?:\s+--version|\s+-v)?\b[`'\x22)]*\s*(?:is|reports|shows|says|gives|prints|returns|outputs)\s*(?:cuda\s*|release\s*|version\s*)?v?([0-9]+\.[0-9]+)\b"
 );
 
+/// A bare GeForce number the reporter owns, where no GPU is named yet.
+fn bare_gpu(t: &str, src: &str, b: &mut Builder) {
+    if b.inv.gpus.iter().all(|g| g.name.is_none()) && b.inv.pci.is_empty() {
+        if let Some(name) = bare_geforce(t) {
+            let g = b.gpu(0);
+            g.name = Some(Fact::new(name, src).with_note(
+                "a bare model number typed in the report, read as the GeForce card of that number",
+            ));
+        }
+    }
+}
+
 /// Names that make a typed `GPU:` value an NVIDIA GPU's.
 fn nvidia_gpu_name(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
@@ -404,6 +416,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
         if !line.gate(super::gate::Gate::Prose) {
+            // `I have a 3060`: a number is no gate word, so the owner's words stand in.
+            let owned = ["have", "my ", "My ", "with ", "using ", "own "]
+                .iter()
+                .any(|w| t.contains(w));
+            if owned && t.bytes().any(|c| c.is_ascii_digit()) {
+                bare_gpu(t, &format!("{} {PROSE}", line.src), b);
+            }
             continue;
         }
         let src = format!("{} {PROSE}", line.src);
@@ -442,14 +461,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 }
             }
         }
-        if b.inv.gpus.iter().all(|g| g.name.is_none()) && b.inv.pci.is_empty() {
-            if let Some(name) = bare_geforce(t) {
-                let g = b.gpu(0);
-                g.name = Some(Fact::new(name, &src).with_note(
-                    "a bare model number typed in the report, read as the GeForce card of that number",
-                ));
-            }
-        }
+        bare_gpu(t, &src, b);
         // "`torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0".
         said_builds(t, &src, b);
         // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
