@@ -264,3 +264,25 @@ fn a_torch_arch_row_with_an_unknown_platform_is_rejected() {
     let err = Kb::with_overrides(dir.path()).unwrap_err().to_string();
     assert!(err.contains("linux-arm64"), "{err}");
 }
+
+/// Every torch release on PyPI from 1.0 on, as pypi.org/simple/torch lists
+/// its files (read 2026-12-04): `db torch X` answers for each.
+const PYPI_TORCH_RELEASES: &[&str] = &[
+    "1.0.0", "1.0.1", "1.1.0", "1.2.0", "1.3.0", "1.3.1", "1.4.0", "1.5.0", "1.5.1", "1.6.0",
+    "1.7.0", "1.7.1", "1.8.0", "1.8.1", "1.9.0", "1.9.1", "1.10.0", "1.10.1", "1.10.2", "1.11.0",
+    "1.12.0", "1.12.1", "1.13.0", "1.13.1", "2.0.0", "2.0.1", "2.1.0", "2.1.1", "2.1.2", "2.2.0",
+    "2.2.1", "2.2.2", "2.3.0", "2.3.1", "2.4.0", "2.4.1", "2.5.0", "2.5.1", "2.6.0", "2.7.0",
+    "2.7.1", "2.8.0", "2.9.0", "2.9.1", "2.10.0", "2.11.0", "2.12.0", "2.12.1", "2.13.0", "2.14.0",
+    "2.14.1", "2.15.0",
+];
+
+#[test]
+fn every_torch_release_on_pypi_since_1_0_has_a_row() {
+    let kb = gpucompat::kb::Kb::embedded();
+    for v in PYPI_TORCH_RELEASES {
+        let r = kb
+            .torch_release(v)
+            .unwrap_or_else(|| panic!("torch {v}: no torch_releases row"));
+        assert_eq!(r.version, *v, "torch {v} answered by another row");
+    }
+}
