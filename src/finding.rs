@@ -165,12 +165,22 @@ impl Finding {
         value: impl ToString,
         source: impl Into<String>,
     ) -> Self {
+        self.push_evidence(fact, value, source);
+        self
+    }
+
+    /// [`Finding::evidence`] on a finding already built.
+    pub fn push_evidence(
+        &mut self,
+        fact: impl Into<String>,
+        value: impl ToString,
+        source: impl Into<String>,
+    ) {
         self.evidence.push(Evidence {
             fact: fact.into(),
             value: value.to_string(),
             source: source.into(),
         });
-        self
     }
 
     /// Evidence from an inventory fact.

@@ -25,7 +25,12 @@ fn body(rel: &str) -> String {
 }
 
 fn explain(rel: &str) -> (Inventory, Vec<Finding>) {
-    let mut inv = ingest::ingest(&[(rel.to_string(), body(rel))]);
+    explain_text(rel, &body(rel))
+}
+
+/// What `explain` finds in a text given inline.
+fn explain_text(label: &str, text: &str) -> (Inventory, Vec<Finding>) {
+    let mut inv = ingest::ingest(&[(label.to_string(), text.to_string())]);
     ingest::enrich(&mut inv, Kb::embedded());
     let findings = run_rules(&inv, Kb::embedded());
     (inv, findings)
@@ -356,9 +361,7 @@ fn whisper_on_the_cpu_beside_a_geforce_card_is_a_cpu_only_torch() {
         "I have a 3060\nUserWarning: Performing inference on CPU when CUDA is available\nUserWarning: FP16 is not supported on CPU; using FP32 instead\n",
     ];
     for t in quiet {
-        let mut inv = ingest::ingest(&[("t".to_string(), t.to_string())]);
-        ingest::enrich(&mut inv, Kb::embedded());
-        let f = run_rules(&inv, Kb::embedded());
+        let (_, f) = explain_text("t", t);
         assert!(!codes(&f).contains("ERR041"), "{t}: {f:?}");
     }
 }
@@ -371,9 +374,7 @@ fn nvidia_smi_missing_inside_a_container_is_the_container() {
     assert!(codes(&f).contains("ERR042"), "{f:?}");
     assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
     // On a host, the same message is a missing driver.
-    let mut inv = ingest::ingest(&[("t".into(), "bash: nvidia-smi: command not found\n".into())]);
-    ingest::enrich(&mut inv, Kb::embedded());
-    let f = run_rules(&inv, Kb::embedded());
+    let (_, f) = explain_text("t", "bash: nvidia-smi: command not found\n");
     assert!(!codes(&f).contains("ERR042"), "{f:?}");
 }
 
@@ -442,9 +443,8 @@ fn messages_it_did_not_know_jax_s_outdated_cudnn_and_ptxas_s_ptx_version() {
     // A standalone ptxas saying the same is not the driver's.
     let t =
         "ptxas /tmp/k.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '8.3'\n";
-    let mut inv = ingest::ingest(&[("t".into(), t.into())]);
-    ingest::enrich(&mut inv, Kb::embedded());
-    assert!(!codes(&run_rules(&inv, Kb::embedded())).contains("ERR002"));
+    let (_, f) = explain_text("t", t);
+    assert!(!codes(&f).contains("ERR002"));
 }
 
 #[test]
@@ -456,9 +456,7 @@ fn error_35_with_no_driver_in_sight_is_not_called_an_old_driver_at_error() {
     assert!(e.message.contains("no driver at all"), "{}", e.message);
     // With the driver's version in the paste, the same error is an old driver.
     let t = "NVRM version: NVIDIA UNIX x86_64 Kernel Module  384.130  Wed Mar 21 15:36:58 PDT 2018\nRuntimeError: CUDA driver version is insufficient for CUDA runtime version\n";
-    let mut inv = ingest::ingest(&[("t".into(), t.into())]);
-    ingest::enrich(&mut inv, Kb::embedded());
-    let f = run_rules(&inv, Kb::embedded());
+    let (_, f) = explain_text("t", t);
     assert!(
         f.iter()
             .any(|f| f.category == Category::DriverTooOld && f.severity == Severity::Error),

@@ -161,8 +161,8 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         }
         if c.linux_driver_pkg.is_none() && m.name("wsl").is_some() && driver_in_wsl(&lower) {
             c.linux_driver_pkg = Some((
-                "an NVIDIA Linux driver (stated in the report)".to_string(),
-                format!("{src} (prose)"),
+                "an NVIDIA Linux driver".to_string(),
+                format!("{src} {}", super::prose::PROSE),
             ));
         }
         if m.name("mig").is_some() {
@@ -309,34 +309,9 @@ regex_fn!(
 /// that says it uses device 0, and CUDA_VISIBLE_DEVICES set after torch.cuda
 /// was first called.
 fn devices(t: &str, src: &str, c: &mut Clues) {
-    let build_word = || {
-        let l = t.to_ascii_lowercase();
-        [
-            "setup.py",
-            "buildextension",
-            "cpp_extension",
-            "wheel",
-            "extension",
-            "built",
-            "build-isolation",
-        ]
-        .iter()
-        .any(|w| l.contains(w))
-    };
-    if c.ext_build.is_none() && build_word() {
-        if let Some(m) = ext_build_re().find(t) {
-            let name = ext_name_re()
-                .captures(t)
-                .map(|n| n[1].to_ascii_lowercase().replace('_', "-"))
-                .or_else(|| {
-                    let w = m.as_str().to_ascii_lowercase();
-                    w.split("wheel for ")
-                        .nth(1)
-                        .map(|n| n.trim_end_matches(['.', ':']).to_string())
-                })
-                .unwrap_or_else(|| "a CUDA extension (not named)".into());
-            c.ext_build = Some((name, src.to_string()));
-        }
+    let lower = t.to_ascii_lowercase();
+    if c.ext_build.is_none() {
+        extension_build(t, &lower, src, c);
     }
     if c.device_order.is_none() && t.contains("nvidia-smi") && device_order_re().is_match(t) {
         c.device_order = Some(src.to_string());
@@ -344,7 +319,6 @@ fn devices(t: &str, src: &str, c: &mut Clues) {
     if !device_words_re().is_match(t) {
         return;
     }
-    let lower = t.to_ascii_lowercase();
     let cvd = lower.contains("cuda_visible_devices") || lower.contains("gpu_ids");
     if cvd && c.chosen_devices.is_none() {
         if let Some(m) = chosen_re().captures(t) {
@@ -367,6 +341,37 @@ fn devices(t: &str, src: &str, c: &mut Clues) {
     {
         c.cvd_set_late = Some(src.to_string());
     }
+}
+
+/// A CUDA extension built from source (`setup.py install`, BuildExtension,
+/// `Building wheel for X`), with the package when the line names it.
+fn extension_build(t: &str, lower: &str, src: &str, c: &mut Clues) {
+    let words = [
+        "setup.py",
+        "buildextension",
+        "cpp_extension",
+        "wheel",
+        "extension",
+        "built",
+        "build-isolation",
+    ];
+    if !words.iter().any(|w| lower.contains(w)) {
+        return;
+    }
+    let Some(m) = ext_build_re().find(t) else {
+        return;
+    };
+    let name = ext_name_re()
+        .captures(t)
+        .map(|n| n[1].to_ascii_lowercase().replace('_', "-"))
+        .or_else(|| {
+            let w = m.as_str().to_ascii_lowercase();
+            w.split("wheel for ")
+                .nth(1)
+                .map(|n| n.trim_end_matches(['.', ':']).to_string())
+        })
+        .unwrap_or_else(|| "a CUDA extension (not named)".into());
+    c.ext_build = Some((name, src.to_string()));
 }
 
 fn gives_gpus(cmd: &str) -> bool {
@@ -475,7 +480,7 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     }
     if let Some((pkg, src)) = &c.linux_driver_pkg {
         s.linux_driver_package.get_or_insert_with(|| {
-            let how = if src.ends_with("(prose)") {
+            let how = if super::prose::is_prose(src) {
                 "the report's own words"
             } else {
                 "an installed package list"

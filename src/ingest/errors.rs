@@ -1532,11 +1532,7 @@ fn jax_outdated_cudnn(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
 /// older than the toolkit that wrote the PTX. A standalone ptxas saying the
 /// same is a toolkit older than the compiler, not the driver.
 fn ptx_by_driver(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    let by_driver = c.doc.lines.iter().any(|l| {
-        let t = l.text.to_ascii_lowercase();
-        t.contains("culink") || t.contains("linkererror") || t.contains("cumoduleload")
-    });
-    by_driver.then_some(k)
+    (mentions(c) & DRIVER_JIT != 0).then_some(k)
 }
 
 fn torch_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -1723,12 +1719,7 @@ fn nvidia_module_not_loaded(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<Er
 /// means CUDA was unavailable unless Whisper also warned that it ran on the
 /// CPU *when CUDA is available* (a device chosen on purpose).
 fn whisper_on_cpu(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    let chosen = c.doc.lines.iter().any(|l| {
-        l.text
-            .to_ascii_lowercase()
-            .contains("on cpu when cuda is available")
-    });
-    (!chosen).then_some(k)
+    (mentions(c) & CPU_CHOSEN == 0).then_some(k)
 }
 
 /// nvidia-docker 1.0: `Error: unsupported CUDA version: driver 7.0 < image 8.0`:
@@ -1822,6 +1813,10 @@ fn so_not_loadable(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind>
 const WINDOWS: u8 = 1;
 const CONTAINER: u8 = 2;
 const MIG: u8 = 4;
+/// Whisper said it ran on the CPU *when CUDA is available*.
+const CPU_CHOSEN: u8 = 8;
+/// The driver's JIT linker (cuLink*, a LinkerError, cuModuleLoad) is in the paste.
+const DRIVER_JIT: u8 = 16;
 
 regex_fn!(windows_words_re, r"(?i)win_amd64|win32|windows|:\\users\\");
 regex_fn!(
@@ -1832,6 +1827,8 @@ regex_fn!(
     mig_words_re,
     r"(?i)mig a100|mig h100| mig |mig mode|mig instance|-mig-"
 );
+regex_fn!(cpu_chosen_re, r"(?i)on cpu when cuda is available");
+regex_fn!(driver_jit_re, r"(?i)culink|linkererror|cumoduleload");
 
 /// The settings the whole input mentions, read in one pass the first time a
 /// message asks (so a log full of such messages stays linear).
@@ -1848,6 +1845,12 @@ fn mentions(c: &Ctx) -> u8 {
             }
             if mig_words_re().is_match(t) {
                 m |= MIG;
+            }
+            if cpu_chosen_re().is_match(t) {
+                m |= CPU_CHOSEN;
+            }
+            if driver_jit_re().is_match(t) {
+                m |= DRIVER_JIT;
             }
         }
         m

@@ -15,6 +15,11 @@ use crate::version::{CudaVersion, DriverVersion};
 /// The suffix a fact read from typed text carries in its source.
 pub const PROSE: &str = "(prose)";
 
+/// A fact's source says it was read from the report's prose.
+pub fn is_prose(source: &str) -> bool {
+    source.ends_with(PROSE)
+}
+
 regex_fn!(
     driver_re,
     r"(?i)^[\s*\-_>|]*(?:nvidia\s+)?(?:gpu\s+)?driver(?:\s+version)?[\s*_]*(?::|=|is)\s*[\s*_]*r?([0-9]{3}\.[0-9]{1,3}(?:\.[0-9]{1,3})?)(?:[\s.,;)*_]|$)"
@@ -355,13 +360,12 @@ fn torch_index(args: &str, src: &str, b: &mut Builder) {
     if !torch_arg_re().is_match(args) {
         return;
     }
-    let known = b.inv.python.iter().any(|e| {
-        e.torch
-            .as_ref()
-            .is_some_and(|t| t.cuda.is_some() || t.hip.is_some())
-            || e.package("torch").is_some_and(|p| p.version.contains('+'))
-    });
-    if known {
+    let tagged = b
+        .inv
+        .python
+        .iter()
+        .any(|e| e.package("torch").is_some_and(|p| p.version.contains('+')));
+    if torch_build_known(b) || tagged {
         return;
     }
     let tag = m[1].to_ascii_lowercase();
@@ -375,17 +379,21 @@ fn torch_index(args: &str, src: &str, b: &mut Builder) {
     }
 }
 
+/// Some environment's torch already has its CUDA or ROCm build recorded.
+fn torch_build_known(b: &Builder) -> bool {
+    b.inv.python.iter().any(|e| {
+        e.torch
+            .as_ref()
+            .is_some_and(|t| t.cuda.is_some() || t.hip.is_some())
+    })
+}
+
 /// torch's CUDA build and nvcc's CUDA as a sentence states them, each only
 /// where no tool output gave it.
 fn said_builds(t: &str, src: &str, b: &mut Builder) {
     let lower = t.to_ascii_lowercase();
     if lower.contains("torch.version.cuda") {
-        let known = b.inv.python.iter().any(|e| {
-            e.torch
-                .as_ref()
-                .is_some_and(|t| t.cuda.is_some() || t.hip.is_some())
-        });
-        if let (false, Some(m)) = (known, torch_cuda_said_re().captures(t)) {
+        if let (false, Some(m)) = (torch_build_known(b), torch_cuda_said_re().captures(t)) {
             if let Ok(c) = m[1].parse::<CudaVersion>() {
                 b.torch_cuda(
                     Fact::new(Some(c), src).with_note("torch.version.cuda as the report states it"),

@@ -251,6 +251,15 @@ fn cpu_torch(inv: &Inventory) -> bool {
     })
 }
 
+/// Some environment's torch is a CUDA build.
+fn cuda_torch(inv: &Inventory) -> bool {
+    inv.python.iter().any(|e| {
+        e.torch
+            .as_ref()
+            .is_some_and(|t| t.cuda.as_ref().is_some_and(|c| c.value.is_some()))
+    })
+}
+
 /// The GPU is AMD and no NVIDIA GPU is in sight.
 fn amd_only(inv: &Inventory) -> bool {
     facts::has_amd_gpu(inv) && !inv.has_nvidia_hardware()
@@ -339,15 +348,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::CudaUnavailable
         && (inv.has_nvidia_hardware() || windows_no_gpu_named)
         && !driver_failed(inv)
+        && !cuda_torch(inv)
     {
-        let cuda_torch = inv.python.iter().any(|e| {
-            e.torch
-                .as_ref()
-                .is_some_and(|t| t.cuda.as_ref().is_some_and(|c| c.value.is_some()))
-        });
-        if !cuda_torch {
-            return Some("ERR041");
-        }
+        return Some("ERR041");
     }
     None
 }
@@ -458,136 +461,93 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
         let s = &inv.setting;
         let mut add = |what: &str, v: &Option<crate::inventory::Fact<bool>>| {
             if let Some(v) = v {
-                f.evidence.push(crate::finding::Evidence {
-                    fact: what.to_string(),
-                    value: v.value.to_string(),
-                    source: v.source.clone(),
-                });
+                f.push_evidence(what, v.value, &v.source);
             }
         };
         match rule.code {
             "ERR019" => {
                 if let Some(k) = &inv.os.kind {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "operating system".into(),
-                        value: "macos".into(),
-                        source: k.source.clone(),
-                    });
+                    f.push_evidence("operating system", "macos", &k.source);
                 }
             }
             "ERR020" => {
                 for p in inv.pci.iter().filter(|p| p.vendor == GpuVendor::Amd) {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "AMD GPU".into(),
-                        value: p.name.clone().unwrap_or_else(|| p.device_id.clone()),
-                        source: p.source.clone(),
-                    });
+                    f.push_evidence(
+                        "AMD GPU",
+                        p.name.as_deref().unwrap_or(&p.device_id),
+                        &p.source,
+                    );
                 }
                 for g in &inv.amd.gfx_targets {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "AMD gfx target".into(),
-                        value: g.value.clone(),
-                        source: g.source.clone(),
-                    });
+                    f.push_evidence("AMD gfx target", &g.value, &g.source);
                 }
             }
             "ERR021" => add("docker run gives the container GPUs", &s.docker_run_gpus),
             "ERR022" => {
                 if let Some(r) = &inv.container.runtime {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "container runtime".into(),
-                        value: r.value.clone(),
-                        source: r.source.clone(),
-                    });
+                    f.push_evidence("container runtime", &r.value, &r.source);
                 }
             }
             "ERR023" => add("WSL2", &inv.wsl.is_wsl),
             "ERR044" => {
                 f.message = "Observed error: the nvidia kernel module is not loaded, and Secure Boot is on: the kernel refuses a module not signed with an enrolled key. To be sure, run: mokutil --sb-state; sudo dmesg | grep -i -E 'nvidia|module verification|key'".into();
                 if let Some(sb) = &inv.os.secure_boot {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "Secure Boot".into(),
-                        value: "on".into(),
-                        source: sb.source.clone(),
-                    });
+                    f.push_evidence("Secure Boot", "on", &sb.source);
                 }
             }
             "ERR042" => {
                 f.message = "Observed error: nvidia-smi is missing inside a container. The NVIDIA container runtime mounts it, with libcuda, only into containers started with GPUs (--gpus, --runtime=nvidia, CDI) and the utility capability; the image itself has none. To be sure, run on the host: docker inspect CONTAINER --format '{{.HostConfig.DeviceRequests}} {{.HostConfig.Runtime}}'".into();
                 if let Some(r) = &inv.container.runtime {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "container".into(),
-                        value: r.value.clone(),
-                        source: r.source.clone(),
-                    });
+                    f.push_evidence("container", &r.value, &r.source);
                 }
             }
             "ERR041" => {
-                let named = if inv.has_nvidia_hardware() {
+                let nvidia = inv.has_nvidia_hardware();
+                let named = if nvidia {
                     "although the report names an NVIDIA GPU and shows no driver failure"
                 } else {
                     "on Windows, with no driver failure and no AMD GPU in the report"
                 };
                 f.message = format!("Observed error: the program found CUDA unavailable, {named}: the usual cause is a CPU-only build of torch (PyPI's default on Windows, or one a dependency pulled in). No other fact gathered here confirms it. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi");
-                if let (false, Some(k)) = (inv.has_nvidia_hardware(), &inv.os.kind) {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "operating system".into(),
-                        value: "windows".into(),
-                        source: k.source.clone(),
-                    });
+                if let (false, Some(k)) = (nvidia, &inv.os.kind) {
+                    f.push_evidence("operating system", "windows", &k.source);
                 }
                 for g in inv.gpus.iter().filter_map(|g| g.name.as_ref()) {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "NVIDIA GPU".into(),
-                        value: g.value.clone(),
-                        source: g.source.clone(),
-                    });
+                    f.push_evidence("NVIDIA GPU", &g.value, &g.source);
                 }
                 for p in inv.nvidia_pci() {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "NVIDIA GPU".into(),
-                        value: p.name.clone().unwrap_or_else(|| p.device_id.clone()),
-                        source: p.source.clone(),
-                    });
+                    f.push_evidence(
+                        "NVIDIA GPU",
+                        p.name.as_deref().unwrap_or(&p.device_id),
+                        &p.source,
+                    );
                 }
             }
             "ERR040" => {
                 add("Jetson", &s.jetson);
                 for e in &inv.python {
                     if let Some(p) = e.package("torch") {
-                        f.evidence.push(crate::finding::Evidence {
-                            fact: format!("torch ({})", e.path),
-                            value: p.version.clone(),
-                            source: p.source.clone(),
-                        });
+                        f.push_evidence(format!("torch ({})", e.path), &p.version, &p.source);
                     }
                 }
             }
             "ERR035" => {
                 if let Some(d) = &inv.nvidia.driver_version {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "driver version".into(),
-                        value: d.value.to_string(),
-                        source: d.source.clone(),
-                    });
+                    f.push_evidence("driver version", &d.value, &d.source);
                 }
                 if let Some(m) = &inv.nvidia.cuda_max {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "driver's newest CUDA".into(),
-                        value: m.value.to_string(),
-                        source: m.source.clone(),
-                    });
+                    f.push_evidence("driver's newest CUDA", m.value, &m.source);
                 }
             }
             "ERR029" => {
                 for e in &inv.python {
                     if let Some(c) = e.torch.as_ref().and_then(|t| t.cuda.as_ref()) {
                         if c.value.is_none() {
-                            f.evidence.push(crate::finding::Evidence {
-                                fact: format!("torch CUDA build ({})", e.path),
-                                value: "none (CPU-only)".into(),
-                                source: c.source.clone(),
-                            });
+                            f.push_evidence(
+                                format!("torch CUDA build ({})", e.path),
+                                "none (CPU-only)",
+                                &c.source,
+                            );
                         }
                     }
                 }
@@ -597,11 +557,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 add("Ray task without num_gpus", &s.ray_without_gpus);
                 add("Slurm job asked for GPUs", &s.slurm_gpus);
                 if let Some(v) = inv.env.get("CUDA_VISIBLE_DEVICES") {
-                    f.evidence.push(crate::finding::Evidence {
-                        fact: "CUDA_VISIBLE_DEVICES".into(),
-                        value: v.value.clone(),
-                        source: v.source.clone(),
-                    });
+                    f.push_evidence("CUDA_VISIBLE_DEVICES", &v.value, &v.source);
                 }
             }
             _ => {}
@@ -1009,11 +965,7 @@ fn check_err046(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             let Some(p) = e.package("onnxruntime-gpu") else {
                 continue;
             };
-            f.evidence.push(crate::finding::Evidence {
-                fact: "onnxruntime-gpu version".into(),
-                value: p.version.clone(),
-                source: p.source.clone(),
-            });
+            f.push_evidence("onnxruntime-gpu version", &p.version, &p.source);
             match kb.onnxruntime(&p.version) {
                 Some(r) => {
                     let cuda = r.cuda_major.map_or("unknown".into(), |m| m.to_string());
@@ -1022,11 +974,7 @@ fn check_err046(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                         " onnxruntime-gpu {} was built for CUDA {cuda} and cuDNN {cudnn}.",
                         p.version
                     ));
-                    f.kb.push(crate::finding::KbRef {
-                        table: "onnxruntime".into(),
-                        row: r.version.clone(),
-                        source: r.source.clone(),
-                    });
+                    f.kb.push(r.kb());
                 }
                 None => f.message.push_str(&format!(
                     " The CUDA and cuDNN that onnxruntime-gpu {} was built for are unknown here.",

@@ -140,9 +140,9 @@ fn check_plat002(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             "This is WSL2, but the first {} on the loader path is {}, a Linux driver's library, not the Windows driver's in /usr/lib/wsl/lib: CUDA cannot reach the GPU through it.",
             l.name, l.path
         ),
-        (None, Some(p)) if module.is_none() && p.source.ends_with("(prose)") => format!(
+        (None, Some(p)) if module.is_none() && crate::ingest::prose::is_prose(&p.source) => format!(
             "This is WSL2, but the report says {} was installed inside it: its libcuda can shadow the Windows driver's in /usr/lib/wsl/lib.",
-            p.value.trim_end_matches(" (stated in the report)")
+            p.value
         ),
         (None, Some(p)) if module.is_none() => format!(
             "This is WSL2, but the Linux driver package {} is installed inside it: its libcuda can shadow the Windows driver's in /usr/lib/wsl/lib.",

@@ -997,16 +997,9 @@ pub fn near_miss(code: &str) -> Inventory {
             inv.setting.docker_run_gpus = f(false, "input line 2");
             inv
         }
-        "ERR022" => {
-            let mut inv = firing("CTR001");
-            inv.errors.push(ObservedError {
-                kind: InitFailed,
-                text: "Failed to initialize NVML: Unknown Error".into(),
-                source: "input line 7".into(),
-                code: None,
-            });
-            inv
-        }
+        "ERR022" => B(firing("CTR001"))
+            .error(InitFailed, "Failed to initialize NVML: Unknown Error")
+            .build(),
         "ERR023" => with_error(firing("PLAT003"), LibcudaMissing),
         "ERR024" => with_error(firing("MIG002"), NoDevice),
         "ERR025" => with_error(firing("ENV001"), NoDevice),
@@ -1056,16 +1049,9 @@ pub fn near_miss(code: &str) -> Inventory {
             .with(|i| i.setting.jetson = f(true, "input line 1"))
             .build(),
         // A container started with a pasted `docker run` without GPUs: CTR001 names it.
-        "ERR042" => {
-            let mut inv = firing("CTR001");
-            inv.errors.push(ObservedError {
-                kind: NoNvidiaDriver,
-                text: "bash: nvidia-smi: command not found".into(),
-                source: "input line 7".into(),
-                code: None,
-            });
-            inv
-        }
+        "ERR042" => B(firing("CTR001"))
+            .error(NoNvidiaDriver, "bash: nvidia-smi: command not found")
+            .build(),
         // The CPU-only torch is known: WHL001 names it, with the error.
         "ERR041" => with_error(firing("WHL001"), CudaUnavailable),
         other => panic!("no near miss for {other}"),
