@@ -196,6 +196,17 @@ pub struct Setting {
     /// BuildExtension, `Building wheel for X`): the package, when named.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extension_build: F<String>,
+    /// The Jetson host's L4T (Jetson Linux) major release: `R36` for
+    /// JetPack 6 (/etc/nv_tegra_release, "L4T 36.4.0", "JetPack 6").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l4t_host: F<u32>,
+    /// A Jetson container image whose tag names an L4T release
+    /// (`dustynv/l4t-ml:r35.4.1`, `nvcr.io/nvidia/l4t-base:r32.4.3`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l4t_image: F<String>,
+    /// The L4T major release that image's tag names (35 for `r35.4.1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub l4t_image_release: F<u32>,
 }
 
 impl Setting {

@@ -153,7 +153,7 @@ fn cuda_init_errors_become_findings() {
     let cases: &[Case] = &[
         (&[("FAKECUDA_INIT", "999")], "SMK005", "no_driver"),
         (&[("FAKECUDA_INIT", "3")], "SMK005", "no_driver"),
-        (&[("FAKECUDA_INIT", "34")], "SMK003", "no_driver"),
+        (&[("FAKECUDA_INIT", "34")], "SMK003", "env_var"),
         (&[("FAKECUDA_INIT", "802")], "SMK009", "fabric_manager"),
         (
             &[("FAKECUDA_INIT", "803")],

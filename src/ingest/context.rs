@@ -101,6 +101,8 @@ pub struct Clues {
     cvd_set_late: Option<String>,
     device_order: Option<String>,
     ext_build: Option<(String, String)>,
+    l4t_host: Option<(u32, String)>,
+    l4t_image: Option<(u32, String, String)>,
 }
 
 /// Read one cleaned input's clues.
@@ -117,6 +119,13 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         let context = line.gate(super::gate::Gate::Context);
         if i >= 2 && (context || doc.lines[i - 2].gate(super::gate::Gate::Context)) {
             across(&doc.lines[i - 2].text, t, line.src.as_str(), c);
+        }
+        if (context || t.contains("(release)"))
+            && ["l4t", "jetpack", "(release)", "dustynv"]
+                .iter()
+                .any(|w| contains_ascii_ci(t, w))
+        {
+            l4t_releases(t, line.src.as_str(), c);
         }
         if t.len() < 3 || !context {
             continue;
@@ -280,6 +289,60 @@ fn across(prev: &str, t: &str, src: &str, c: &mut Clues) {
 }
 
 regex_fn!(image_cuda_re, r"\bnvidia/cuda:([0-9]+\.[0-9]+)");
+regex_fn!(
+    l4t_host_re,
+    r"(?i)\bl4t\s+r?(3[2-9])\.[0-9]|^\s*#\s*r(3[2-9])\s+\(release\)|\bjetpack\s+([4-6])(?:\.[0-9]+)*\b"
+);
+regex_fn!(
+    l4t_image_re,
+    r"(?i)\b((?:[a-z0-9_.-]+/)*[a-z0-9_.-]*(?:l4t|jetson|dustynv)[a-z0-9_./-]*:(?:[a-z0-9._]+-)*r(3[2-9])\.[0-9]+(?:\.[0-9]+)?)\b|\b((?:dustynv|nvcr\.io/nvidia)/[a-z0-9_./-]+:(?:[a-z0-9._]+-)*r(3[2-9])\.[0-9]+(?:\.[0-9]+)?)\b"
+);
+
+/// `hay` contains `needle` (lowercase ASCII), ignoring ASCII case.
+fn contains_ascii_ci(hay: &str, needle: &str) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// The L4T major of a JetPack major (NVIDIA's JetPack archive: JetPack 4.x
+/// ships L4T R32.x, 5.x R35.x, 6.x R36.x).
+fn jetpack_l4t(jetpack: u32) -> Option<u32> {
+    match jetpack {
+        4 => Some(32),
+        5 => Some(35),
+        6 => Some(36),
+        _ => None,
+    }
+}
+
+/// A Jetson line's L4T releases: the host's (`L4T 36.4.0`, `# R36 (release)`,
+/// `JetPack 6`) and a container image's tag (`dustynv/l4t-ml:r35.4.1`).
+fn l4t_releases(t: &str, src: &str, c: &mut Clues) {
+    if c.l4t_image.is_none() {
+        if let Some(m) = l4t_image_re().captures(t) {
+            let (img, rel) = match (m.get(1), m.get(2)) {
+                (Some(i), Some(r)) => (i, r),
+                _ => (m.get(3).expect("image"), m.get(4).expect("release")),
+            };
+            if let Ok(r) = rel.as_str().parse() {
+                c.l4t_image = Some((r, img.as_str().to_string(), src.to_string()));
+            }
+        }
+    }
+    if c.l4t_host.is_none() {
+        if let Some(m) = l4t_host_re().captures(t) {
+            let major = match (m.get(1).or(m.get(2)), m.get(3)) {
+                (Some(r), _) => r.as_str().parse().ok(),
+                (None, Some(j)) => j.as_str().parse().ok().and_then(jetpack_l4t),
+                _ => None,
+            };
+            if let Some(r) = major {
+                c.l4t_host = Some((r, src.to_string()));
+            }
+        }
+    }
+}
 regex_fn!(
     chosen_re,
     r"(?i)(?:cuda_visible_devices\s*[=:]\s*|gpu_ids\W{0,6})['\x22]?([1-9][0-9]*(?:\s*,\s*[0-9]+)*)\b"
@@ -496,6 +559,19 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     if let Some(src) = &c.jetson {
         s.jetson
             .get_or_insert_with(|| Fact::new(true, src).with_note(note));
+    }
+    if let Some((r, src)) = &c.l4t_host {
+        s.l4t_host.get_or_insert_with(|| {
+            Fact::new(*r, src).with_note("the host's L4T release as the report names it")
+        });
+    }
+    if let Some((r, img, src)) = &c.l4t_image {
+        if s.l4t_image.is_none() {
+            s.l4t_image =
+                Some(Fact::new(img.clone(), src).with_note("a Jetson image named in the report"));
+            s.l4t_image_release =
+                Some(Fact::new(*r, src).with_note("the L4T release in the image's tag"));
+        }
     }
     if let Some((gpus, src)) = &c.docker_run {
         s.docker_run_gpus

@@ -159,6 +159,8 @@ pub static CATALOG: &[Entry] = &[
         "NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please", nvrm_legacy_gpu),
     ex("nvrm-open-module-unsupported", "not supported by open", &[], K::OpenModuleUnsupported, None,
         "NVRM: installed in this system is not supported by open", open_module_unsupported),
+    ex("nvrm-open-module-no-gsp", "does not include the required GPU", &[], K::OpenModuleUnsupported, None,
+        "nvidia.ko because it does not include the required GPU System Processor (GSP).", open_module_unsupported),
     e("nvrm-rm-init-adapter", "RmInitAdapter failed", K::InitFailed, None,
         "NVRM: GPU 0000:03:00.0: RmInitAdapter failed! (0x24:0x72:1603)"),
     ex("xla-kernel-dso-mismatch", "does not match DSO version", &[], K::NvmlDriverLibraryMismatch, None,
@@ -213,6 +215,10 @@ pub static CATALOG: &[Entry] = &[
         "nvcc fatal   : Unsupported gpu architecture 'compute_86'"),
     e("ptxas-arch-not-defined", "is not defined for option 'gpu-name'", K::ArchNotCompiled, None,
         "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'"),
+    e("nvcc-arch-not-defined", "is not defined for option 'gpu-architecture'", K::ArchNotCompiled, None,
+        "nvcc fatal   : Value 'sm_75' is not defined for option 'gpu-architecture'"),
+    e("kokkos-arch-mismatch", "Kokkos::Cuda::initialize ERROR: running kernels compiled for", K::ArchNotCompiled, None,
+        "Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability 0.0 (< 5.0) on device with compute capability 5.0 (>=5.0), this would give incorrect results!"),
     e("nvrtc-bad-arch", "invalid value for --gpu-architecture", K::ArchNotCompiled, None,
         "nvrtc: error: invalid value for --gpu-architecture (-arch)"),
     // --- NVSwitch / fabric manager, forward compatibility ----------------------------------------
@@ -310,6 +316,8 @@ pub static CATALOG: &[Entry] = &[
         "numba.cuda.cudadrv.error.NvvmSupportError: libNVVM cannot be found. Do `conda install cudatoolkit`:"),
     ea("vgpu-unlicensed", "License Status", &["unlicensed"], K::VgpuUnlicensed, None,
         "        License Status                    : Unlicensed"),
+    ea("taichi-cuda-falls-back-to-cpu", "Arch=[<Arch.cuda", &["falling back to cpu"], K::CudaUnavailable, None,
+        "[W 06/24/21 15:54:08.105 4009] [__init__.py:adaptive_arch_select@656] Arch=[<Arch.cuda: 5>] is not supported, falling back to CPU"),
     e("ultralytics-invalid-cuda-device", "Invalid CUDA 'device=", K::CudaUnavailable, None,
         "ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU."),
     e("a1111-torch-cannot-use-gpu", "Torch is not able to use GPU", K::CudaUnavailable, None,
@@ -472,6 +480,10 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("amdgpu-gfx-not-supported", &["https://github.com/ollama/ollama/issues/4099", "https://github.com/zzzhouuu/truenas-nvidia-drivers/issues/20"]),
     ("paddle-cudnn-version", &["https://github.com/PaddlePaddle/Paddle/issues/23922", "https://github.com/PaddlePaddle/Paddle/issues/26954", "https://github.com/PaddlePaddle/Paddle/issues/24327"]),
     ("nvcc-unsupported-gpu-arch", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
+    ("nvrm-open-module-no-gsp", &["https://github.com/NVIDIA/open-gpu-kernel-modules (README: the open modules support Turing and later GPUs only, those with a GSP)", "https://github.com/pop-os/pop/issues/3859"]),
+    ("taichi-cuda-falls-back-to-cpu", &["https://github.com/taichi-dev/taichi (python/taichi/lang: adaptive_arch_select warns 'Arch=... is not supported, falling back to CPU', as the log line names it)", "https://github.com/taichi-dev/taichi/issues/2460"]),
+    ("nvcc-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
+    ("kokkos-arch-mismatch", &["https://github.com/kokkos/kokkos/blob/develop/core/src/Cuda/Kokkos_Cuda_Instance.cpp (initialize: kernels compiled for another compute capability than the device's)", "https://github.com/kokkos/kokkos/issues/1944"]),
     ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("ollama-nvml-init-failure-9", &["https://github.com/ollama/ollama/issues/1898"]),
     ("cuda-unsupported-ptx-runtime-enum", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnsupportedPtxVersion = 222)", "https://github.com/Jittor/jittor/issues/194"]),
@@ -1419,6 +1431,10 @@ fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
     .iter()
     .any(|s| lib_name.starts_with(s));
     if lib_name.starts_with("libcuda.so") {
+        // The toolkit's stub has no real entry points: a stubs directory on the loader path.
+        if lib.contains("/stubs/") {
+            return Some(K::StubLibrary);
+        }
         // A driver library without a driver symbol: another driver's libcuda.
         return Some(K::LibcudaMissing);
     }
@@ -1961,6 +1977,9 @@ fn libcuda_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind
     }
     if c.line.contains("/usr/lib/wsl/lib") {
         return None; // wsl-libcuda-load
+    }
+    if c.line.contains("/stubs/libcuda.so") {
+        return Some(K::StubLibrary);
     }
     Some(K::LibcudaMissing)
 }

@@ -50,6 +50,9 @@ pub struct Kb {
     pub nvidia_wheels: Table<NvidiaWheelRow>,
     pub cuda_images: Table<CudaImageRow>,
     pub extensions: Table<ExtensionRow>,
+    /// Each GPU row's name split the ways a lookup compares it, built once on
+    /// first lookup (a clone starts without it, so a changed copy rebuilds).
+    pub(crate) gpu_keys: queries::GpuKeys,
 }
 
 macro_rules! embedded {
@@ -67,7 +70,10 @@ macro_rules! embedded {
         impl Kb {
             /// Build from a lookup that returns each table's text by name.
             fn from_sources(get: &dyn Fn(&str) -> Result<Source, KbError>) -> Result<Kb, KbError> {
-                Ok(Kb { $($name: parse_table(stringify!($name), get(stringify!($name))?)?),* })
+                Ok(Kb {
+                    $($name: parse_table(stringify!($name), get(stringify!($name))?)?,)*
+                    gpu_keys: Default::default(),
+                })
             }
         }
     };

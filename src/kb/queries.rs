@@ -315,24 +315,66 @@ fn model_word(words: &[String]) -> Option<&str> {
         .map(String::as_str)
 }
 
-/// Whether a reported name and a row name are of one product line (or
-/// either names none).
-fn same_line(query: &str, row: &str) -> bool {
-    let (ql, rl) = (lines_of(query), lines_of(row));
-    ql.is_empty() || rl.is_empty() || ql.iter().any(|l| rl.contains(l))
+/// A GPU name split the ways a lookup compares it.
+#[derive(Debug)]
+pub(crate) struct NameKey {
+    /// [`normalize_tokens`]: sorted words without the noise words.
+    tokens: Vec<String>,
+    /// [`plain_words`] run together.
+    glued: String,
+    /// [`lines_of`]: the product-line words.
+    lines: Vec<String>,
+    /// [`model_word`] of [`plain_words`].
+    model: Option<String>,
 }
 
-/// Whether a row that holds every word of a reported name can be that part:
-/// same product line, and the same model word when both have one. A number
-/// shared with a board's suffix ("GeForce 210" and "PG509-210") does not
-/// make them one part.
-fn same_part(query: &str, row: &str) -> bool {
-    let (qw, rw) = (plain_words(query), plain_words(row));
-    same_line(query, row)
-        && match (model_word(&qw), model_word(&rw)) {
-            (Some(q), Some(r)) => q == r,
-            _ => true,
+impl NameKey {
+    fn new(name: &str) -> NameKey {
+        let words = plain_words(name);
+        NameKey {
+            tokens: normalize_tokens(name),
+            glued: words.concat(),
+            lines: lines_of(name),
+            model: model_word(&words).map(str::to_string),
         }
+    }
+
+    /// Whether a reported name and a row name are of one product line (or
+    /// either names none).
+    fn same_line(&self, row: &NameKey) -> bool {
+        self.lines.is_empty()
+            || row.lines.is_empty()
+            || self.lines.iter().any(|l| row.lines.contains(l))
+    }
+
+    /// Whether a row that holds every word of a reported name can be that
+    /// part: same product line, and the same model word when both have one.
+    /// A number shared with a board's suffix ("GeForce 210" and "PG509-210")
+    /// does not make them one part.
+    fn same_part(&self, row: &NameKey) -> bool {
+        self.same_line(row)
+            && match (&self.model, &row.model) {
+                (Some(q), Some(r)) => q == r,
+                _ => true,
+            }
+    }
+}
+
+/// The GPU rows' [`NameKey`]s, built on first use.
+#[derive(Default)]
+pub(crate) struct GpuKeys(OnceLock<Vec<NameKey>>);
+
+impl Clone for GpuKeys {
+    /// A copy starts empty: its rows may be changed before its first lookup.
+    fn clone(&self) -> Self {
+        GpuKeys::default()
+    }
+}
+
+impl std::fmt::Debug for GpuKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GpuKeys")
+    }
 }
 
 fn normalize_tokens(name: &str) -> Vec<String> {
@@ -547,13 +589,30 @@ impl Kb {
             n if n > 1 => return Some(GpuLookup::Ambiguous(same)),
             _ => {}
         }
-        let q = normalize_tokens(name);
-        if q.is_empty() {
+        let q = NameKey::new(name);
+        if q.tokens.is_empty() {
             return Some(GpuLookup::NotFound { nearest: vec![] });
         }
-        let exact: Vec<&GpuRow> = rows
-            .iter()
-            .filter(|r| normalize_tokens(&r.name) == q && same_line(name, &r.name))
+        let built;
+        let keys: &[NameKey] = match self
+            .gpu_keys
+            .0
+            .get_or_init(|| rows.iter().map(|r| NameKey::new(&r.name)).collect())
+        {
+            k if k.len() == rows.len() => k,
+            // Rows changed after the keys were built: key them afresh.
+            _ => {
+                built = rows
+                    .iter()
+                    .map(|r| NameKey::new(&r.name))
+                    .collect::<Vec<_>>();
+                &built
+            }
+        };
+        let keyed = || rows.iter().zip(keys);
+        let exact: Vec<&GpuRow> = keyed()
+            .filter(|(_, k)| k.tokens == q.tokens && q.same_line(k))
+            .map(|(r, _)| r)
             .collect();
         match exact.len() {
             1 => return Some(GpuLookup::Found(exact[0])),
@@ -561,20 +620,16 @@ impl Kb {
             _ => {}
         }
         // The same words run together ("rtx5090", "A100-SXM4-80GB" typed as "a100sxm480gb").
-        let glued = plain_words(name).concat();
-        let same_glued: Vec<&GpuRow> = rows
-            .iter()
-            .filter(|r| plain_words(&r.name).concat() == glued && same_line(name, &r.name))
+        let same_glued: Vec<&GpuRow> = keyed()
+            .filter(|(_, k)| k.glued == q.glued && q.same_line(k))
+            .map(|(r, _)| r)
             .collect();
         if let [one] = same_glued.as_slice() {
             return Some(GpuLookup::Found(one));
         }
-        let containing: Vec<&GpuRow> = rows
-            .iter()
-            .filter(|r| {
-                let t = normalize_tokens(&r.name);
-                q.iter().all(|w| t.contains(w)) && same_part(name, &r.name)
-            })
+        let containing: Vec<&GpuRow> = keyed()
+            .filter(|(_, k)| q.tokens.iter().all(|w| k.tokens.contains(w)) && q.same_part(k))
+            .map(|(r, _)| r)
             .collect();
         if !containing.is_empty() {
             return Some(GpuLookup::Ambiguous(containing));
@@ -772,7 +827,11 @@ impl Kb {
 
 #[cfg(test)]
 mod tests {
-    use super::{same_part, undecorated};
+    use super::{undecorated, NameKey};
+
+    fn same_part(query: &str, row: &str) -> bool {
+        NameKey::new(query).same_part(&NameKey::new(row))
+    }
 
     #[test]
     fn a_shared_number_is_not_a_shared_part() {

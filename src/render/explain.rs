@@ -39,6 +39,14 @@ pub fn text(r: &Report, verbose: bool) -> String {
     s
 }
 
+fn on_off(v: bool) -> &'static str {
+    if v {
+        "on"
+    } else {
+        "off"
+    }
+}
+
 /// The facts that were read, each with its source, one per line.
 fn fact_lines(inv: &Inventory) -> Vec<String> {
     let mut v = Vec::new();
@@ -192,6 +200,51 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
     }
     for (k, x) in &inv.env {
         f(k, format!("{:?}", x.value), &x.source);
+    }
+    if let Some(x) = &os.secure_boot {
+        f("Secure Boot", on_off(x.value).into(), &x.source);
+    }
+    let st = &inv.setting;
+    let flags = [
+        ("Jetson", &st.jetson),
+        ("docker run gives GPUs", &st.docker_run_gpus),
+        ("Ray task without num_gpus", &st.ray_without_gpus),
+        ("Slurm job asks for GPUs", &st.slurm_gpus),
+        ("MIG enabled", &st.mig_enabled),
+        (
+            "CUDA_VISIBLE_DEVICES set after torch.cuda",
+            &st.visible_devices_set_late,
+        ),
+        (
+            "device numbers differ from nvidia-smi",
+            &st.device_order_differs,
+        ),
+    ];
+    for (what, x) in flags {
+        if let Some(x) = x {
+            f(what, x.value.to_string(), &x.source);
+        }
+    }
+    let texts = [
+        ("Linux driver package", &st.linux_driver_package),
+        ("docker run image's CUDA", &st.run_image_cuda),
+        ("GPUs chosen by index", &st.renumbered_devices),
+        ("extension built from source", &st.extension_build),
+    ];
+    for (what, x) in texts {
+        if let Some(x) = x {
+            f(what, x.value.clone(), &x.source);
+        }
+    }
+    if let Some(x) = &st.l4t_host {
+        f("host L4T release", format!("R{}", x.value), &x.source);
+    }
+    if let (Some(x), Some(r)) = (&st.l4t_image, &st.l4t_image_release) {
+        f(
+            "image's L4T release",
+            format!("R{} ({})", r.value, x.value),
+            &x.source,
+        );
     }
     for e in &inv.errors {
         let mut text: String = e.text.chars().take(120).collect();

@@ -9,7 +9,7 @@ use crate::version::{CudaVersion, DriverVersion};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&CTR001, &CTR002];
+pub static RULES: &[&Rule] = &[&CTR001, &CTR002, &CTR003];
 
 pub static CTR001: Rule = Rule {
     code: "CTR001",
@@ -378,4 +378,69 @@ fn check_ctr002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         );
     }
     vec![f.fix_note(notes.join(", "))]
+}
+
+pub static CTR003: Rule = Rule {
+    code: "CTR003",
+    name: "jetson-image-for-another-l4t-release",
+    category: Category::Container,
+    severity: Severity::Error,
+    summary: "A Jetson container image is tagged for another L4T (JetPack) major release than the host runs: its CUDA does not work on that host.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "On a Jetson, the L4T major release of the host (/etc/nv_tegra_release's `# R36 (release)`, `L4T 36.4.0`, `JetPack 6`) against the release an l4t image's tag names (`dustynv/l4t-ml:r35.4.1`, `nvcr.io/nvidia/l4t-base:r32.7.1`).",
+        why_it_breaks: "Jetson has no discrete driver stack to share: a JetPack 4 (L4T R32) image gets CUDA, cuDNN and TensorRT mounted from the host by the NVIDIA runtime, and JetPack 5 and 6 (R35, R36) images carry a CUDA built against their own release's driver. An image runs only on a host of its own L4T major; on another one, CUDA finds no usable device or libraries (torch.cuda.is_available() is False).",
+        how_to_fix: "Use the image tagged for the host's release (`cat /etc/nv_tegra_release`; jetson-containers' `autotag` picks it), or rebuild the image on that release's base.",
+        sources: &[
+            "https://github.com/dusty-nv/jetson-containers (container images are compatible with other minor versions of their own JetPack/L4T release: R32.7 on R32.7, R35.x on R35.x)",
+            "https://developer.nvidia.com/embedded/jetpack-archive (JetPack 4.x ships L4T R32.x, 5.x R35.x, 6.x R36.x)",
+            "https://github.com/dusty-nv/jetson-containers/issues/725",
+        ],
+    },
+    check: check_ctr003,
+    superseded_by: &[],
+};
+
+fn check_ctr003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let st = &inv.setting;
+    let (Some(host), Some(image), Some(rel)) = (&st.l4t_host, &st.l4t_image, &st.l4t_image_release)
+    else {
+        return vec![];
+    };
+    let (rel, name) = (&rel.value, &image.value);
+    if *rel == host.value {
+        return vec![];
+    }
+    let mut f = CTR003
+        .finding(format!(
+            "The image {name} is built for L4T R{rel}, and the host runs L4T R{}: a Jetson image runs only on a host of its own L4T major release.",
+            host.value
+        ))
+        .evidence("host L4T release", format!("R{}", host.value), &host.source)
+        .evidence("image's L4T release", format!("R{rel} ({name})"), &image.source);
+    let name = name.as_str();
+    for e in inv.errors.iter().filter(|e| {
+        matches!(
+            e.kind,
+            ErrorKind::CudaUnavailable | ErrorKind::CudaLibraryMissing | ErrorKind::NoDevice
+        )
+    }) {
+        f = f.evidence("observed error", &e.text, &e.source);
+    }
+    // jetson-containers' own images: autotag picks the tag built for the host's release.
+    let repo = name.split(':').next().unwrap_or(name);
+    let cmd = match repo.strip_prefix("dustynv/") {
+        Some(pkg) => format!("jetson-containers run $(autotag {pkg})"),
+        None => format!(
+            "docker run --runtime nvidia -it {repo}:<a tag for L4T R{}>",
+            host.value
+        ),
+    };
+    vec![f.fix_command(
+        cmd,
+        Some(format!(
+            "an image built for L4T R{}; `cat /etc/nv_tegra_release` names the host's release",
+            host.value
+        )),
+    )]
 }

@@ -10,7 +10,9 @@ use super::action::{with_actions, FixAction};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006];
+pub static RULES: &[&Rule] = &[
+    &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007,
+];
 
 pub static ENV001: Rule = Rule {
     code: "ENV001",
@@ -462,4 +464,68 @@ fn check_env006(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             "export CUDA_DEVICE_ORDER=PCI_BUS_ID",
             Some("set it before the program starts (and before CUDA_VISIBLE_DEVICES is read); or select GPUs by UUID from `nvidia-smi -L`".into()),
         )]
+}
+
+pub static ENV007: Rule = Rule {
+    code: "ENV007",
+    name: "path-variable-holds-a-placeholder",
+    category: Category::EnvVar,
+    severity: Severity::Error,
+    summary: "LD_LIBRARY_PATH, PATH, CUDA_HOME or CUDA_PATH holds a directory still written as an install guide's placeholder (`<TensorRT-8.6/lib>`, `/path/to/cuda`): the loader looks in a directory of that literal name.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "The value of LD_LIBRARY_PATH, PATH, CUDA_HOME or CUDA_PATH (read from the process environment, or set, exported or echoed in a report) for an entry wrapped in angle brackets or containing `/path/to/`.",
+        why_it_breaks: "Install guides write the directory to add as a placeholder (TensorRT's tar install: `export LD_LIBRARY_PATH=<TensorRT-${version}/lib>:$LD_LIBRARY_PATH`). Copied with its brackets, the entry names a directory that does not exist, so the libraries in the real one (libnvinfer, libcudart, libcudnn) are not found: 'cannot open shared object file'.",
+        how_to_fix: "Write the real directory, without the brackets or the placeholder: `export LD_LIBRARY_PATH=$HOME/TensorRT-8.6.1.6/lib:$LD_LIBRARY_PATH` (in ~/.bashrc too), then open a new shell.",
+        sources: &["https://docs.nvidia.com/deeplearning/tensorrt/latest/installing-tensorrt/installing.html (tar file installation: `export LD_LIBRARY_PATH=<TensorRT-${version}/lib>:$LD_LIBRARY_PATH`)", "https://github.com/jkjung-avt/tensorrt_demos/issues/517"],
+    },
+    check: check_env007,
+    superseded_by: &[],
+};
+
+/// An entry of a path list written as a placeholder: `<dir>`, `/path/to/...`.
+fn placeholder(entry: &str) -> bool {
+    let e = entry.trim();
+    (e.starts_with('<') || e.ends_with('>')) && e.len() > 2 || e.contains("/path/to/")
+}
+
+fn check_env007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for var in ["LD_LIBRARY_PATH", "PATH", "CUDA_HOME", "CUDA_PATH"] {
+        let Some(v) = inv.env.get(var) else {
+            continue;
+        };
+        let sep = if v.value.contains(';') { ';' } else { ':' };
+        let entries: Vec<&str> = v.value.split(sep).collect();
+        let Some(bad) = entries.iter().find(|e| placeholder(e)) else {
+            continue;
+        };
+        let mut f = ENV007
+            .finding(format!(
+                "{var} holds `{bad}`, an install guide's placeholder copied as it is: no directory has that name, so what the real directory holds is not found."
+            ))
+            .fact(var, v);
+        for e in inv.errors.iter().filter(|e| {
+            matches!(
+                e.kind,
+                ErrorKind::CudaLibraryMissing | ErrorKind::CudnnMissing | ErrorKind::LibcudaMissing
+            )
+        }) {
+            f = f.evidence("observed error", &e.text, &e.source);
+        }
+        let fixed: Vec<String> = entries
+            .iter()
+            .map(|e| {
+                e.trim()
+                    .trim_start_matches('<')
+                    .trim_end_matches('>')
+                    .to_string()
+            })
+            .collect();
+        out.push(f.fix_command(
+            format!("export {var}={}", fixed.join(&sep.to_string())),
+            Some("with the real directory in place of any placeholder left; in ~/.bashrc too, then open a new shell".into()),
+        ));
+    }
+    out
 }

@@ -42,9 +42,13 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "forward-compatibility libraries (cuda-compat) were loaded on a GPU that does not support forward compatibility; only datacenter GPUs (and select RTX server SKUs, Jetson) do (CUDA error 804)",
             "ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH; nvidia-smi -L",
         ),
-        NoKernelImage | ArchNotCompiled => (
+        NoKernelImage => (
             "the program has no SASS or PTX for this GPU's compute capability (CUDA error 209)",
             "python -c \"import torch; print(torch.cuda.get_device_capability(), torch.cuda.get_arch_list())\"",
+        ),
+        ArchNotCompiled => (
+            "the GPU architecture and the one the code was built for (or the compiler knows) differ: a build without kernels for this GPU, or a CUDA toolkit older or newer than the GPU's architecture",
+            "nvidia-smi --query-gpu=name,compute_cap --format=csv; nvcc --list-gpu-arch",
         ),
         NoDevice => (
             "CUDA found no device: no driver bound to the GPU, CUDA_VISIBLE_DEVICES hiding the GPUs, a container started without GPUs, or MIG on without instances (CUDA error 100)",
@@ -322,6 +326,12 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if unavailable && flag(&inv.setting.jetson) == Some(true) && !jetson_torch(inv) {
         return Some("ERR040");
     }
+    if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing)
+        && flag(&inv.setting.jetson) == Some(true)
+        && facts::in_container(inv)
+    {
+        return Some("ERR048");
+    }
     if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing) && ort_only(inv) {
         return Some("ERR036");
     }
@@ -523,6 +533,15 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     );
                 }
             }
+            "ERR048" => {
+                f.message = "Observed error: a CUDA library is missing inside a container on a Jetson. The NVIDIA container runtime mounts the host's CUDA, cuDNN and TensorRT into l4t containers (JetPack 4) and gives newer ones the GPU; this container was started without it, or from an image of another L4T release than the host's. To be sure, run on the host: docker info | grep -i runtime; cat /etc/nv_tegra_release".into();
+                if let Some(j) = &s.jetson {
+                    f.push_evidence("Jetson", j.value, &j.source);
+                }
+                if let Some(r) = &inv.container.runtime {
+                    f.push_evidence("container", &r.value, &r.source);
+                }
+            }
             "ERR040" => {
                 add("Jetson", &s.jetson);
                 for e in &inv.python {
@@ -656,12 +675,12 @@ observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Ca
     ["https://pytorch.org/get-started/locally/"]);
 
 observed_rule!(ERR006, check_err006, "ERR006", "observed-no-driver", Category::NoDriver, Severity::Error,
-    [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, StubLibrary, InitFailed],
+    [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed],
     ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "CTR001", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
-    "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing or a stub) was seen.",
+    "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing) was seen.",
     "CUDA needs the nvidia kernel module bound to the GPU, the matching user-space libcuda on the loader path, and the /dev/nvidia* nodes. Any missing piece gives these errors; which one it is depends on facts the report does not show.",
-    "Run the command in the message on the machine (or `gpucompat check` there): install or load the driver, bind it instead of nouveau, remove a stubs directory from LD_LIBRARY_PATH, or start the container with GPUs.",
-    ["https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoDevice = 100, cudaErrorStubLibrary = 34)"]);
+    "Run the command in the message on the machine (or `gpucompat check` there): install or load the driver, bind it instead of nouveau, or start the container with GPUs.",
+    ["https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoDevice = 100)"]);
 
 observed_rule!(ERR007, check_err007, "ERR007", "observed-system-not-ready", Category::FabricManager, Severity::Error,
     [SystemNotReady], ["FAB001"],
@@ -734,7 +753,7 @@ observed_rule!(ERR016, check_err016, "ERR016", "observed-toolkit-torch-mismatch"
     ["https://pytorch.org/docs/stable/cpp_extension.html"]);
 
 observed_rule!(ERR017, check_err017, "ERR017", "observed-cuda-library-missing", Category::MultipleCuda, Severity::Error,
-    [CudaLibraryMissing], ["LIB006", "LIB008", "LIB009", "ENV002"],
+    [CudaLibraryMissing], ["LIB006", "LIB008", "LIB009", "ENV002", "ENV007"],
     "A CUDA library of some major (libcudart.so.11, libcublas.so.12, ...) could not be loaded.",
     "The program was built for a CUDA major whose libraries are not installed, or the loader finds another major's first.",
     "Install the CUDA runtime libraries of the major named in the error (toolkit or nvidia-*-cuXX wheels), or a build of the program for the CUDA present.",
@@ -940,6 +959,13 @@ observed_rule!(ERR045, check_err045, "ERR045", "observed-libnvvm-not-found", Cat
     "Point CUDA_HOME at the toolkit root (`export CUDA_HOME=/usr/local/cuda`), or add its NVVM folder to the loader path (`export LD_LIBRARY_PATH=$CUDA_HOME/nvvm/lib64:$LD_LIBRARY_PATH`); install a CUDA toolkit (or the conda/pip package the program documents) if none is present.",
     ["https://numba.readthedocs.io/en/stable/cuda/overview.html (CUDA toolkit lookup: CUDA_HOME, conda packages)", "https://github.com/Rust-GPU/rust-cuda/issues/78"]);
 
+observed_rule!(ERR047, check_err047, "ERR047", "observed-stub-libcuda-loaded", Category::EnvVar, Severity::Error,
+    [StubLibrary], [],
+    "The libcuda that was loaded is the CUDA toolkit's stub (CUDA error 34, 'CUDA driver is a stub library', or a .../stubs/libcuda.so in the error).",
+    "A CUDA toolkit ships lib64/stubs/libcuda.so so that programs can link without a driver; it has no working entry points. It is loaded only when a stubs directory is on the loader path (LD_LIBRARY_PATH, an ld.so.conf entry, a container image's ENV), ahead of the driver's libcuda.so.1, or when no driver's libcuda is present at all.",
+    "Remove the stubs directory from LD_LIBRARY_PATH (and from /etc/ld.so.conf.d, then `sudo ldconfig`); `ldconfig -p | grep libcuda` should then list the driver's libcuda.so.1. If it lists none, install the driver (or start the container with GPUs).",
+    ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorStubLibrary = 34)", "https://github.com/numba/numba/issues/8985", "https://github.com/NVIDIA/warp/issues/219"]);
+
 pub static ERR046: Rule = Rule {
     code: "ERR046",
     name: "observed-onnxruntime-gpu-on-cpu",
@@ -987,6 +1013,13 @@ fn check_err046(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     out
 }
 
+setting_rule!(ERR048, check_err048, "ERR048", "observed-jetson-container-without-host-cuda", Category::Container, [],
+    "A CUDA library (libcudart, libcublas, libcurand, cuDNN ...) is missing inside a container on a Jetson: the NVIDIA runtime did not mount the host's CUDA into it.",
+    "A CUDA or cuDNN library load failure in a report that shows a Jetson (L4T, JetPack, Tegra, an l4t image) and a container (a docker command, a container prompt, the report's own words).",
+    "On JetPack 4 (L4T r32) the l4t containers carry no CUDA of their own: the NVIDIA container runtime mounts the host's CUDA, cuDNN and TensorRT into them, as its host-files-for-container.d CSV files list. A container started without that runtime (no `--runtime nvidia`, and nvidia not Docker's default runtime, which `docker build` also needs) has none of them. Images for a newer L4T release carry CUDA themselves but still need the runtime for the GPU and the driver, and run only on a host of their own L4T major.",
+    "Start the container with `--runtime nvidia` (jetson-containers' `run.sh` does), or set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json and `sudo systemctl restart docker`; use an image tagged for the host's L4T release (`cat /etc/nv_tegra_release`).",
+    ["https://github.com/NVIDIA/nvidia-container-runtime/issues/173 (on L4T r32 the runtime mounts the host's CUDA listed in /etc/nvidia-container-runtime/host-files-for-container.d/*.csv)", "https://github.com/dusty-nv/jetson-containers/issues/93", "https://github.com/dusty-nv/jetson-containers (container images are compatible with other minor versions of their own L4T release only)"]);
+
 setting_rule!(ERR044, check_err044, "ERR044", "observed-module-refused-under-secure-boot", Category::PlatformPosture, [],
     "The nvidia kernel module did not load on a machine with Secure Boot on: the kernel refuses a module not signed with an enrolled key.",
     "No-driver errors (the installer's 'Unable to load the kernel module', modprobe's 'Key was rejected by service' or 'Required key not available', nvidia-smi unable to talk to the driver) in a report that shows Secure Boot on (mokutil --sb-state, the modprobe message itself, or the report's own words).",
@@ -1027,5 +1060,5 @@ pub static RULES: &[&Rule] = &[
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
-    &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046,
+    &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048,
 ];

@@ -24,7 +24,7 @@ fn cuda_codes_map_to_rules_categories_and_kinds() {
         ),
         (3, "SMK005", Category::NoDriver, ErrorKind::InitFailed),
         (4, "SMK005", Category::NoDriver, ErrorKind::InitFailed),
-        (34, "SMK003", Category::NoDriver, ErrorKind::StubLibrary),
+        (34, "SMK003", Category::EnvVar, ErrorKind::StubLibrary),
         (
             35,
             "SMK006",

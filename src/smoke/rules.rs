@@ -71,7 +71,7 @@ rules! {
         why: "Under WSL 2 libcuda comes from the Windows driver, mapped into /usr/lib/wsl/lib; a Linux NVIDIA driver installed inside the distribution replaces it and breaks CUDA.",
         fix: "Install or update the NVIDIA driver on Windows, then `wsl --shutdown`; do not install a Linux driver inside WSL. Check that /usr/lib/wsl/lib is in the loader path.",
         sources: [WSL];
-    STUB_LIBCUDA = "SMK003", "stub-libcuda", NoDriver, Error,
+    STUB_LIBCUDA = "SMK003", "stub-libcuda", EnvVar, Error,
         "a stub libcuda (CUDA toolkit lib64/stubs) was loaded instead of the driver's (CUDA 34)",
         what: "A driver call answering CUDA_ERROR_STUB_LIBRARY (34).",
         why: "The CUDA toolkit ships a stub libcuda.so for linking only; when its directory is on the loader path ahead of the driver's, programs load the stub and every call fails.",

@@ -475,6 +475,13 @@ pub fn firing(code: &str) -> Inventory {
             .env_var("NVIDIA_VISIBLE_DEVICES", "void")
             .torch("2.5.1+cu121", Some("12.1"))
             .build(),
+        "CTR003" => B::linux()
+            .with(|i| {
+                i.setting.l4t_host = f(36, "input line 1");
+                i.setting.l4t_image = f("dustynv/l4t-ml:r35.4.1".into(), "input line 3");
+                i.setting.l4t_image_release = f(35, "input line 3");
+            })
+            .build(),
         "CTR002" => B::linux()
             .container("docker")
             .driver("470.82.01", Some("11.4"))
@@ -672,6 +679,10 @@ pub fn firing(code: &str) -> Inventory {
         "ENV006" => B::linux()
             .with(|i| i.setting.device_order_differs = f(true, "input line 1"))
             .build(),
+        "ENV007" => B::linux()
+            .error(CudaLibraryMissing, "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory")
+            .env_var("LD_LIBRARY_PATH", "$LD_LIBRARY_PATH:</home/ubuntu/TensorRT-8.2.1.8/lib>")
+            .build(),
         "ENV005" => B::linux()
             .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
             .env_var("LD_LIBRARY_PATH", "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/usr/local/cuda/lib64")
@@ -694,6 +705,10 @@ pub fn firing(code: &str) -> Inventory {
             .build(),
         "ERR037" => pasted(TritonGpuTooOld, "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1"),
         "ERR038" => pasted(FrameworkCpuBuild, "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)"),
+        "ERR048" => in_setting(CudaLibraryMissing, "OSError: libcurand.so.10: cannot open shared object file: No such file or directory", |i| {
+            i.setting.jetson = f(true, "input line 1");
+            i.container.runtime = f("docker".into(), "input line 2");
+        }),
         "ERR040" => in_setting(CudaUnavailable, "torch.cuda.is_available() returns False", |i| {
             i.setting.jetson = f(true, "input line 1");
         }),
@@ -705,6 +720,7 @@ pub fn firing(code: &str) -> Inventory {
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(true, "input line 3");
         }),
+        "ERR047" => pasted(StubLibrary, "AttributeError: /opt/cuda-12.1/lib64/stubs/libcuda.so: undefined symbol: _undef"),
         "ERR045" => pasted(NvvmMissing, "error while loading shared libraries: libnvvm.so.4: cannot open shared object file: No such file or directory"),
         "ERR046" => B(Inventory::new("explain issue.txt"))
             .package("onnxruntime-gpu", "1.9.0")
@@ -826,6 +842,14 @@ pub fn near_miss(code: &str) -> Inventory {
             .gpu("NVIDIA GeForce RTX 3090")
             .env_var("NVIDIA_VISIBLE_DEVICES", "all")
             .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        // The image is tagged for the host's own L4T release.
+        "CTR003" => B::linux()
+            .with(|i| {
+                i.setting.l4t_host = f(36, "input line 1");
+                i.setting.l4t_image = f("dustynv/l4t-ml:r36.2.0".into(), "input line 3");
+                i.setting.l4t_image_release = f(36, "input line 3");
+            })
             .build(),
         "CTR002" => B::linux()
             .container("docker")
@@ -1013,6 +1037,8 @@ pub fn near_miss(code: &str) -> Inventory {
             .package("onnxruntime-gpu", "1.17.1")
             .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
             .build(),
+        // The driver's own libcuda missing is no stub on the path.
+        "ERR047" => pasted(LibcudaMissing, "OSError: libcuda.so.1: cannot open shared object file: No such file or directory"),
         // Another CUDA library missing is not libNVVM's folder.
         "ERR045" => pasted(CudaLibraryMissing, "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory"),
         // Secure Boot off: the module failed for another reason.
@@ -1026,6 +1052,11 @@ pub fn near_miss(code: &str) -> Inventory {
         )]),
         "ENV004" => B::linux()
             .with(|i| i.setting.visible_devices_set_late = f(false, "input line 6"))
+            .build(),
+        // The real directory, written out: the library is missing for another reason.
+        "ENV007" => B::linux()
+            .error(CudaLibraryMissing, "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory")
+            .env_var("LD_LIBRARY_PATH", "$LD_LIBRARY_PATH:/home/ubuntu/TensorRT-8.2.1.8/lib")
             .build(),
         // CUDA_DEVICE_ORDER=PCI_BUS_ID already set: the numbers agree, the rest is elsewhere.
         "ENV006" => B::linux()
@@ -1042,6 +1073,10 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR036" => with_error(firing("LIB006"), CudnnMissing),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
         "ERR038" => with_error(firing("DRV002"), FrameworkCpuBuild),
+        // The same failure on a Jetson outside a container: nothing to mount.
+        "ERR048" => in_setting(CudaLibraryMissing, "OSError: libcurand.so.10: cannot open shared object file: No such file or directory", |i| {
+            i.setting.jetson = f(true, "input line 1");
+        }),
         // NVIDIA's own Jetson build: the wheel is not what is wrong.
         "ERR040" => B::linux()
             .package("torch", "2.0.0+nv23.05")
