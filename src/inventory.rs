@@ -207,6 +207,14 @@ pub struct Setting {
     /// The L4T major release that image's tag names (35 for `r35.4.1`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub l4t_image_release: F<u32>,
+    /// A k3s or RKE2 cluster, whose bundled containerd keeps its own
+    /// configuration (`k3s`, `RKE2`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub k3s: F<String>,
+    /// The report names a pod's `runtimeClassName` (the nvidia runtime
+    /// chosen per pod, not by default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime_class_named: F<bool>,
 }
 
 impl Setting {
@@ -753,6 +761,14 @@ pub enum ErrorKind {
     /// libNVVM (the toolkit's `nvvm/lib64/libnvvm.so`) could not be loaded:
     /// numba's "libNVVM cannot be found", a build script's libnvvm.so.N.
     NvvmMissing,
+    /// A container engine could not resolve a CDI device name
+    /// (`nvidia.com/gpu=0`): no CDI spec, a spec it cannot read, or an
+    /// engine too old for CDI names in `--device`.
+    CdiDeviceUnresolved,
+    /// The Kubernetes device plugin refuses the node's MIG layout under its
+    /// MIG strategy ("More than one MIG device type present", "migEnabled=true
+    /// was not configured correctly").
+    MigStrategyMismatch,
     /// A failure the catalog does not know.
     Other,
 }

@@ -27,6 +27,8 @@ regex_fn!(
     |(?P<sb>\bsecure\s?boot\s+(?:is\s+|was\s+)?(?:enabled|on|turned\s+on|active)\b|\b(?:enabled|turned\s+on)\s+(?:uefi\s+)?secure\s?boot\b)
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
+    |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
+    |(?P<rtclass>\bruntimeclassname\b)
     "
 );
 
@@ -102,6 +104,8 @@ pub struct Clues {
     device_order: Option<String>,
     ext_build: Option<(String, String)>,
     l4t_host: Option<(u32, String)>,
+    k3s: Option<(String, String)>,
+    runtime_class: Option<String>,
     l4t_image: Option<(u32, String, String)>,
 }
 
@@ -130,7 +134,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         if t.len() < 3 || !context {
             continue;
         }
-        let Some(m) = re.captures(t) else { continue };
+        if !re.is_match(t) {
+            continue;
+        }
         let src = line.src.as_str();
         let first = |slot: &mut Option<String>| {
             if slot.is_none() {
@@ -138,109 +144,125 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
         };
         let lower = t.to_ascii_lowercase();
-        if m.name("mac").is_some() {
-            first(&mut c.mac);
-        }
-        if m.name("wsl").is_some() {
-            first(&mut c.wsl);
-        }
-        if m.name("win").is_some() {
-            first(&mut c.win);
-        }
-        if let Some(a) = m.name("amd") {
-            // collect_env's `ROCM used to build PyTorch: N/A` is about the wheel, not the GPU.
-            let key =
-                lower.trim_start_matches(|ch: char| ch.is_whitespace() || "-*`|".contains(ch));
-            let template = key.starts_with("rocm used to build")
-                || key.starts_with("hip runtime")
-                || key.starts_with("miopen");
-            if c.amd.is_none() && !nvidia_word(&lower) && !template {
-                // `an AMD card` names no model.
-                let generic = a.as_str().split_whitespace().count() >= 3;
-                let name = if generic {
-                    "AMD (no model named)".to_string()
-                } else {
-                    amd_name(t, a.start())
-                };
-                c.amd = Some((name, src.to_string()));
+        // Every clue on the line: one sentence can name a cluster and Secure Boot.
+        for m in re.captures_iter(t) {
+            if m.name("mac").is_some() {
+                first(&mut c.mac);
             }
-        }
-        if m.name("jetson").is_some() {
-            first(&mut c.jetson);
-        }
-        if c.linux_driver_pkg.is_none() && m.name("wsl").is_some() && driver_in_wsl(&lower) {
-            c.linux_driver_pkg = Some((
-                "an NVIDIA Linux driver".to_string(),
-                format!("{src} {}", super::prose::PROSE),
-            ));
-        }
-        if m.name("mig").is_some() {
-            first(&mut c.mig);
-        }
-        if m.name("sb").is_some() {
-            first(&mut c.secure_boot);
-        }
-        if let Some(d) = m.name("linuxdrv") {
-            if c.linux_driver_pkg.is_none() {
-                let pkg = d
-                    .as_str()
-                    .trim_start_matches([' ', '`'])
-                    .trim_start_matches("ii")
-                    .split_whitespace()
-                    .next()
-                    .unwrap_or("")
-                    .trim_end_matches(":amd64")
-                    .to_string();
-                c.linux_driver_pkg = Some((pkg, src.to_string()));
+            if m.name("wsl").is_some() {
+                first(&mut c.wsl);
             }
-        }
-        if m.name("docker").is_some() {
-            // A command line, not a message that mentions one ("Use 'nvidia-docker run' to ...").
-            let cmd = line.command().unwrap_or(t).trim_start();
-            let cmd = cmd.strip_prefix("sudo ").unwrap_or(cmd).trim_start();
-            let is_cmd = ["docker ", "nvidia-docker ", "podman "]
-                .iter()
-                .any(|p| cmd.starts_with(p));
-            if is_cmd && lower.contains(" run") {
-                // `docker run` continued over lines ending in `\`.
-                let mut cmd = lower.clone();
-                let mut j = i;
-                while cmd.trim_end().ends_with('\\') && j < doc.lines.len() && j < i + 40 {
-                    cmd.push(' ');
-                    cmd.push_str(&doc.lines[j].text.to_ascii_lowercase());
-                    j += 1;
+            if m.name("win").is_some() {
+                first(&mut c.win);
+            }
+            if let Some(a) = m.name("amd") {
+                // collect_env's `ROCM used to build PyTorch: N/A` is about the wheel, not the GPU.
+                let key =
+                    lower.trim_start_matches(|ch: char| ch.is_whitespace() || "-*`|".contains(ch));
+                let template = key.starts_with("rocm used to build")
+                    || key.starts_with("hip runtime")
+                    || key.starts_with("miopen");
+                if c.amd.is_none() && !nvidia_word(&lower) && !template {
+                    // `an AMD card` names no model.
+                    let generic = a.as_str().split_whitespace().count() >= 3;
+                    let name = if generic {
+                        "AMD (no model named)".to_string()
+                    } else {
+                        amd_name(t, a.start())
+                    };
+                    c.amd = Some((name, src.to_string()));
                 }
-                let gpus = gives_gpus(&cmd);
-                if c.run_image_cuda.is_none() {
-                    if let Some(m) = image_cuda_re().captures(&cmd) {
-                        c.run_image_cuda = Some((m[1].to_string(), src.to_string()));
+            }
+            if m.name("jetson").is_some() {
+                first(&mut c.jetson);
+            }
+            if c.linux_driver_pkg.is_none() && m.name("wsl").is_some() && driver_in_wsl(&lower) {
+                c.linux_driver_pkg = Some((
+                    "an NVIDIA Linux driver".to_string(),
+                    format!("{src} {}", super::prose::PROSE),
+                ));
+            }
+            if m.name("mig").is_some() {
+                first(&mut c.mig);
+            }
+            if m.name("sb").is_some() {
+                first(&mut c.secure_boot);
+            }
+            if let Some(d) = m.name("linuxdrv") {
+                if c.linux_driver_pkg.is_none() {
+                    let pkg = d
+                        .as_str()
+                        .trim_start_matches([' ', '`'])
+                        .trim_start_matches("ii")
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or("")
+                        .trim_end_matches(":amd64")
+                        .to_string();
+                    c.linux_driver_pkg = Some((pkg, src.to_string()));
+                }
+            }
+            if m.name("docker").is_some() {
+                // A command line, not a message that mentions one ("Use 'nvidia-docker run' to ...").
+                let cmd = line.command().unwrap_or(t).trim_start();
+                let cmd = cmd.strip_prefix("sudo ").unwrap_or(cmd).trim_start();
+                let is_cmd = ["docker ", "nvidia-docker ", "podman "]
+                    .iter()
+                    .any(|p| cmd.starts_with(p));
+                if is_cmd && lower.contains(" run") {
+                    // `docker run` continued over lines ending in `\`.
+                    let mut cmd = lower.clone();
+                    let mut j = i;
+                    while cmd.trim_end().ends_with('\\') && j < doc.lines.len() && j < i + 40 {
+                        cmd.push(' ');
+                        cmd.push_str(&doc.lines[j].text.to_ascii_lowercase());
+                        j += 1;
                     }
+                    let gpus = gives_gpus(&cmd);
+                    if c.run_image_cuda.is_none() {
+                        if let Some(m) = image_cuda_re().captures(&cmd) {
+                            c.run_image_cuda = Some((m[1].to_string(), src.to_string()));
+                        }
+                    }
+                    match &c.docker_run {
+                        Some((true, _)) => {}
+                        Some((false, _)) if !gpus => {}
+                        _ => c.docker_run = Some((gpus, src.to_string())),
+                    }
+                } else {
+                    first(&mut c.docker_other);
                 }
-                match &c.docker_run {
-                    Some((true, _)) => {}
-                    Some((false, _)) if !gpus => {}
-                    _ => c.docker_run = Some((gpus, src.to_string())),
+            }
+            if m.name("incontainer").is_some() {
+                first(&mut c.in_container);
+            }
+            // A compose file or Kubernetes spec that reserves NVIDIA devices.
+            if lower.contains("driver: nvidia") || lower.contains("runtime: nvidia") {
+                c.docker_run = Some((true, src.to_string()));
+            }
+            if m.name("ray").is_some() {
+                if lower.contains("num_gpus") {
+                    c.ray_num_gpus = true;
+                } else {
+                    first(&mut c.ray_remote);
                 }
-            } else {
-                first(&mut c.docker_other);
             }
-        }
-        if m.name("incontainer").is_some() {
-            first(&mut c.in_container);
-        }
-        // A compose file or Kubernetes spec that reserves NVIDIA devices.
-        if lower.contains("driver: nvidia") || lower.contains("runtime: nvidia") {
-            c.docker_run = Some((true, src.to_string()));
-        }
-        if m.name("ray").is_some() {
-            if lower.contains("num_gpus") {
-                c.ray_num_gpus = true;
-            } else {
-                first(&mut c.ray_remote);
+            if m.name("slurm").is_some() {
+                first(&mut c.slurm);
             }
-        }
-        if m.name("slurm").is_some() {
-            first(&mut c.slurm);
+            if let Some(k) = m.name("k3s") {
+                if c.k3s.is_none() {
+                    let which = if k.as_str().eq_ignore_ascii_case("k3s") {
+                        "k3s"
+                    } else {
+                        "RKE2"
+                    };
+                    c.k3s = Some((which.to_string(), src.to_string()));
+                }
+            }
+            if m.name("rtclass").is_some() {
+                first(&mut c.runtime_class);
+            }
         }
         if c.slurm.is_some()
             && (lower.contains("--gres=gpu")
@@ -599,6 +621,18 @@ pub fn apply(c: &Clues, b: &mut Builder) {
                 Fact::new(true, src).with_note("a Ray task without num_gpus")
             });
         }
+    }
+    if let Some((which, src)) = &c.k3s {
+        s.k3s
+            .get_or_insert_with(|| Fact::new(which.clone(), src).with_note("a clue in the paste"));
+        inv.container.kubernetes.get_or_insert_with(|| {
+            Fact::new(true, src).with_note("the report names a Kubernetes distribution")
+        });
+    }
+    if let Some(src) = &c.runtime_class {
+        s.runtime_class_named.get_or_insert_with(|| {
+            Fact::new(true, src).with_note("the report names a pod's runtimeClassName")
+        });
     }
     if let Some(src) = &c.slurm {
         s.slurm_gpus

@@ -272,6 +272,10 @@ pub static CATALOG: &[Entry] = &[
         "Cuda not compiled"),
     ea("smi-cuda-still-shows", "nvidia-smi", &["still shows", "still show ", "still use", "still reports", "still says", "shows the version of", "but nvidia-smi shows", "but nvidia-smi reports", "nvidia-smi says cuda", "nvidia-smi reports cuda", "nvidia-smi shows cuda"], K::SmiCudaQuestion, None,
         "But nvidia-smi still shows the version of tookit be 12.2"),
+    e("k8s-mig-strategy-mixed-types", "More than one MIG device type present", K::MigStrategyMismatch, None,
+        "panic: At least one device with migEnabled=true was not configured correctly: More than one MIG device type present on node"),
+    e("k8s-mig-not-configured", "with migEnabled=true was not configured correctly", K::MigStrategyMismatch, None,
+        "At least one device with migEnabled=true was not configured correctly: No MIG devices present on node"),
     ex("device-count-one-under-mig", "device_count()", &["only one", "only 1", "returns 1", "shows 1"], K::NoVisibleDevices, None,
         "`torch.cuda.device_count()` shows only one gpu in MIG A100", mig_mentioned),
     ex("torch-toolkit-mismatch", "mismatches the version that was used to compile", &[], K::ToolkitTorchMismatch, None,
@@ -352,6 +356,8 @@ pub static CATALOG: &[Entry] = &[
     // --- other CUDA libraries --------------------------------------------------------------------
     ex("cuda-library-missing", "cannot open shared object file", &[], K::CudaLibraryMissing, None,
         "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory", shared_object_missing),
+    ex("importerror-bare-library", "ImportError: lib", &[], K::CudaLibraryMissing, None,
+        "ImportError: libcublas.so.9.0", bare_import_error),
     ex("tf-dlopen-failed", "Could not load dynamic library", &[], K::CudaLibraryMissing, None,
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory", shared_object_missing),
     e("tf-cannot-dlopen", "Cannot dlopen some GPU libraries", K::CudaLibraryMissing, None,
@@ -391,6 +397,10 @@ pub static CATALOG: &[Entry] = &[
         "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown", container_unsatisfied),
     ex("container-no-gpu-driver", "could not select device driver", &["gpu"], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].", in_container),
+    ea("podman-cdi-device-not-a-path", "stat nvidia.com/gpu", &["no such file"], K::CdiDeviceUnresolved, None,
+        "Error: stat nvidia.com/gpu=0: no such file or directory"),
+    e("cdi-unresolvable-devices", "unresolvable CDI devices", K::CdiDeviceUnresolved, None,
+        "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all"),
     ex("container-unknown-runtime", "unknown or invalid runtime name: nvidia", &[], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
     ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::NoNvidiaDriver, None,
@@ -482,6 +492,11 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvcc-unsupported-gpu-arch", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("nvrm-open-module-no-gsp", &["https://github.com/NVIDIA/open-gpu-kernel-modules (README: the open modules support Turing and later GPUs only, those with a GSP)", "https://github.com/pop-os/pop/issues/3859"]),
     ("taichi-cuda-falls-back-to-cpu", &["https://github.com/taichi-dev/taichi (python/taichi/lang: adaptive_arch_select warns 'Arch=... is not supported, falling back to CPU', as the log line names it)", "https://github.com/taichi-dev/taichi/issues/2460"]),
+    ("podman-cdi-device-not-a-path", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (CDI device names in podman's --device need Podman 4.1.0 or later)", "https://github.com/podman-container-tools/podman/issues/20257"]),
+    ("cdi-unresolvable-devices", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (generate the spec: nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml; list it: nvidia-ctk cdi list)"]),
+    ("importerror-bare-library", &["https://docs.python.org/3/library/exceptions.html#ImportError (an extension module's dlopen failure is raised as ImportError with the loader's message)", "https://github.com/googlecolab/colabtools/issues/442"]),
+    ("k8s-mig-strategy-mixed-types", &["https://github.com/NVIDIA/k8s-device-plugin (README, MIG support: the single strategy needs every GPU on the node partitioned into one profile; mixed exposes each profile as its own resource)", "https://github.com/NVIDIA/gpu-operator/issues/460"]),
+    ("k8s-mig-not-configured", &["https://github.com/NVIDIA/k8s-device-plugin (README, MIG support: MIG strategies none, single, mixed)", "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html (mig.strategy and the nvidia.com/mig.config label)"]),
     ("nvcc-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("kokkos-arch-mismatch", &["https://github.com/kokkos/kokkos/blob/develop/core/src/Cuda/Kokkos_Cuda_Instance.cpp (initialize: kernels compiled for another compute capability than the device's)", "https://github.com/kokkos/kokkos/issues/1944"]),
     ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
@@ -1619,6 +1634,23 @@ fn classify_library(lib: &str) -> Option<ErrorKind> {
         .iter()
         .any(|p| l.starts_with(p))
         .then_some(K::CudaLibraryMissing)
+}
+
+/// `ImportError: libcublas.so.9.0` and nothing more (as a report quotes
+/// it): the import failed for want of that library.
+fn bare_import_error(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let p = c.line.find("ImportError: lib")?;
+    let rest = &c.line[p + "ImportError: ".len()..];
+    let end = rest
+        .find(|ch: char| ch.is_whitespace() || "\"'`".contains(ch))
+        .unwrap_or(rest.len());
+    let (lib, after) = rest.split_at(end);
+    // The whole message, or the whole of a quote: nothing follows the name.
+    let whole = after.trim().is_empty() || after.starts_with(['"', '\'', '`']);
+    if !whole || !lib.trim_end_matches(['.', ',']).contains(".so") {
+        return None;
+    }
+    shared_object_missing(c, b, k)
 }
 
 fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {

@@ -175,6 +175,11 @@ const WORDS: &[(Gate, &[&str])] = &[
             "requirement",
             "successfully",
             "version",
+            // A `conda list` row's channel.
+            "forge",
+            "pytorch",
+            "defaults",
+            "anaconda",
         ],
     ),
     (
@@ -255,6 +260,10 @@ const WORDS: &[(Gate, &[&str])] = &[
             "num",
             "sbatch",
             "srun",
+            "k",
+            "rke",
+            "rancher",
+            "runtimeclassname",
             "slurm",
             "slurmstepd",
             "salloc",

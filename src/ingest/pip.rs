@@ -95,6 +95,17 @@ fn conda_build_cuda(build: &str) -> Option<Option<CudaVersion>> {
     format!("cu{digits}").parse().ok().map(Some)
 }
 
+/// Channels a `conda list` row names in its last column.
+const CONDA_CHANNELS: &[&str] = &[
+    "conda-forge",
+    "pytorch",
+    "pytorch-nightly",
+    "nvidia",
+    "defaults",
+    "anaconda",
+    "pkgs/main",
+];
+
 enum Table {
     None,
     PipList,
@@ -152,7 +163,19 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 }
                 table = Table::None;
             }
-            Table::None => {}
+            Table::None => {
+                // One row of `conda list` pasted without its header
+                // (`pytorch  2.1.0  cpu_generic_py311h8354fdb_2  conda-forge`).
+                let cols: Vec<&str> = t.split_whitespace().collect();
+                if cols.len() == 4
+                    && CONDA_CHANNELS.contains(&cols[3])
+                    && is_name(cols[0])
+                    && is_version(cols[1])
+                {
+                    conda_package(b, cols[0], cols[1], Some(cols[2]), src);
+                    continue;
+                }
+            }
         }
 
         if let Some(specs) = conda_install(t) {

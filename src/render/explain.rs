@@ -219,6 +219,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
             "device numbers differ from nvidia-smi",
             &st.device_order_differs,
         ),
+        ("a pod's runtimeClassName named", &st.runtime_class_named),
     ];
     for (what, x) in flags {
         if let Some(x) = x {
@@ -230,6 +231,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         ("docker run image's CUDA", &st.run_image_cuda),
         ("GPUs chosen by index", &st.renumbered_devices),
         ("extension built from source", &st.extension_build),
+        ("Kubernetes distribution", &st.k3s),
     ];
     for (what, x) in texts {
         if let Some(x) = x {

@@ -9,7 +9,7 @@ use crate::version::{CudaVersion, DriverVersion};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&CTR001, &CTR002, &CTR003];
+pub static RULES: &[&Rule] = &[&CTR001, &CTR002, &CTR003, &CTR004];
 
 pub static CTR001: Rule = Rule {
     code: "CTR001",
@@ -441,6 +441,81 @@ fn check_ctr003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         Some(format!(
             "an image built for L4T R{}; `cat /etc/nv_tegra_release` names the host's release",
             host.value
+        )),
+    )]
+}
+
+pub static CTR004: Rule = Rule {
+    code: "CTR004",
+    name: "k3s-nvidia-runtime-not-default",
+    category: Category::Container,
+    severity: Severity::Warning,
+    summary: "On k3s or RKE2, GPU pods get the GPU only with `runtimeClassName: nvidia`: their bundled containerd registers the nvidia runtime but does not make it the default.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A report from a k3s or RKE2 cluster (the distribution named, /var/lib/rancher paths) with a pod's runtimeClassName named, or with CUDA finding no device, no driver or an 'insufficient' driver where no driver version is in sight. It is an error when the report names runtimeClassName, a warning otherwise.",
+        why_it_breaks: "k3s and RKE2 run their own containerd and regenerate its config.toml at every start, so the NVIDIA Container Toolkit's edit to make nvidia the default runtime does not stay: k3s detects the nvidia runtime and offers it as a RuntimeClass, and only pods that ask for it get the driver's libraries and devices. A pod without it sees no driver; CUDA samples then report 'no CUDA-capable device' or error 35, 'driver version is insufficient', although the host's driver is fine.",
+        how_to_fix: "Add `runtimeClassName: nvidia` to the GPU pods (with the RuntimeClass `nvidia`, handler `nvidia`), or make nvidia the default runtime the way the distribution keeps it: k3s `--default-runtime nvidia` (or `default-runtime: nvidia` in /etc/rancher/k3s/config.yaml), RKE2 a config.toml.tmpl with nvidia as the default runtime; with the GPU Operator point CONTAINERD_CONFIG at that template.",
+        sources: &[
+            "https://docs.k3s.io/advanced#nvidia-container-runtime-support (k3s finds the nvidia runtime, pods select it with runtimeClassName: nvidia; --default-runtime)",
+            "https://docs.k3s.io/advanced#configuring-containerd (config.toml is regenerated; config.toml.tmpl is kept)",
+            "https://github.com/NVIDIA/gpu-operator/issues/415",
+            "https://github.com/NVIDIA/gpu-operator/issues/473",
+        ],
+    },
+    check: check_ctr004,
+    superseded_by: &[],
+};
+
+/// The errors a k3s or RKE2 pod without the nvidia runtime shows (a driver
+/// that fails to load on the node is the node's, not the pod's).
+pub fn k3s_pod_without_runtime(inv: &Inventory, kind: ErrorKind) -> bool {
+    inv.setting.k3s.is_some()
+        && facts::driver(inv).is_none()
+        && matches!(
+            kind,
+            ErrorKind::InsufficientDriver
+                | ErrorKind::NoDevice
+                | ErrorKind::LibcudaMissing
+                | ErrorKind::CudaUnavailable
+        )
+}
+
+fn check_ctr004(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(k3s) = &inv.setting.k3s else {
+        return vec![];
+    };
+    let errs: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| k3s_pod_without_runtime(inv, e.kind))
+        .collect();
+    let named = inv.setting.runtime_class_named.as_ref().filter(|f| f.value);
+    if errs.is_empty() && named.is_none() {
+        return vec![];
+    }
+    let mut f = CTR004
+        .finding(format!(
+            "This is a {} cluster: its containerd offers the nvidia runtime as a RuntimeClass, not as the default, so a pod without `runtimeClassName: nvidia` gets no driver and no GPU.",
+            k3s.value
+        ))
+        .evidence("Kubernetes distribution", &k3s.value, &k3s.source);
+    if let Some(n) = named {
+        f = f.evidence("runtimeClassName named", "true", &n.source);
+        f.severity = Severity::Error;
+    }
+    for e in errs {
+        f = f.evidence("observed error", &e.text, &e.source);
+    }
+    vec![f.fix_command(
+        "kubectl patch deployment NAME -p '{\"spec\":{\"template\":{\"spec\":{\"runtimeClassName\":\"nvidia\"}}}}'".to_string(),
+        Some(format!(
+            "or make nvidia the default runtime: {}",
+            if k3s.value == "k3s" {
+                "start k3s with --default-runtime nvidia (default-runtime: nvidia in /etc/rancher/k3s/config.yaml)"
+            } else {
+                "a /var/lib/rancher/rke2/agent/etc/containerd/config.toml.tmpl that sets nvidia as the default runtime (CONTAINERD_CONFIG pointed at it with the GPU Operator)"
+            }
         )),
     )]
 }

@@ -114,6 +114,14 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "docker has no NVIDIA runtime to give the container GPUs (nvidia-container-toolkit not installed or not configured)",
             "nvidia-ctk --version; docker info | grep -i runtimes",
         ),
+        MigStrategyMismatch => (
+            "the device plugin's MIG strategy does not fit the node's MIG layout (single needs one profile on every GPU; a GPU in MIG mode needs instances)",
+            "nvidia-smi -L; kubectl get node NODE -o jsonpath='{.metadata.labels}'",
+        ),
+        CdiDeviceUnresolved => (
+            "the container engine could not resolve the CDI device name: no CDI spec was generated (or it is stale), the engine cannot read its version, or the engine is too old for CDI names in --device (podman before 4.1)",
+            "nvidia-ctk cdi list; ls /etc/cdi /var/run/cdi; podman --version",
+        ),
         HipError => (
             "a ROCm/HIP call failed: a torch build for another ROCm, a GPU (gfx target) that ROCm release does not support, or no access to /dev/kfd",
             "rocminfo | grep gfx; python -c \"import torch; print(torch.version.hip)\"; ls -l /dev/kfd",
@@ -302,6 +310,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::InitFailed && e.text.contains("NVML") && facts::in_container(inv) {
         return Some("ERR022");
     }
+    if super::container::k3s_pod_without_runtime(inv, k) {
+        return Some("CTR004");
+    }
     let container_no_gpus = flag(&inv.setting.docker_run_gpus) == Some(false);
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
         return Some("ERR021");
@@ -325,6 +336,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     );
     if unavailable && flag(&inv.setting.jetson) == Some(true) && !jetson_torch(inv) {
         return Some("ERR040");
+    }
+    if k == ErrorKind::CudaLibraryMissing && e.text.to_ascii_lowercase().contains(".dll") {
+        return Some("ERR050");
     }
     if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing)
         && flag(&inv.setting.jetson) == Some(true)
@@ -533,6 +547,9 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     );
                 }
             }
+            "ERR050" => {
+                f.message = "Observed error: a CUDA DLL could not be loaded. Windows looks for it in the program's folder and on PATH (not CUDA_PATH): the CUDA bin folder is not on PATH, or no toolkit of the CUDA major in the DLL's name is installed. To be sure, run: where NAME.dll; echo %CUDA_PATH%; nvcc --version".into();
+            }
             "ERR048" => {
                 f.message = "Observed error: a CUDA library is missing inside a container on a Jetson. The NVIDIA container runtime mounts the host's CUDA, cuDNN and TensorRT into l4t containers (JetPack 4) and gives newer ones the GPU; this container was started without it, or from an image of another L4T release than the host's. To be sure, run on the host: docker info | grep -i runtime; cat /etc/nv_tegra_release".into();
                 if let Some(j) = &s.jetson {
@@ -704,11 +721,11 @@ observed_rule!(ERR009, check_err009, "ERR009", "observed-onnxruntime-cuda-failed
     ["https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"]);
 
 observed_rule!(ERR010, check_err010, "ERR010", "observed-container-gpu-error", Category::Container, Severity::Error,
-    [ContainerNoGpuRuntime, ContainerRequirementUnsatisfied], ["CTR001", "CTR002"],
+    [ContainerNoGpuRuntime, ContainerRequirementUnsatisfied, CdiDeviceUnresolved], ["CTR001", "CTR002"],
     "The container runtime could not give the container GPUs, or refused the image's CUDA requirement.",
-    "docker needs the NVIDIA container toolkit to honour --gpus; and nvidia-container-cli refuses images whose NVIDIA_REQUIRE_CUDA the host driver does not satisfy ('unsatisfied condition: cuda>=X').",
-    "Install and configure nvidia-container-toolkit on the host (`sudo nvidia-ctk runtime configure --runtime=docker`), and use an image whose CUDA the host driver supports, or upgrade the host driver.",
-    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"]);
+    "docker needs the NVIDIA container toolkit to honour --gpus, and CDI engines (podman 4.1+, containerd) a CDI spec the toolkit generated for this driver; and nvidia-container-cli refuses images whose NVIDIA_REQUIRE_CUDA the host driver does not satisfy ('unsatisfied condition: cuda>=X').",
+    "Install and configure nvidia-container-toolkit on the host (`sudo nvidia-ctk runtime configure --runtime=docker`), and use an image whose CUDA the host driver supports, or upgrade the host driver. With CDI device names (podman, containerd): `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` after every driver or toolkit change, and podman 4.1 or later.",
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html"]);
 
 observed_rule!(ERR011, check_err011, "ERR011", "observed-wsl-libcuda", Category::Wsl, Severity::Error,
     [WslLibcuda], ["PLAT002", "PLAT003"],
@@ -966,6 +983,13 @@ observed_rule!(ERR047, check_err047, "ERR047", "observed-stub-libcuda-loaded", C
     "Remove the stubs directory from LD_LIBRARY_PATH (and from /etc/ld.so.conf.d, then `sudo ldconfig`); `ldconfig -p | grep libcuda` should then list the driver's libcuda.so.1. If it lists none, install the driver (or start the container with GPUs).",
     ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorStubLibrary = 34)", "https://github.com/numba/numba/issues/8985", "https://github.com/NVIDIA/warp/issues/219"]);
 
+observed_rule!(ERR049, check_err049, "ERR049", "observed-mig-strategy-mismatch", Category::Mig, Severity::Error,
+    [MigStrategyMismatch], [],
+    "The Kubernetes device plugin refused the node's MIG layout under its MIG strategy ('More than one MIG device type present', 'migEnabled=true was not configured correctly').",
+    "The device plugin advertises MIG devices by strategy: `single` needs every GPU of the node in MIG mode and partitioned into one and the same profile (it then offers them as nvidia.com/gpu); `mixed` offers each profile as its own resource (nvidia.com/mig-1g.10gb); a GPU in MIG mode without instances matches neither. A layout that does not fit the strategy makes the plugin exit.",
+    "Make the strategy and the layout agree: keep `mig.strategy: mixed` for a mixed layout, or repartition every GPU to one profile before switching to `single` (with the GPU Operator: `kubectl label node NODE nvidia.com/mig.config=all-4g.24gb --overwrite`); create the instances when MIG is on with none.",
+    ["https://github.com/NVIDIA/k8s-device-plugin (README, MIG support)", "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html"]);
+
 pub static ERR046: Rule = Rule {
     code: "ERR046",
     name: "observed-onnxruntime-gpu-on-cpu",
@@ -1055,10 +1079,31 @@ fn check_err041(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     in_setting(&ERR041, inv, ERR041.docs.how_to_fix)
 }
 
+pub static ERR050: Rule = Rule {
+    code: "ERR050",
+    name: "observed-cuda-dll-not-found",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "A CUDA DLL (cudart64_*, cublas64_*, nvrtc64_*, ...) could not be loaded on Windows: its folder is not on PATH, or that CUDA major is not installed.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Load failures of a CUDA library DLL ('Could not load \"nvrtc64_70.dll\"', 'cudart64_110.dll not found', WinError 126 naming a CUDA DLL). cuDNN's DLLs have their own rule.",
+        why_it_breaks: "Windows finds a DLL in the program's folder, the system folders and the folders on PATH; CUDA_PATH is not searched. The CUDA installer adds its bin folder to PATH, which only shells started after it see, and a toolkit installed elsewhere (conda, a zip) is not added at all. The DLL's name carries its CUDA major (cudart64_110 is CUDA 11), so a toolkit of another major does not provide it either.",
+        how_to_fix: "Check where the DLL is: `where cudart64_110.dll` (the name from the error). If the toolkit of that major is installed, add its bin folder to PATH: for this shell `$env:PATH = \"$env:CUDA_PATH\\bin;$env:PATH\"` (PowerShell), for good in System Properties > Environment Variables, then a new shell; if not, install that CUDA major or a build of the program for the CUDA present.",
+        sources: &["https://learn.microsoft.com/en-us/windows/win32/dlls/dynamic-link-library-search-order", "https://docs.nvidia.com/cuda/cuda-installation-guide-microsoft-windows/ (the installer sets CUDA_PATH and adds its bin folder to PATH)", "https://github.com/Theano/libgpuarray/issues/562"],
+    },
+    check: check_err050,
+    superseded_by: &[],
+};
+
+fn check_err050(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    in_setting(&ERR050, inv, ERR050.docs.how_to_fix)
+}
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
-    &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048,
+    &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
 ];

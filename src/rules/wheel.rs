@@ -2,14 +2,14 @@
 //! GPU that is there (CUDA, ROCm or CPU)?
 
 use crate::finding::{Category, Finding, Severity};
-use crate::inventory::Inventory;
+use crate::inventory::{EnvKind, ErrorKind, Inventory};
 use crate::kb::{series, Kb};
 
 use super::facts::{self, TorchKind};
 use super::fix;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&WHL001, &WHL002, &WHL003];
+pub static RULES: &[&Rule] = &[&WHL001, &WHL002, &WHL003, &WHL004];
 
 pub static WHL001: Rule = Rule {
     code: "WHL001",
@@ -224,6 +224,82 @@ fn check_whl003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 f = f.fix_note("install the torch ROCm variant that matches the installed ROCm")
             }
         }
+        out.push(f);
+    }
+    out
+}
+
+pub static WHL004: Rule = Rule {
+    code: "WHL004",
+    name: "cpu-only-torch-in-a-report",
+    category: Category::CpuOnlyWheel,
+    severity: Severity::Warning,
+    summary: "A pasted package list shows a CPU-only torch build (`+cpu`, conda's `cpu_*` build) and the report names no GPU: that torch never uses one.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Environments read from a pasted report (pip or conda lists, collect_env) whose torch is a CPU-only build, when the report names no NVIDIA or AMD GPU and is not from a Mac. With an NVIDIA GPU in the report, WHL001 says it as an error; a 'Torch not compiled with CUDA enabled' in the report is ERR005's.",
+        why_it_breaks: "A CPU-only build has no CUDA code: torch.cuda.is_available() is False on any machine. Such builds come from the CPU index, from Windows PyPI's default, from a resolver that picked it for a dependency, and with conda from a solve that saw no GPU: conda-forge selects a CUDA build of pytorch only when the `__cuda` virtual package (the driver's CUDA) is present, so an install on a login node, in a container build or without the driver gets `cpu_generic`/`cpu_mkl`.",
+        how_to_fix: "With pip, reinstall torch from a CUDA index (`--index-url https://download.pytorch.org/whl/cuXXX`, a CUDA the driver supports). With conda-forge, ask for the CUDA build: `conda install -c conda-forge pytorch-gpu` (or `pytorch=*=cuda*`), with `CONDA_OVERRIDE_CUDA=12.6` where the solve runs without the GPU's driver.",
+        sources: &[
+            "https://pytorch.org/get-started/locally/ (CUDA variants and their index URLs)",
+            "https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-virtual.html (the __cuda virtual package, CONDA_OVERRIDE_CUDA)",
+            "https://github.com/conda-forge/pytorch-cpu-feedstock (conda-forge's pytorch cpu and cuda builds, and pytorch-gpu)",
+            "https://github.com/computational-cell-analytics/micro-sam/issues/356",
+        ],
+    },
+    check: check_whl004,
+    superseded_by: &[],
+};
+
+fn check_whl004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if facts::is_macos(inv)
+        || facts::has_amd_gpu(inv)
+        || inv.has_nvidia_hardware()
+        || !facts::nvidia_gpus(inv, kb).is_empty()
+        || inv
+            .errors
+            .iter()
+            .any(|e| e.kind == ErrorKind::TorchNotCompiledWithCuda)
+    {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for t in facts::torch_views(inv, kb) {
+        let TorchKind::Cpu { source } = &t.kind else {
+            continue;
+        };
+        if t.env.kind != EnvKind::Reported {
+            continue;
+        }
+        let mut f = WHL004.finding(format!(
+            "{} is a CPU-only build: it never uses a GPU. The report names no GPU; on a machine with an NVIDIA GPU the CUDA build of torch is needed.",
+            t.label
+        ));
+        f = t.cite_version(f);
+        f = f.evidence(
+            format!("torch CUDA build ({})", t.env.path),
+            "none (CPU-only)",
+            source,
+        );
+        for e in inv
+            .errors
+            .iter()
+            .filter(|e| e.kind == ErrorKind::CudaUnavailable)
+        {
+            f = f.evidence("observed error", &e.text, &e.source);
+        }
+        let conda = t.version.is_some_and(|v| v.source.contains("conda"));
+        f = if conda {
+            f.fix_command(
+                "conda install -c conda-forge pytorch-gpu".to_string(),
+                Some("on the machine with the GPU (conda then sees its driver); elsewhere set CONDA_OVERRIDE_CUDA to the driver's CUDA for the solve".into()),
+            )
+        } else {
+            f.fix_note(format!(
+                "reinstall torch from a CUDA index ({}/cuXXX) whose CUDA the driver supports; `gpucompat check` on the machine names the variant",
+                fix::TORCH_INDEX
+            ))
+        };
         out.push(f);
     }
     out

@@ -475,6 +475,10 @@ pub fn firing(code: &str) -> Inventory {
             .env_var("NVIDIA_VISIBLE_DEVICES", "void")
             .torch("2.5.1+cu121", Some("12.1"))
             .build(),
+        "CTR004" => B::linux()
+            .error(InsufficientDriver, "Failed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!")
+            .with(|i| i.setting.k3s = f("k3s".into(), "input line 3"))
+            .build(),
         "CTR003" => B::linux()
             .with(|i| {
                 i.setting.l4t_host = f(36, "input line 1");
@@ -683,6 +687,10 @@ pub fn firing(code: &str) -> Inventory {
             .error(CudaLibraryMissing, "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory")
             .env_var("LD_LIBRARY_PATH", "$LD_LIBRARY_PATH:</home/ubuntu/TensorRT-8.2.1.8/lib>")
             .build(),
+        "WHL004" => gpucompat::ingest::ingest(&[(
+            "explain issue.txt".to_string(),
+            "pytorch                   2.1.0           cpu_generic_py311h8354fdb_2    conda-forge\n".to_string(),
+        )]),
         "ENV005" => B::linux()
             .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
             .env_var("LD_LIBRARY_PATH", "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/usr/local/cuda/lib64")
@@ -720,6 +728,8 @@ pub fn firing(code: &str) -> Inventory {
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(true, "input line 3");
         }),
+        "ERR050" => pasted(CudaLibraryMissing, "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": The specified module could not be found.\\r\\n'"),
+        "ERR049" => pasted(MigStrategyMismatch, "panic: At least one device with migEnabled=true was not configured correctly: More than one MIG device type present on node"),
         "ERR047" => pasted(StubLibrary, "AttributeError: /opt/cuda-12.1/lib64/stubs/libcuda.so: undefined symbol: _undef"),
         "ERR045" => pasted(NvvmMissing, "error while loading shared libraries: libnvvm.so.4: cannot open shared object file: No such file or directory"),
         "ERR046" => B(Inventory::new("explain issue.txt"))
@@ -842,6 +852,12 @@ pub fn near_miss(code: &str) -> Inventory {
             .gpu("NVIDIA GeForce RTX 3090")
             .env_var("NVIDIA_VISIBLE_DEVICES", "all")
             .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        // The same error with the node's driver in sight: the driver is what is old.
+        "CTR004" => B::linux()
+            .driver("470.82.01", None)
+            .error(InsufficientDriver, "Failed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!")
+            .with(|i| i.setting.k3s = f("k3s".into(), "input line 3"))
             .build(),
         // The image is tagged for the host's own L4T release.
         "CTR003" => B::linux()
@@ -1037,6 +1053,10 @@ pub fn near_miss(code: &str) -> Inventory {
             .package("onnxruntime-gpu", "1.17.1")
             .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
             .build(),
+        // The Linux library: the loader path is another story.
+        "ERR050" => pasted(CudaLibraryMissing, "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory"),
+        // A device plugin error of another kind.
+        "ERR049" => pasted(ContainerNoGpuRuntime, "Error: failed to start container: could not select device driver \"\" with capabilities: [[gpu]]"),
         // The driver's own libcuda missing is no stub on the path.
         "ERR047" => pasted(LibcudaMissing, "OSError: libcuda.so.1: cannot open shared object file: No such file or directory"),
         // Another CUDA library missing is not libNVVM's folder.
@@ -1053,6 +1073,11 @@ pub fn near_miss(code: &str) -> Inventory {
         "ENV004" => B::linux()
             .with(|i| i.setting.visible_devices_set_late = f(false, "input line 6"))
             .build(),
+        // conda-forge's CUDA build of the same release.
+        "WHL004" => gpucompat::ingest::ingest(&[(
+            "explain issue.txt".to_string(),
+            "pytorch                   2.1.0           cuda120_py311h25b6552_300    conda-forge\n".to_string(),
+        )]),
         // The real directory, written out: the library is missing for another reason.
         "ENV007" => B::linux()
             .error(CudaLibraryMissing, "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory")
