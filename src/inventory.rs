@@ -769,6 +769,10 @@ pub enum ErrorKind {
     /// MIG strategy ("More than one MIG device type present", "migEnabled=true
     /// was not configured correctly").
     MigStrategyMismatch,
+    /// A package's CUDA extension was never compiled (GroundingDINO's
+    /// "Failed to load custom C++ ops", `name '_C' is not defined`): its
+    /// install found no CUDA toolkit.
+    ExtensionNotBuilt,
     /// A failure the catalog does not know.
     Other,
 }

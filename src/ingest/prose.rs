@@ -43,7 +43,7 @@ regex_fn!(
 );
 regex_fn!(
     gpu_named_re,
-    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?)\b"
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?)\b"
 );
 
 regex_fn!(

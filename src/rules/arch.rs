@@ -2,14 +2,14 @@
 //! wheel's arch list, the driver branch and the CUDA major?
 
 use crate::finding::{Category, Finding, Fix, Severity};
-use crate::inventory::Inventory;
+use crate::inventory::{ErrorKind, Inventory, OsKind};
 use crate::kb::{Kb, KernelMatch};
 
 use super::facts::{self, GpuView};
 use super::fix;
 use super::{CompatSemantic, Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&ARCH001, &ARCH002, &ARCH003, &ARCH004];
+pub static RULES: &[&Rule] = &[&ARCH001, &ARCH002, &ARCH003, &ARCH004, &ARCH005];
 
 pub static ARCH001: Rule = Rule {
     code: "ARCH001",
@@ -312,6 +312,82 @@ fn check_arch004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             f.fix = Some(fx);
             out.push(f);
         }
+    }
+    out
+}
+
+pub static ARCH005: Rule = Rule {
+    code: "ARCH005",
+    name: "legacy-gpu-without-a-driver",
+    category: Category::ArchUnsupported,
+    severity: Severity::Warning,
+    summary: "A GPU that only a legacy driver branch still drives (Kepler: R470; Maxwell, Pascal, Volta: R580) is named next to a driver that does not load or finds no device, and the driver's version is not in sight.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Reports with a no-driver error (nvidia-smi cannot talk to the driver, no NVIDIA driver, no CUDA device) that name a GPU whose architecture's support ended with a driver branch, when no driver version is shown. With the version in sight ARCH003 decides.",
+        why_it_breaks: "Each driver branch after an architecture's last one ignores those GPUs: the module loads but claims no device ('NVRM: ... supported through the NVIDIA 470.xx Legacy drivers'), so nvidia-smi fails and CUDA finds nothing. A distribution's or a cloud image's current driver is often such a newer branch.",
+        how_to_fix: "Install the last branch that drives the GPU (`sudo apt install nvidia-driver-470` for Kepler, `nvidia-driver-580` for Maxwell, Pascal and Volta), with CUDA builds it supports; `nvidia-smi` then lists the GPU. `sudo dmesg | grep NVRM` shows the driver's own refusal.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html (last driver branch per architecture)",
+            "https://github.com/skypilot-org/skypilot/issues/449",
+        ],
+    },
+    check: check_arch005,
+    superseded_by: &[],
+};
+
+fn check_arch005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    if facts::driver(inv).is_some() {
+        return vec![];
+    }
+    let errs: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                ErrorKind::SmiNoDriver | ErrorKind::NoNvidiaDriver | ErrorKind::NoDevice
+            )
+        })
+        .collect();
+    if errs.is_empty() {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    for g in facts::nvidia_gpus(inv, kb) {
+        let Some(arch) = g.arch else { continue };
+        let Some(last) = &arch.last_driver_branch else {
+            continue;
+        };
+        let mut f = ARCH005.finding(format!(
+            "{} is a {} GPU, which drivers after the {} branch no longer drive: a newer driver loads but claims no device, which matches the error here. The driver's version is not in the report.",
+            g.label,
+            arch.name,
+            last.branch_name()
+        ));
+        f = g.cite_cc(g.cite_name(f)).kb(arch.kb());
+        for e in &errs {
+            f = f.evidence("observed error", &e.text, &e.source);
+        }
+        let note = format!(
+            "if `nvidia-smi`'s driver is newer than {}, install the {} legacy driver ({}.xx); `sudo dmesg | grep NVRM` shows whether the driver ignored the GPU",
+            last.branch_name(),
+            last.branch_name(),
+            last.branch()
+        );
+        out.push(
+            if facts::is_macos(inv)
+                || facts::is_wsl(inv)
+                || facts::os_kind(inv) == Some(OsKind::Windows)
+            {
+                f.fix_note(note)
+            } else {
+                f.fix_command(
+                    format!("sudo apt install nvidia-driver-{}", last.branch()),
+                    Some(note),
+                )
+            },
+        );
     }
     out
 }

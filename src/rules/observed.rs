@@ -118,6 +118,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the device plugin's MIG strategy does not fit the node's MIG layout (single needs one profile on every GPU; a GPU in MIG mode needs instances)",
             "nvidia-smi -L; kubectl get node NODE -o jsonpath='{.metadata.labels}'",
         ),
+        ExtensionNotBuilt => (
+            "the package's compiled CUDA extension (_C) is missing: it was installed without a CUDA toolkit in sight (CUDA_HOME unset), so it built none",
+            "echo $CUDA_HOME; nvcc --version; python -c \"import torch; print(torch.version.cuda)\"",
+        ),
         CdiDeviceUnresolved => (
             "the container engine could not resolve the CDI device name: no CDI spec was generated (or it is stale), the engine cannot read its version, or the engine is too old for CDI names in --device (podman before 4.1)",
             "nvidia-ctk cdi list; ls /etc/cdi /var/run/cdi; podman --version",
@@ -1079,6 +1083,35 @@ fn check_err041(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     in_setting(&ERR041, inv, ERR041.docs.how_to_fix)
 }
 
+pub static ERR051: Rule = Rule {
+    code: "ERR051",
+    name: "observed-extension-built-without-cuda",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "A package's own CUDA extension was never compiled ('Failed to load custom C++ ops', `name '_C' is not defined`): its install found no CUDA toolkit, most often because CUDA_HOME was not set.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "GroundingDINO-style messages that a package's compiled `_C` module is missing, outside macOS (where there is no CUDA to build against and the CPU fallback is expected).",
+        why_it_breaks: "Packages that build their CUDA operators at install time (GroundingDINO, and others built with torch's CUDAExtension) compile them only when the build finds a CUDA toolkit through CUDA_HOME (or nvcc). Without it the install succeeds with no `_C` module: the package warns and runs on the CPU, or fails the first time it calls an operator.",
+        how_to_fix: "Point CUDA_HOME at a toolkit of torch's CUDA major and reinstall the package from source without build isolation: `export CUDA_HOME=/usr/local/cuda-12.1` (torch.version.cuda's major), then `pip install --no-build-isolation --force-reinstall -e .` in its folder; `python -c \"from groundingdino import _C\"` checks it.",
+        sources: &["https://github.com/IDEA-Research/GroundingDINO (README: set CUDA_HOME before installing, or the package builds in CPU-only mode)", "https://github.com/IDEA-Research/Grounded-Segment-Anything/issues/15"],
+    },
+    check: check_err051,
+    superseded_by: &[],
+};
+
+fn check_err051(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    if facts::is_macos(inv) {
+        return vec![];
+    }
+    let errs: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| e.kind == ErrorKind::ExtensionNotBuilt)
+        .collect();
+    report(&ERR051, errs, ERR051.docs.how_to_fix)
+}
+
 pub static ERR050: Rule = Rule {
     code: "ERR050",
     name: "observed-cuda-dll-not-found",
@@ -1106,4 +1139,5 @@ pub static RULES: &[&Rule] = &[
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
+    &ERR051,
 ];

@@ -412,6 +412,10 @@ pub fn firing(code: &str) -> Inventory {
             .torch_arch("sm_80 sm_86 compute_90")
             .build(),
         "ARCH003" => B::linux().driver("590.48.01", Some("13.1")).gpu("NVIDIA GeForce GTX 1080").build(),
+        "ARCH005" => B::linux()
+            .gpu("Tesla K80")
+            .error(SmiNoDriver, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.")
+            .build(),
         // A CUDA 13 framework with no arch list of its own (every torch cu130 row has one).
         "ARCH004" => B::linux()
             .driver("580.65.06", Some("13.0"))
@@ -728,6 +732,7 @@ pub fn firing(code: &str) -> Inventory {
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(true, "input line 3");
         }),
+        "ERR051" => pasted(ExtensionNotBuilt, "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!"),
         "ERR050" => pasted(CudaLibraryMissing, "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": The specified module could not be found.\\r\\n'"),
         "ERR049" => pasted(MigStrategyMismatch, "panic: At least one device with migEnabled=true was not configured correctly: More than one MIG device type present on node"),
         "ERR047" => pasted(StubLibrary, "AttributeError: /opt/cuda-12.1/lib64/stubs/libcuda.so: undefined symbol: _undef"),
@@ -804,6 +809,11 @@ pub fn near_miss(code: &str) -> Inventory {
             .gpu("NVIDIA GeForce RTX 4090")
             .torch("2.5.1+cu124", Some("12.4"))
             .torch_arch("sm_86;sm_90")
+            .build(),
+        // A GPU every current branch drives: the missing driver is another story.
+        "ARCH005" => B::linux()
+            .gpu("NVIDIA GeForce RTX 3090")
+            .error(SmiNoDriver, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.")
             .build(),
         "ARCH003" => B::linux()
             .driver("580.65.06", Some("13.0"))
@@ -1052,6 +1062,10 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR046" => B::linux()
             .package("onnxruntime-gpu", "1.17.1")
             .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
+            .build(),
+        // On a Mac the CPU fallback is all there is.
+        "ERR051" => B::macos()
+            .error(ExtensionNotBuilt, "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!")
             .build(),
         // The Linux library: the loader path is another story.
         "ERR050" => pasted(CudaLibraryMissing, "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory"),
