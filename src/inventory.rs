@@ -773,6 +773,9 @@ pub enum ErrorKind {
     /// "Failed to load custom C++ ops", `name '_C' is not defined`): its
     /// install found no CUDA toolkit.
     ExtensionNotBuilt,
+    /// "Torch not compiled with XPU enabled": a torch without Intel GPU
+    /// (XPU) support, where an Intel GPU was asked for.
+    TorchNotCompiledWithXpu,
     /// A failure the catalog does not know.
     Other,
 }

@@ -169,3 +169,33 @@ fn lookup_by_code_name_and_nearest() {
     let near = rules::nearest_codes("DRV009");
     assert!(near.contains(&"DRV001"), "{near:?}");
 }
+
+/// A rule defined in src/rules but left out of its family's RULES list is
+/// never checked: every definition there must be in the registry.
+#[test]
+fn every_rule_defined_in_the_source_is_registered() {
+    let re = regex::Regex::new(
+        r#"(?m)^\s*(?:pub static ([A-Z]+[0-9]{3}): Rule\b|(?:observed_rule|setting_rule)!\(\s*([A-Z]+[0-9]{3}),)"#,
+    )
+    .unwrap();
+    let registered: Vec<&str> = rules::all().iter().map(|r| r.code).collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for m in re.captures_iter(&text) {
+            let code = m.get(1).or(m.get(2)).unwrap().as_str();
+            seen += 1;
+            assert!(
+                registered.contains(&code),
+                "{code} is defined in {} but not registered",
+                path.display()
+            );
+        }
+    }
+    assert!(seen >= 100, "only {seen} rule definitions found");
+}

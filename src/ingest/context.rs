@@ -390,6 +390,15 @@ regex_fn!(
     r"(?i)\bcuda:0\b|\(gpu 0\)|\bon gpu 0\b|\bgpu 0\b"
 );
 
+/// Compile the patterns most reports reach, ahead of their first use.
+pub(super) fn prewarm() {
+    clue_re();
+    device_order_re();
+    ext_build_re();
+    device_words_re();
+    chosen_re();
+}
+
 /// Device-numbering clues: GPUs chosen by an index other than 0, a program
 /// that says it uses device 0, and CUDA_VISIBLE_DEVICES set after torch.cuda
 /// was first called.

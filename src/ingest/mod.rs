@@ -88,6 +88,17 @@ pub fn ingest_any(inputs: &[(String, String)]) -> Result<Inventory, own_json::Ow
 /// Parse pasted reports into one Inventory. Each input is `(name, text)`;
 /// with one input, facts cite `input line N`, with several `NAME line N`.
 pub fn ingest(inputs: &[(String, String)]) -> Inventory {
+    // The largest patterns take a few milliseconds each to compile; a second
+    // core compiles them while this one cleans the text (the first use waits
+    // for a compile in progress, so the result is the same either way).
+    if inputs.iter().any(|(_, t)| t.len() >= PREWARM_AT) {
+        let _ = std::thread::Builder::new()
+            .name("gpucompat-regex".into())
+            .spawn(|| {
+                context::prewarm();
+                prose::prewarm();
+            });
+    }
     let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
     let mut b = Builder::new(format!("explain {}", names.join(" ")));
     let mut clues = context::Clues::default();
@@ -100,6 +111,9 @@ pub fn ingest(inputs: &[(String, String)]) -> Inventory {
     context::apply(&clues, &mut b);
     b.finish()
 }
+
+/// Inputs from this size on compile their patterns on a second thread.
+const PREWARM_AT: usize = 4096;
 
 /// Run every parser over one cleaned document. The order matters only for
 /// which of two conflicting values is kept: the most direct sources first.

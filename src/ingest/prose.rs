@@ -137,6 +137,16 @@ regex_fn!(
     r"^(?:#{2,6}\s*(?P<h>[^#].{1,80}?)\s*#*|[-*\s]*\*\*(?P<b>[^*]{2,60}?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+)|(?P<p>(?i:tensorflow version|cudnn|cudnn version|cuda/cudnn version|nvidia-smi|gpu model and memory|os platform and distribution)):\s+(?P<pv>.+))$"
 );
 
+/// Compile the patterns most reports reach, ahead of their first use.
+pub(super) fn prewarm() {
+    field_re();
+    pip_install_re();
+    pinned_re();
+    torch_index_re();
+    gpu_named_re();
+    version_token_re();
+}
+
 /// An issue template's field: a `### Heading` and the first line under it,
 /// `**Key**: value`, or `- Key: value`.
 fn fields(doc: &Doc) -> Vec<(String, String, String)> {

@@ -122,6 +122,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the package's compiled CUDA extension (_C) is missing: it was installed without a CUDA toolkit in sight (CUDA_HOME unset), so it built none",
             "echo $CUDA_HOME; nvcc --version; python -c \"import torch; print(torch.version.cuda)\"",
         ),
+        TorchNotCompiledWithXpu => (
+            "this torch has no XPU (Intel GPU) support: it is a CPU or CUDA build",
+            "python -c \"import torch; print(torch.__version__, hasattr(torch, 'xpu') and torch.xpu.is_available())\"",
+        ),
         CdiDeviceUnresolved => (
             "the container engine could not resolve the CDI device name: no CDI spec was generated (or it is stale), the engine cannot read its version, or the engine is too old for CDI names in --device (podman before 4.1)",
             "nvidia-ctk cdi list; ls /etc/cdi /var/run/cdi; podman --version",
@@ -1112,6 +1116,13 @@ fn check_err051(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     report(&ERR051, errs, ERR051.docs.how_to_fix)
 }
 
+observed_rule!(ERR052, check_err052, "ERR052", "observed-torch-without-xpu", Category::CpuOnlyWheel, Severity::Error,
+    [TorchNotCompiledWithXpu], [],
+    "'Torch not compiled with XPU enabled' was seen: this torch has no Intel GPU support.",
+    "torch uses an Intel GPU (Arc, Data Center GPU Max) only through its XPU build (or Intel's extension for it); the default and CUDA builds have no XPU code, and a program that asks for the `xpu` device fails, or a launcher falls back to the CPU.",
+    "Install torch's XPU build: `pip install --force-reinstall torch torchvision torchaudio --index-url https://download.pytorch.org/whl/xpu` (with Intel's GPU driver installed), or the launcher's own Intel option (e.g. SD.Next `--use-ipex --reinstall`).",
+    ["https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html", "https://github.com/vladmandic/sdnext/issues/4357"]);
+
 pub static ERR050: Rule = Rule {
     code: "ERR050",
     name: "observed-cuda-dll-not-found",
@@ -1139,5 +1150,5 @@ pub static RULES: &[&Rule] = &[
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
-    &ERR051,
+    &ERR051, &ERR052,
 ];

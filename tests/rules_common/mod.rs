@@ -732,6 +732,7 @@ pub fn firing(code: &str) -> Inventory {
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(true, "input line 3");
         }),
+        "ERR052" => pasted(TorchNotCompiledWithXpu, "AssertionError: Torch not compiled with XPU enabled"),
         "ERR051" => pasted(ExtensionNotBuilt, "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!"),
         "ERR050" => pasted(CudaLibraryMissing, "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": The specified module could not be found.\\r\\n'"),
         "ERR049" => pasted(MigStrategyMismatch, "panic: At least one device with migEnabled=true was not configured correctly: More than one MIG device type present on node"),
@@ -1063,6 +1064,8 @@ pub fn near_miss(code: &str) -> Inventory {
             .package("onnxruntime-gpu", "1.17.1")
             .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
             .build(),
+        // The CUDA message is ERR005's.
+        "ERR052" => pasted(TorchNotCompiledWithCuda, "AssertionError: Torch not compiled with CUDA enabled"),
         // On a Mac the CPU fallback is all there is.
         "ERR051" => B::macos()
             .error(ExtensionNotBuilt, "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!")
