@@ -293,7 +293,7 @@ fn needs(line: &str) -> Work {
             b'\t' => w.tabs = true,
             b'`' => w.backtick = true,
             b'&' => w.html = true,
-            b'[' if b.get(i + 1).is_some_and(u8::is_ascii_digit) => w.bare_sgr = true,
+            b'[' if is_sgr(&b[i + 1..]) => w.bare_sgr = true,
             // A tag (`<details>`, `</pre>`), not `<00:41` or `a < b`.
             b'<' if b
                 .get(i + 1)
@@ -308,6 +308,15 @@ fn needs(line: &str) -> Work {
         }
     }
     w
+}
+
+/// `31m`, `1;32m`, `0m`: what follows the `[` of a colour code.
+fn is_sgr(rest: &[u8]) -> bool {
+    let n = rest
+        .iter()
+        .take_while(|c| c.is_ascii_digit() || **c == b';')
+        .count();
+    n > 0 && rest.get(n) == Some(&b'm')
 }
 
 /// Clean one line (no newline in it).
@@ -590,6 +599,10 @@ pub fn has(hay: &str, needle: &str) -> bool {
 /// `user@host:~$ nvcc -V`, `(venv) PS C:\> nvidia-smi`, `# cat /proc/...`,
 /// `C:\Users\me> nvidia-smi`.
 pub fn prompt_command(line: &str) -> Option<&str> {
+    // Every prompt ends in one of these; most lines hold none.
+    if !line.bytes().any(|c| matches!(c, b'$' | b'#' | b'>')) {
+        return None;
+    }
     let t = line.trim();
     let b = t.as_bytes();
     // `$ cmd`, `# cmd` at the start of the line.
