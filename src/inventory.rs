@@ -776,6 +776,26 @@ pub enum ErrorKind {
     /// "Torch not compiled with XPU enabled": a torch without Intel GPU
     /// (XPU) support, where an Intel GPU was asked for.
     TorchNotCompiledWithXpu,
+    /// DKMS (or the installer) could not build the nvidia module for the
+    /// running kernel ("Bad return status for module build on kernel").
+    ModuleBuildFailed,
+    /// The GSP firmware file is of another driver version than the module
+    /// ("GSP firmware image version mismatch").
+    GspFirmwareMismatch,
+    /// The GSP firmware did not start ("cannot initialize GSP-RM").
+    GspInitFailed,
+    /// An early open kernel module refused a GeForce/workstation GPU
+    /// ("Open nvidia.ko is only ready for use on Data Center GPUs").
+    OpenModuleDatacenterOnly,
+    /// A MIG mode change waits for a GPU reset that a process holding the
+    /// GPU blocks ("pending enable state", "could not be reset").
+    MigPendingReset,
+    /// The kernel refused to load the module: `could not insert 'nvidia':
+    /// Operation not permitted` (lockdown, an unsigned module).
+    ModuleLoadNotPermitted,
+    /// The GPU stopped answering on the PCI bus ("GPU has fallen off the
+    /// bus", Xid 79).
+    GpuFellOffBus,
     /// A failure the catalog does not know.
     Other,
 }

@@ -122,6 +122,34 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the package's compiled CUDA extension (_C) is missing: it was installed without a CUDA toolkit in sight (CUDA_HOME unset), so it built none",
             "echo $CUDA_HOME; nvcc --version; python -c \"import torch; print(torch.version.cuda)\"",
         ),
+        GspInitFailed => (
+            "the GPU's GSP firmware did not start, so the driver could not initialize the GPU",
+            "sudo dmesg | grep NVRM; modinfo nvidia | grep -E '^(version|license)'",
+        ),
+        OpenModuleDatacenterOnly => (
+            "the open kernel module refused a GeForce or workstation GPU: this release enables only data-center GPUs by default",
+            "modinfo nvidia | grep -E '^(version|license)'; sudo dmesg | grep NVRM",
+        ),
+        ModuleLoadNotPermitted => (
+            "the kernel refused to load the nvidia module (Operation not permitted): kernel lockdown or Secure Boot accepts only modules signed with a trusted key",
+            "cat /sys/kernel/security/lockdown; mokutil --sb-state",
+        ),
+        GpuFellOffBus => (
+            "the GPU stopped answering on the PCI bus (Xid 79, 'fallen off the bus'): power delivery, heat, the slot or riser, or firmware; until a reset or reboot the driver has no GPU",
+            "sudo dmesg | grep -i -E 'xid|fallen off'; nvidia-smi -q -d TEMPERATURE,POWER",
+        ),
+        ModuleBuildFailed => (
+            "the nvidia kernel module could not be built for the running kernel (DKMS), so after boot there is no driver",
+            "uname -r; dkms status; ls /var/lib/dkms/nvidia/*/build/make.log",
+        ),
+        GspFirmwareMismatch => (
+            "the GSP firmware and the kernel module are of different driver versions",
+            "modinfo nvidia | grep ^version; ls /lib/firmware/nvidia/",
+        ),
+        MigPendingReset => (
+            "a MIG change waits for a GPU reset that a process holding the GPU blocks",
+            "nvidia-smi -q | grep -A2 -i 'mig mode'; sudo lsof /dev/nvidia*",
+        ),
         TorchNotCompiledWithXpu => (
             "this torch has no XPU (Intel GPU) support: it is a CPU or CUDA build",
             "python -c \"import torch; print(torch.__version__, hasattr(torch, 'xpu') and torch.xpu.is_available())\"",
@@ -325,6 +353,21 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
         return Some("ERR021");
     }
+    let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
+    // The adapter's init failure is what the GSP or open-module refusal caused.
+    if k == ErrorKind::GspInitFailed
+        || (k == ErrorKind::InitFailed && has(ErrorKind::GspInitFailed))
+    {
+        return Some("ERR055");
+    }
+    if k == ErrorKind::OpenModuleDatacenterOnly
+        || (k == ErrorKind::InitFailed && has(ErrorKind::OpenModuleDatacenterOnly))
+    {
+        return Some("ERR056");
+    }
+    if k == ErrorKind::ModuleLoadNotPermitted {
+        return Some("ERR044");
+    }
     let secure_boot = inv.os.secure_boot.as_ref().is_some_and(|f| f.value);
     if secure_boot && matches!(k, ErrorKind::NoNvidiaDriver | ErrorKind::SmiNoDriver) {
         return Some("ERR044");
@@ -521,6 +564,9 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR023" => add("WSL2", &inv.wsl.is_wsl),
+            "ERR044" if !inv.os.secure_boot.as_ref().is_some_and(|f| f.value) => {
+                f.message = "Observed error: the kernel refused to load the nvidia module ('Operation not permitted'): under kernel lockdown (which Secure Boot turns on, or a lockdown=integrity setting) only modules signed with a key the kernel trusts load. To be sure, run: cat /sys/kernel/security/lockdown; mokutil --sb-state; sudo dmesg | grep -i -E 'lockdown|module verification|key'".into();
+            }
             "ERR044" => {
                 f.message = "Observed error: the nvidia kernel module is not loaded, and Secure Boot is on: the kernel refuses a module not signed with an enrolled key. To be sure, run: mokutil --sb-state; sudo dmesg | grep -i -E 'nvidia|module verification|key'".into();
                 if let Some(sb) = &inv.os.secure_boot {
@@ -700,7 +746,7 @@ observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Ca
     ["https://pytorch.org/get-started/locally/"]);
 
 observed_rule!(ERR006, check_err006, "ERR006", "observed-no-driver", Category::NoDriver, Severity::Error,
-    [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed],
+    [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed, GpuFellOffBus],
     ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "CTR001", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
     "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing) was seen.",
     "CUDA needs the nvidia kernel module bound to the GPU, the matching user-space libcuda on the loader path, and the /dev/nvidia* nodes. Any missing piece gives these errors; which one it is depends on facts the report does not show.",
@@ -1052,6 +1098,20 @@ setting_rule!(ERR048, check_err048, "ERR048", "observed-jetson-container-without
     "Start the container with `--runtime nvidia` (jetson-containers' `run.sh` does), or set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json and `sudo systemctl restart docker`; use an image tagged for the host's L4T release (`cat /etc/nv_tegra_release`).",
     ["https://github.com/NVIDIA/nvidia-container-runtime/issues/173 (on L4T r32 the runtime mounts the host's CUDA listed in /etc/nvidia-container-runtime/host-files-for-container.d/*.csv)", "https://github.com/dusty-nv/jetson-containers/issues/93", "https://github.com/dusty-nv/jetson-containers (container images are compatible with other minor versions of their own L4T release only)"]);
 
+setting_rule!(ERR055, check_err055, "ERR055", "observed-gsp-firmware-did-not-start", Category::DriverBranch, [],
+    "The GPU's GSP firmware did not start ('cannot initialize GSP-RM'), so the driver could not initialize the GPU.",
+    "NVRM's GSP-RM initialization failures, and the adapter-init failure ('RmInitAdapter failed') that follows them in the same report.",
+    "Turing and newer GPUs run part of the driver on their GPU System Processor (GSP) from a firmware file of the driver's exact version. The open kernel modules cannot run without it; the proprietary module can (NVreg_EnableGpuFirmware=0). A GSP start that fails on a board (a missing engine, a laptop variant, an early release) leaves no usable GPU.",
+    "Use the proprietary kernel module of the same release (Ubuntu: `sudo apt install nvidia-driver-NNN` instead of `nvidia-driver-NNN-open`), optionally with GSP off (`options nvidia NVreg_EnableGpuFirmware=0` in /etc/modprobe.d/), or another driver release; `sudo dmesg | grep NVRM` shows the firmware's message.",
+    ["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/gsp.html", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/116"]);
+
+setting_rule!(ERR056, check_err056, "ERR056", "observed-open-module-data-center-only", Category::DriverBranch, [],
+    "The open kernel module refused a GeForce or workstation GPU: that release enables only data-center GPUs by default.",
+    "'Open nvidia.ko is only ready for use on Data Center GPUs', and the adapter-init failure that follows it in the same report.",
+    "The first releases of the open kernel modules supported data-center GPUs in production and GeForce/workstation GPUs only on request, through the NVreg_OpenRmEnableUnsupportedGpus module parameter; without it the module refuses them.",
+    "Set the parameter (`options nvidia NVreg_OpenRmEnableUnsupportedGpus=1` in /etc/modprobe.d/, then reload or reboot), install a newer release of the open modules, or use the proprietary module.",
+    ["https://github.com/NVIDIA/open-gpu-kernel-modules (README: NVreg_OpenRmEnableUnsupportedGpus)", "https://github.com/siderolabs/extensions/issues/114"]);
+
 setting_rule!(ERR044, check_err044, "ERR044", "observed-module-refused-under-secure-boot", Category::PlatformPosture, [],
     "The nvidia kernel module did not load on a machine with Secure Boot on: the kernel refuses a module not signed with an enrolled key.",
     "No-driver errors (the installer's 'Unable to load the kernel module', modprobe's 'Key was rejected by service' or 'Required key not available', nvidia-smi unable to talk to the driver) in a report that shows Secure Boot on (mokutil --sb-state, the modprobe message itself, or the report's own words).",
@@ -1123,6 +1183,27 @@ observed_rule!(ERR052, check_err052, "ERR052", "observed-torch-without-xpu", Cat
     "Install torch's XPU build: `pip install --force-reinstall torch torchvision torchaudio --index-url https://download.pytorch.org/whl/xpu` (with Intel's GPU driver installed), or the launcher's own Intel option (e.g. SD.Next `--use-ipex --reinstall`).",
     ["https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html", "https://github.com/vladmandic/sdnext/issues/4357"]);
 
+observed_rule!(ERR053, check_err053, "ERR053", "observed-module-build-failed", Category::NoDriver, Severity::Error,
+    [ModuleBuildFailed], [],
+    "DKMS (or the driver's installer) could not build the nvidia kernel module for the running kernel ('Bad return status for module build', a broken dkms tree).",
+    "The nvidia module is compiled for each kernel. When a kernel is installed without its headers, is newer than the driver release supports, or the DKMS tree of the driver is broken, no module exists for it: after booting that kernel there is no driver and nvidia-smi cannot reach one.",
+    "Install the running kernel's headers (`sudo apt install linux-headers-$(uname -r)`, `sudo dnf install kernel-devel-$(uname -r)`) and rebuild (`sudo dkms autoinstall`), read the build log DKMS names (/var/lib/dkms/nvidia/VERSION/build/make.log), use a driver release that supports this kernel, or boot the previous kernel.",
+    ["https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/", "https://github.com/negativo17/nvidia-driver/issues/56"]);
+
+observed_rule!(ERR054, check_err054, "ERR054", "observed-gsp-firmware-version-mismatch", Category::DriverLibraryMismatch, Severity::Error,
+    [GspFirmwareMismatch], [],
+    "The GSP firmware file and the nvidia kernel module are of different driver versions ('GSP firmware image version mismatch').",
+    "On Turing and newer GPUs the kernel module loads /lib/firmware/nvidia/VERSION/gsp_*.bin of its own exact version. A module built from another release's sources (a stale DKMS source tree) or a firmware package of another version makes the firmware check fail, and the GPU does not initialize.",
+    "Make the module and the firmware one release: reinstall the driver packages together (`sudo dkms remove nvidia/OLD --all`, then reinstall the driver), check `modinfo nvidia | grep ^version` against `ls /lib/firmware/nvidia/`, and reboot.",
+    ["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/gsp.html", "https://github.com/Nobara-Project/rpm-sources/issues/526"]);
+
+observed_rule!(ERR057, check_err057, "ERR057", "observed-mig-change-waits-for-reset", Category::Mig, Severity::Error,
+    [MigPendingReset], [],
+    "A MIG mode change or profile is pending because the GPU could not be reset: a process holds it ('pending enable state', 'could not be reset: In use by another client').",
+    "Turning MIG on or off, and some MIG reconfigurations, take effect only after a GPU reset, which the driver refuses while any client has the GPU open: nvidia-persistenced, DCGM or dcgm-exporter, the fabric manager, a display server or the nvidia_drm module, a monitoring agent, or a container.",
+    "Stop what holds the GPU (`sudo systemctl stop nvidia-persistenced nvidia-dcgm`, the display manager; `sudo lsof /dev/nvidia*` lists them; unload nvidia_drm), then `sudo nvidia-smi --gpu-reset -i N`, or reboot; with the GPU Operator let its MIG manager stop the GPU clients.",
+    ["https://docs.nvidia.com/datacenter/tesla/mig-user-guide/", "https://github.com/NVIDIA/gpu-operator/issues/118"]);
+
 pub static ERR050: Rule = Rule {
     code: "ERR050",
     name: "observed-cuda-dll-not-found",
@@ -1150,5 +1231,5 @@ pub static RULES: &[&Rule] = &[
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
-    &ERR051, &ERR052,
+    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057,
 ];

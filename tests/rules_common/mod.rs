@@ -732,6 +732,11 @@ pub fn firing(code: &str) -> Inventory {
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(true, "input line 3");
         }),
+        "ERR053" => pasted(ModuleBuildFailed, "Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)"),
+        "ERR054" => pasted(GspFirmwareMismatch, "NVRM: GPU0 _kgspFwContainerVerifyVersion: GSP firmware image version mismatch: 595.71.05 != 595.58.03"),
+        "ERR055" => pasted(GspInitFailed, "NVRM kgspInitRm_IMPL: missing NVDEC0 engine, cannot initialize GSP-RM"),
+        "ERR056" => pasted(OpenModuleDatacenterOnly, "Open nvidia.ko is only ready for use on Data Center GPUs."),
+        "ERR057" => pasted(MigPendingReset, "Warning: MIG mode is in pending disable state for GPU 00000000:C1:00.0:In use by another client"),
         "ERR052" => pasted(TorchNotCompiledWithXpu, "AssertionError: Torch not compiled with XPU enabled"),
         "ERR051" => pasted(ExtensionNotBuilt, "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!"),
         "ERR050" => pasted(CudaLibraryMissing, "pygpu.gpuarray.GpuArrayException: b'Could not load \"nvrtc64_70.dll\": The specified module could not be found.\\r\\n'"),
@@ -1064,6 +1069,12 @@ pub fn near_miss(code: &str) -> Inventory {
             .package("onnxruntime-gpu", "1.17.1")
             .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
             .build(),
+        // A module that built and did not load is another story.
+        "ERR053" => pasted(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'."),
+        // A module and firmware of one release that fail for another reason.
+        "ERR054" | "ERR055" | "ERR056" => pasted(InitFailed, "NVRM: GPU 0000:03:00.0: RmInitAdapter failed! (0x24:0x72:1603)"),
+        // MIG mode applied, no reset waiting: an enumeration problem is ERR024's.
+        "ERR057" => pasted(NoDevice, "RuntimeError: No CUDA GPUs are available"),
         // The CUDA message is ERR005's.
         "ERR052" => pasted(TorchNotCompiledWithCuda, "AssertionError: Torch not compiled with CUDA enabled"),
         // On a Mac the CPU fallback is all there is.
