@@ -175,6 +175,9 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
     if let Some(x) = &inv.container.runtime {
         f("container", x.value.clone(), &x.source);
     }
+    if let Some(x) = inv.container.kubernetes.as_ref().filter(|k| k.value) {
+        f("Kubernetes", "yes".into(), &x.source);
+    }
     for env in &inv.python {
         if let Some(t) = &env.torch {
             if let Some(x) = &t.version {
