@@ -796,6 +796,11 @@ pub enum ErrorKind {
     /// The GPU stopped answering on the PCI bus ("GPU has fallen off the
     /// bus", Xid 79).
     GpuFellOffBus,
+    /// The nvcc on PATH and the toolkit a build or program uses are not one
+    /// install ("nvcc path != CUDA_PATH", "stub version of nvrtc",
+    /// "Path to libdevice library not specified", an HPC SDK nvcc for a CUDA
+    /// it does not ship).
+    ToolkitPathMismatch,
     /// A failure the catalog does not know.
     Other,
 }

@@ -518,3 +518,115 @@ fn onnxruntime_gpu_that_runs_on_the_cpu_is_its_cuda_provider() {
     assert!(e.message.contains("unknown here"), "{}", e.message);
     assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0);
 }
+
+#[test]
+fn a_stub_libcuda_on_the_loader_path_is_the_path_not_a_missing_driver() {
+    // numba/numba #8985: $CUDA_PATH/lib64/stubs on LD_LIBRARY_PATH.
+    let (_, f) = explain("corpus/c11c-numba-cuinit-unknown-stub-libcuda-ld-path.txt");
+    assert!(codes(&f).contains("ERR047"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+}
+
+#[test]
+fn a_cuda_library_missing_in_a_jetson_container_is_the_runtime() {
+    // dusty-nv/jetson-containers #93: libcurand.so.10 missing in an l4t r32 container.
+    let (_, f) = explain("corpus/c11c-jetson-ros-pytorch-container-libcurand-missing.txt");
+    assert!(codes(&f).contains("ERR048"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::MultipleCuda), 0);
+}
+
+#[test]
+fn an_l4t_image_of_another_release_than_the_host_is_named() {
+    // dusty-nv/jetson-containers #725: an r35.4.1 image on a JetPack 6 (L4T 36.4) host.
+    let (inv, f) = explain("corpus/c11c-jetson-l4t-r35-image-on-jetpack6-host-no-cuda.txt");
+    assert_eq!(inv.setting.l4t_host.as_ref().map(|x| x.value), Some(36));
+    assert_eq!(
+        inv.setting.l4t_image_release.as_ref().map(|x| x.value),
+        Some(35)
+    );
+    assert!(codes(&f).contains("CTR003"), "{f:?}");
+}
+
+#[test]
+fn path_variables_that_name_no_directory() {
+    // jkjung-avt/tensorrt_demos #517: the TensorRT guide's `<...>` kept in LD_LIBRARY_PATH.
+    let (_, f) = explain("corpus/c11c-tensorrt-demos-ld-library-path-angle-brackets.txt");
+    assert!(codes(&f).contains("ENV007"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::MultipleCuda), 0);
+    // open-mmlab/mmdetection #944: CUDA_HOME=/usr/local/cuda-10.0:$CUDA_HOME.
+    let (_, f) = explain("corpus/c16b-mmdet-compile-cuda-home-self-appended.txt");
+    let e = f.iter().find(|f| f.code == "ENV007").expect("ENV007");
+    assert!(e.message.contains("holds a list"), "{}", e.message);
+    // A Windows CUDA_PATH's drive colon is no list.
+    let (_, f) = explain_text(
+        "t",
+        "set CUDA_PATH=C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.4\n",
+    );
+    assert!(!codes(&f).contains("ENV007"), "{f:?}");
+}
+
+#[test]
+fn k3s_pods_without_the_nvidia_runtime_class() {
+    // NVIDIA/gpu-operator #415: error 35 in a k3s pod, fixed by runtimeClassName: nvidia.
+    let (_, f) = explain("corpus/c12b-gpu-operator-k3s-vectoradd-driver-insufficient-runtime.txt");
+    assert!(codes(&f).contains("CTR004"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
+    // A driver that fails to load on an RKE2 node is the node's, not the pod's runtime.
+    let (_, f) = explain("corpus/c8-gpu-driver-container-secure-boot-unsigned-module.txt");
+    assert!(!codes(&f).contains("CTR004"), "{f:?}");
+    assert!(codes(&f).contains("ERR044"), "{f:?}");
+}
+
+#[test]
+fn a_conda_list_row_without_its_header_is_read() {
+    // computational-cell-analytics/micro-sam #356: conda-forge's cpu_generic pytorch.
+    let (inv, f) = explain("corpus/c12a-microsam-mamba-conda-forge-cpu-generic-torch.txt");
+    assert!(inv.python.iter().any(|e| e
+        .torch
+        .as_ref()
+        .is_some_and(|t| t.cuda.as_ref().is_some_and(|c| c.value.is_none()))));
+    assert!(codes(&f).contains("WHL004"), "{f:?}");
+}
+
+#[test]
+fn the_driver_layer_messages() {
+    for (file, code, not) in [
+        // M-Bab/linux-kernel-amdgpu-binaries #101: DKMS failed on a kernel named `.amdgpu`.
+        (
+            "corpus/c15b-dkms-470-custom-amdgpu-kernel-build-fails.txt",
+            "ERR053",
+            Category::AmdRocm,
+        ),
+        // NVIDIA/open-gpu-kernel-modules #116: GSP-RM did not start under the open module.
+        (
+            "corpus/c15b-open-km-515-rtx2060-missing-nvdec0-gsp.txt",
+            "ERR055",
+            Category::NoDriver,
+        ),
+        // siderolabs/extensions #114: the R515 open module takes data-center GPUs only.
+        (
+            "corpus/c15b-talos-open-module-rtx2080s-datacenter-only.txt",
+            "ERR056",
+            Category::NoDriver,
+        ),
+        // NVIDIA/gpu-operator #118: MIG change pending, the reset blocked.
+        (
+            "corpus/c15b-gpu-operator-persistenced-blocks-mig-reset.txt",
+            "ERR057",
+            Category::NoDriver,
+        ),
+    ] {
+        let (_, f) = explain(file);
+        assert!(codes(&f).contains(code), "{file}: {f:?}");
+        assert_eq!(errors_in(&f, not), 0, "{file}: {f:?}");
+    }
+}
+
+#[test]
+fn a_legacy_gpu_next_to_a_driver_that_claims_none() {
+    // skypilot-org/skypilot #449: a K80 behind a driver newer than R470.
+    let (_, f) = explain("corpus/c13b-skypilot-azure-k80-dsvm-driver-nvidia-smi-failed.txt");
+    let e = f.iter().find(|f| f.code == "ARCH005").expect("ARCH005");
+    assert_eq!(e.severity, gpucompat::finding::Severity::Warning);
+    assert!(e.message.contains("R470"), "{}", e.message);
+}

@@ -468,13 +468,13 @@ fn check_env006(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
 
 pub static ENV007: Rule = Rule {
     code: "ENV007",
-    name: "path-variable-holds-a-placeholder",
+    name: "path-variable-names-no-directory",
     category: Category::EnvVar,
     severity: Severity::Error,
-    summary: "LD_LIBRARY_PATH, PATH, CUDA_HOME or CUDA_PATH holds a directory still written as an install guide's placeholder (`<TensorRT-8.6/lib>`, `/path/to/cuda`): the loader looks in a directory of that literal name.",
+    summary: "LD_LIBRARY_PATH, PATH, CUDA_HOME or CUDA_PATH holds a directory still written as an install guide's placeholder (`<TensorRT-8.6/lib>`, `/path/to/cuda`), or CUDA_HOME/CUDA_PATH holds a list: the directory named does not exist.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "The value of LD_LIBRARY_PATH, PATH, CUDA_HOME or CUDA_PATH (read from the process environment, or set, exported or echoed in a report) for an entry wrapped in angle brackets or containing `/path/to/`.",
+        what_it_checks: "The value of LD_LIBRARY_PATH, PATH, CUDA_HOME or CUDA_PATH (read from the process environment, or set, exported or echoed in a report) for an entry wrapped in angle brackets or containing `/path/to/`, and CUDA_HOME/CUDA_PATH for a colon-separated list (`/usr/local/cuda-10.0:$CUDA_HOME`).",
         why_it_breaks: "Install guides write the directory to add as a placeholder (TensorRT's tar install: `export LD_LIBRARY_PATH=<TensorRT-${version}/lib>:$LD_LIBRARY_PATH`). Copied with its brackets, the entry names a directory that does not exist, so the libraries in the real one (libnvinfer, libcudart, libcudnn) are not found: 'cannot open shared object file'.",
         how_to_fix: "Write the real directory, without the brackets or the placeholder: `export LD_LIBRARY_PATH=$HOME/TensorRT-8.6.1.6/lib:$LD_LIBRARY_PATH` (in ~/.bashrc too), then open a new shell.",
         sources: &["https://docs.nvidia.com/deeplearning/tensorrt/latest/installing-tensorrt/installing.html (tar file installation: `export LD_LIBRARY_PATH=<TensorRT-${version}/lib>:$LD_LIBRARY_PATH`)", "https://github.com/jkjung-avt/tensorrt_demos/issues/517"],
@@ -482,6 +482,12 @@ pub static ENV007: Rule = Rule {
     check: check_env007,
     superseded_by: &[],
 };
+
+/// `C:\Program Files\...`: a Windows path, whose drive colon is no list separator.
+fn is_drive_path(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/')
+}
 
 /// An entry of a path list written as a placeholder: `<dir>`, `/path/to/...`.
 fn placeholder(entry: &str) -> bool {
@@ -497,6 +503,25 @@ fn check_env007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         };
         let sep = if v.value.contains(';') { ';' } else { ':' };
         let entries: Vec<&str> = v.value.split(sep).collect();
+        // CUDA_HOME and CUDA_PATH name one directory: a list (`/usr/local/cuda-10.0:$CUDA_HOME`)
+        // becomes part of every path built from them (`.../cuda-10.0:/bin/nvcc`).
+        let one_dir = matches!(var, "CUDA_HOME" | "CUDA_PATH");
+        if one_dir && sep == ':' && entries.len() > 1 && !is_drive_path(&v.value) {
+            let first = entries[0];
+            out.push(
+                ENV007
+                    .finding(format!(
+                        "{var} holds a list (`{}`), but it names one toolkit directory: builds append /bin/nvcc to the whole value, a path that does not exist.",
+                        v.value
+                    ))
+                    .fact(var, v)
+                    .fix_command(
+                        format!("export {var}={first}"),
+                        Some("in ~/.bashrc too (without `:$".to_string() + var + "`), then open a new shell"),
+                    ),
+            );
+            continue;
+        }
         let Some(bad) = entries.iter().find(|e| placeholder(e)) else {
             continue;
         };

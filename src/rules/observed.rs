@@ -134,6 +134,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the kernel refused to load the nvidia module (Operation not permitted): kernel lockdown or Secure Boot accepts only modules signed with a trusted key",
             "cat /sys/kernel/security/lockdown; mokutil --sb-state",
         ),
+        ToolkitPathMismatch => (
+            "the nvcc on PATH and the toolkit the build uses (CUDA_HOME, CUDA_PATH) are not one install",
+            "which -a nvcc; nvcc --version; echo $CUDA_HOME $CUDA_PATH",
+        ),
         GpuFellOffBus => (
             "the GPU stopped answering on the PCI bus (Xid 79, 'fallen off the bus'): power delivery, heat, the slot or riser, or firmware; until a reset or reboot the driver has no GPU",
             "sudo dmesg | grep -i -E 'xid|fallen off'; nvidia-smi -q -d TEMPERATURE,POWER",
@@ -1204,6 +1208,13 @@ observed_rule!(ERR057, check_err057, "ERR057", "observed-mig-change-waits-for-re
     "Stop what holds the GPU (`sudo systemctl stop nvidia-persistenced nvidia-dcgm`, the display manager; `sudo lsof /dev/nvidia*` lists them; unload nvidia_drm), then `sudo nvidia-smi --gpu-reset -i N`, or reboot; with the GPU Operator let its MIG manager stop the GPU clients.",
     ["https://docs.nvidia.com/datacenter/tesla/mig-user-guide/", "https://github.com/NVIDIA/gpu-operator/issues/118"]);
 
+observed_rule!(ERR058, check_err058, "ERR058", "observed-toolkit-paths-disagree", Category::EnvVar, Severity::Error,
+    [ToolkitPathMismatch], [],
+    "The nvcc on PATH and the CUDA toolkit a build or program uses are not one install ('nvcc path != CUDA_PATH', 'stub version of nvrtc', 'Path to libdevice library not specified', an HPC SDK nvcc for a CUDA it does not ship).",
+    "A CUDA toolkit is one directory tree: nvcc finds libdevice, headers and libraries relative to itself, and builds take the toolkit from CUDA_HOME or CUDA_PATH. An nvcc from another install (a distribution's /usr/bin/nvcc, an HPC SDK wrapper, an older /usr/local/cuda) next to a CUDA_HOME or CUDA_PATH naming a different one builds against mixed parts, or fails outright.",
+    "Use one toolkit for both: `export CUDA_HOME=/usr/local/cuda-12.4` (the one wanted), `export PATH=$CUDA_HOME/bin:$PATH`, then check `which nvcc` and `nvcc --version`; rebuild the package after that.",
+    ["https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ (post-installation: PATH and LD_LIBRARY_PATH of one toolkit)", "https://github.com/cupy/cupy/issues/1034", "https://github.com/CharlesShang/DCNv2/issues/110"]);
+
 pub static ERR050: Rule = Rule {
     code: "ERR050",
     name: "observed-cuda-dll-not-found",
@@ -1231,5 +1242,5 @@ pub static RULES: &[&Rule] = &[
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
-    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057,
+    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058,
 ];
