@@ -801,6 +801,9 @@ pub enum ErrorKind {
     /// "Path to libdevice library not specified", an HPC SDK nvcc for a CUDA
     /// it does not ship).
     ToolkitPathMismatch,
+    /// A report asks whether the host's CUDA toolkit version lets it run a
+    /// container or image of another CUDA version (it plays no part).
+    HostCudaContainerQuestion,
     /// A failure the catalog does not know.
     Other,
 }

@@ -161,6 +161,8 @@ pub static CATALOG: &[Entry] = &[
         "NVRM: installed in this system is not supported by open", open_module_unsupported),
     ex("nvrm-open-module-no-gsp", "does not include the required GPU", &[], K::OpenModuleUnsupported, None,
         "nvidia.ko because it does not include the required GPU System Processor (GSP).", open_module_unsupported),
+    ex("host-cuda-vs-container-cuda", "host", &["container", "docker", "image"], K::HostCudaContainerQuestion, None,
+        "The reporter has installed CUDA 11.4.0 on the host and wonders whether they can use the CUDA 11.3 Dockerfile to build their container.", host_cuda_question),
     e("cupy-nvcc-path-not-cuda-path", "nvcc path != CUDA_PATH", K::ToolkitPathMismatch, None,
         "*** WARNING: nvcc path != CUDA_PATH"),
     e("cupy-stub-nvrtc", "stub version of nvrtc", K::ToolkitPathMismatch, None,
@@ -539,6 +541,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("podman-cdi-device-not-a-path", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (CDI device names in podman's --device need Podman 4.1.0 or later)", "https://github.com/podman-container-tools/podman/issues/20257"]),
     ("cdi-unresolvable-devices", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (generate the spec: nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml; list it: nvidia-ctk cdi list)"]),
     ("importerror-bare-library", &["https://docs.python.org/3/library/exceptions.html#ImportError (an extension module's dlopen failure is raised as ImportError with the loader's message)", "https://github.com/googlecolab/colabtools/issues/442"]),
+    ("host-cuda-vs-container-cuda", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/index.html (the toolkit mounts the host's driver into the container; the CUDA toolkit comes from the image)", "https://github.com/anibali/docker-pytorch/issues/35"]),
     ("cupy-nvcc-path-not-cuda-path", &["https://docs.cupy.dev/en/stable/install.html (CUDA_PATH and the nvcc on PATH name the toolkit CuPy builds against)", "https://github.com/cupy/cupy/issues/1034"]),
     ("cupy-stub-nvrtc", &["https://docs.cupy.dev/en/stable/install.html", "https://github.com/cupy/cupy/issues/1034"]),
     ("nvcc-libdevice-not-specified", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html (nvcc finds nvvm/libdevice relative to its own toolkit install)", "https://github.com/CharlesShang/DCNv2/issues/110"]),
@@ -1717,6 +1720,36 @@ fn bare_import_error(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind
         return None;
     }
     shared_object_missing(c, b, k)
+}
+
+/// A sentence that names the host, a container or image, and two different
+/// CUDA versions: "CUDA 10.2 on the host ... CUDA 11 containers".
+fn host_cuda_question(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)\bcuda(?:\s+toolkit)?\s+([0-9]{1,2}(?:\.[0-9]{1,2})?)",
+    );
+    let lower = c.line.to_ascii_lowercase();
+    if !lower
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .any(|w| w == "host")
+    {
+        return None;
+    }
+    let mut versions: Vec<&str> = r
+        .captures_iter(c.line)
+        .filter_map(|m| m.get(1))
+        .map(|m| m.as_str())
+        .collect();
+    versions.dedup();
+    let distinct = versions.iter().any(|v| {
+        let major = |x: &str| x.split('.').next().unwrap_or("").to_string();
+        versions
+            .iter()
+            .any(|w| w != v && (major(w) != major(v) || (w.contains('.') && v.contains('.'))))
+    });
+    distinct.then_some(k)
 }
 
 fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {

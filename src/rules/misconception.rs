@@ -8,7 +8,7 @@ use crate::kb::Kb;
 
 use super::{Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&MIS001, &MIS002];
+pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003];
 
 pub static MIS001: Rule = Rule {
     code: "MIS001",
@@ -157,4 +157,47 @@ mod tests {
         assert!(codes("Run 'CUDA_VISIBLE_DEVICES=0 python3 train.py'\n(GPU 0)\n").is_empty());
         assert!(codes("Run 'CUDA_VISIBLE_DEVICES=5 python3 train.py'\n").is_empty());
     }
+}
+
+pub static MIS003: Rule = Rule {
+    code: "MIS003",
+    name: "host-toolkit-plays-no-part-in-a-container",
+    category: Category::Misconception,
+    severity: Severity::Info,
+    summary: "The host's CUDA toolkit version does not decide which CUDA a container can use: only the host driver does.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A report that sets the host's CUDA version against a container's or image's CUDA version of another release ('CUDA 10.2 on the host ... CUDA 11 containers').",
+        why_it_breaks: "Nothing breaks: a container brings its own CUDA runtime and libraries from its image, and the NVIDIA container toolkit mounts only the host's driver into it. A CUDA toolkit installed on the host is not used by the container at all; the image's CUDA only needs a host driver at or above that CUDA's minimum (or minor-version compatibility within its major).",
+        how_to_fix: "Pick the image by the host driver: `nvidia-smi` on the host shows the newest CUDA it supports, and any image of that CUDA or older runs; `gpucompat pin` on the host names the newest.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/index.html",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/index.html",
+            "https://github.com/NVIDIA/nvidia-docker/issues/1332",
+        ],
+    },
+    check: check_mis003,
+    superseded_by: &[],
+};
+
+fn check_mis003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let said: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| e.kind == ErrorKind::HostCudaContainerQuestion)
+        .collect();
+    if said.is_empty() {
+        return vec![];
+    }
+    let mut f = MIS003.finding(
+        "The report sets the host's CUDA version against the container's: the host's toolkit plays no part in a container, which brings its own CUDA; only the host driver has to support the image's CUDA.".to_string(),
+    );
+    for e in &said {
+        f = f.evidence("the report says", &e.text, &e.source);
+    }
+    vec![f.fix_command(
+        "nvidia-smi   # on the host: its 'CUDA Version' is the newest image CUDA the driver runs"
+            .to_string(),
+        None,
+    )]
 }

@@ -222,6 +222,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the report reads nvidia-smi's CUDA Version as the installed toolkit's; it is the newest CUDA the driver supports",
             "nvcc --version; nvidia-smi",
         ),
+        HostCudaContainerQuestion => (
+            "the report weighs the host's CUDA toolkit against a container's CUDA; a container brings its own and needs only the host driver",
+            "nvidia-smi",
+        ),
         TritonGpuTooOld => (
             "torch.compile's inductor backend generates Triton kernels, and Triton refuses GPUs below compute capability 7.0",
             "python -c \"import torch; print(torch.cuda.get_device_capability())\"",
