@@ -126,39 +126,6 @@ fn check_mis002(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         .fix_note("nvidia-smi -L lists the physical numbering; set CUDA_DEVICE_ORDER=PCI_BUS_ID to make CUDA's order match it")]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::ingest::ingest;
-
-    fn codes(text: &str) -> Vec<String> {
-        let inv = ingest(&[("t".to_string(), text.to_string())]);
-        let kb = Kb::embedded();
-        let mut v: Vec<String> = check_mis001(&inv, kb)
-            .iter()
-            .map(|f| f.code.clone())
-            .collect();
-        v.extend(check_mis002(&inv, kb).iter().map(|f| f.code.clone()));
-        v
-    }
-
-    #[test]
-    fn smi_header_next_to_another_nvcc_is_explained() {
-        let text = "| NVIDIA-SMI 440.100      Driver Version: 440.100      CUDA Version: 10.2     |\nCuda compilation tools, release 10.1, V10.1.243\n";
-        assert_eq!(codes(text), vec!["MIS001"]);
-        let same = "| NVIDIA-SMI 440.100      Driver Version: 440.100      CUDA Version: 10.2     |\nCuda compilation tools, release 10.2, V10.2.89\n";
-        assert!(codes(same).is_empty());
-    }
-
-    #[test]
-    fn renumbering_needs_a_nonzero_choice_and_device_zero() {
-        let text = "Run 'CUDA_VISIBLE_DEVICES=5 python3 train.py'\n[torch.cuda.FloatTensor of size 1x2 (GPU 0)]\n";
-        assert_eq!(codes(text), vec!["MIS002"]);
-        assert!(codes("Run 'CUDA_VISIBLE_DEVICES=0 python3 train.py'\n(GPU 0)\n").is_empty());
-        assert!(codes("Run 'CUDA_VISIBLE_DEVICES=5 python3 train.py'\n").is_empty());
-    }
-}
-
 pub static MIS003: Rule = Rule {
     code: "MIS003",
     name: "host-toolkit-plays-no-part-in-a-container",
@@ -200,4 +167,37 @@ fn check_mis003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             .to_string(),
         None,
     )]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::ingest;
+
+    fn codes(text: &str) -> Vec<String> {
+        let inv = ingest(&[("t".to_string(), text.to_string())]);
+        let kb = Kb::embedded();
+        let mut v: Vec<String> = check_mis001(&inv, kb)
+            .iter()
+            .map(|f| f.code.clone())
+            .collect();
+        v.extend(check_mis002(&inv, kb).iter().map(|f| f.code.clone()));
+        v
+    }
+
+    #[test]
+    fn smi_header_next_to_another_nvcc_is_explained() {
+        let text = "| NVIDIA-SMI 440.100      Driver Version: 440.100      CUDA Version: 10.2     |\nCuda compilation tools, release 10.1, V10.1.243\n";
+        assert_eq!(codes(text), vec!["MIS001"]);
+        let same = "| NVIDIA-SMI 440.100      Driver Version: 440.100      CUDA Version: 10.2     |\nCuda compilation tools, release 10.2, V10.2.89\n";
+        assert!(codes(same).is_empty());
+    }
+
+    #[test]
+    fn renumbering_needs_a_nonzero_choice_and_device_zero() {
+        let text = "Run 'CUDA_VISIBLE_DEVICES=5 python3 train.py'\n[torch.cuda.FloatTensor of size 1x2 (GPU 0)]\n";
+        assert_eq!(codes(text), vec!["MIS002"]);
+        assert!(codes("Run 'CUDA_VISIBLE_DEVICES=0 python3 train.py'\n(GPU 0)\n").is_empty());
+        assert!(codes("Run 'CUDA_VISIBLE_DEVICES=5 python3 train.py'\n").is_empty());
+    }
 }
