@@ -804,6 +804,11 @@ pub enum ErrorKind {
     /// A report asks whether the host's CUDA toolkit version lets it run a
     /// container or image of another CUDA version (it plays no part).
     HostCudaContainerQuestion,
+    /// nvidia-container-cli could not load the host driver's NVML
+    /// ("load library failed: libnvidia-ml.so.1").
+    ContainerToolkitNoDriver,
+    /// CUDA error 304: "OS call failed or operation not supported on this OS".
+    CudaOsCallFailed,
     /// A failure the catalog does not know.
     Other,
 }

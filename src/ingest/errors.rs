@@ -163,6 +163,10 @@ pub static CATALOG: &[Entry] = &[
         "nvidia.ko because it does not include the required GPU System Processor (GSP).", open_module_unsupported),
     ex("host-cuda-vs-container-cuda", "host", &["container", "docker", "image"], K::HostCudaContainerQuestion, None,
         "The reporter has installed CUDA 11.4.0 on the host and wonders whether they can use the CUDA 11.3 Dockerfile to build their container.", host_cuda_question),
+    e("cuda-os-call-failed", "OS call failed or operation not supported on this OS", K::CudaOsCallFailed, Some(304),
+        "CUDA error 304 at ggml-cuda.cu:5065: OS call failed or operation not supported on this OS"),
+    ea("paddle-cudnn-header-unmatched", "with header v", &["unmatched"], K::CudnnVersionMismatch, None,
+        "[cudnn init] libcudnn v7 with header v5 unmatched!"),
     e("cupy-nvcc-path-not-cuda-path", "nvcc path != CUDA_PATH", K::ToolkitPathMismatch, None,
         "*** WARNING: nvcc path != CUDA_PATH"),
     e("cupy-stub-nvrtc", "stub version of nvrtc", K::ToolkitPathMismatch, None,
@@ -445,7 +449,7 @@ pub static CATALOG: &[Entry] = &[
         "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all"),
     ex("container-unknown-runtime", "unknown or invalid runtime name: nvidia", &[], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
-    ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::NoNvidiaDriver, None,
+    ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::ContainerToolkitNoDriver, None,
         "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", container_cli_init),
     ex("nvidia-docker1-unsupported-cuda", "unsupported CUDA version: driver", &[], K::ContainerRequirementUnsatisfied, None,
         "nvidia-docker | 2016/09/23 23:21:01 Error: unsupported CUDA version: driver 7.0 < image 8.0", nvidia_docker1_cuda),
@@ -542,6 +546,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cdi-unresolvable-devices", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (generate the spec: nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml; list it: nvidia-ctk cdi list)"]),
     ("importerror-bare-library", &["https://docs.python.org/3/library/exceptions.html#ImportError (an extension module's dlopen failure is raised as ImportError with the loader's message)", "https://github.com/googlecolab/colabtools/issues/442"]),
     ("host-cuda-vs-container-cuda", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/index.html (the toolkit mounts the host's driver into the container; the CUDA toolkit comes from the image)", "https://github.com/anibali/docker-pytorch/issues/35"]),
+    ("cuda-os-call-failed", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorOperatingSystem = 304)", "https://github.com/abetlen/llama-cpp-python/issues/645"]),
+    ("paddle-cudnn-header-unmatched", &["https://github.com/PaddlePaddle/Paddle (paddle/cuda/src/hl_cuda_cudnn.cc: the cuDNN header and library majors must match)", "https://github.com/PaddlePaddle/Paddle/issues/10238"]),
     ("cupy-nvcc-path-not-cuda-path", &["https://docs.cupy.dev/en/stable/install.html (CUDA_PATH and the nvcc on PATH name the toolkit CuPy builds against)", "https://github.com/cupy/cupy/issues/1034"]),
     ("cupy-stub-nvrtc", &["https://docs.cupy.dev/en/stable/install.html", "https://github.com/cupy/cupy/issues/1034"]),
     ("nvcc-libdevice-not-specified", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html (nvcc finds nvvm/libdevice relative to its own toolkit install)", "https://github.com/CharlesShang/DCNv2/issues/110"]),
@@ -1783,6 +1789,8 @@ fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     }
     if kind == K::NoNvidiaDriver && l.contains("nvidia-container-cli") {
         mark_container(c, b);
+        // The host side of the container toolkit could not load the driver's NVML.
+        return Some(K::ContainerToolkitNoDriver);
     }
     Some(kind)
 }
@@ -2061,7 +2069,7 @@ fn container_cli_init(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
         return None; // nvml-driver-library-mismatch records it
     }
     if l.contains("load library failed") || l.contains("libnvidia-ml") {
-        return Some(K::NoNvidiaDriver);
+        return Some(K::ContainerToolkitNoDriver);
     }
     Some(K::InitFailed)
 }

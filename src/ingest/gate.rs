@@ -253,6 +253,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "docker",
             "podman",
             "container",
+            "rootless",
             "root",
             "dockerenv",
             "ray",

@@ -43,7 +43,7 @@ regex_fn!(
 );
 regex_fn!(
     gpu_named_re,
-    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?)\b"
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?)\b"
 );
 
 regex_fn!(
@@ -468,10 +468,14 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
         // A GPU named in a short typed line (`**Setup:** i7-8750H, GTX 1070, 16 GB RAM`).
-        if b.inv.gpus.iter().all(|g| g.name.is_none()) && t.len() <= 120 {
+        // A longer sentence only with the full product name (`NVIDIA GeForce GT 710`).
+        if b.inv.gpus.iter().all(|g| g.name.is_none()) && t.len() <= 300 {
             if let Some(m) = gpu_named_re().captures(t) {
                 let name = m[1].trim().to_string();
-                if !name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA") {
+                let short = t.len() <= 120;
+                if (short || name.starts_with("NVIDIA "))
+                    && (!name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA"))
+                {
                     let g = b.gpu(0);
                     g.name = Some(
                         Fact::new(name, &src).with_note("typed in the report, not a tool's output"),

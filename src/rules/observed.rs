@@ -222,6 +222,14 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the report reads nvidia-smi's CUDA Version as the installed toolkit's; it is the newest CUDA the driver supports",
             "nvcc --version; nvidia-smi",
         ),
+        CudaOsCallFailed => (
+            "a system call CUDA needs was refused (CUDA error 304): a container's seccomp profile or memory-lock limit, or the OS itself",
+            "ulimit -l; docker inspect CONTAINER --format '{{.HostConfig.SecurityOpt}} {{.HostConfig.Ulimits}}'",
+        ),
+        ContainerToolkitNoDriver => (
+            "the NVIDIA container toolkit on the host could not load the driver's NVML (libnvidia-ml.so.1): the host has no NVIDIA driver, or the container engine cannot see the host's driver libraries (a snap or Flatpak Docker, a daemon in another root)",
+            "nvidia-smi (on the host); ldconfig -p | grep libnvidia-ml; snap list docker",
+        ),
         HostCudaContainerQuestion => (
             "the report weighs the host's CUDA toolkit against a container's CUDA; a container brings its own and needs only the host driver",
             "nvidia-smi",
@@ -376,6 +384,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::ModuleLoadNotPermitted {
         return Some("ERR044");
     }
+    if k == ErrorKind::CudaOsCallFailed && facts::in_container(inv) {
+        return Some("ERR059");
+    }
     let secure_boot = inv.os.secure_boot.as_ref().is_some_and(|f| f.value);
     if secure_boot && matches!(k, ErrorKind::NoNvidiaDriver | ErrorKind::SmiNoDriver) {
         return Some("ERR044");
@@ -386,7 +397,8 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR042");
     }
-    if facts::is_wsl(inv) && no_gpu {
+    // Under WSL2 the container toolkit's NVML comes from the Windows driver too.
+    if facts::is_wsl(inv) && (no_gpu || k == ErrorKind::ContainerToolkitNoDriver) {
         return Some("ERR023");
     }
     let unavailable = matches!(
@@ -755,7 +767,7 @@ observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Ca
 
 observed_rule!(ERR006, check_err006, "ERR006", "observed-no-driver", Category::NoDriver, Severity::Error,
     [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed, GpuFellOffBus],
-    ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "CTR001", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
+    ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "ARCH005", "CTR001", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
     "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing) was seen.",
     "CUDA needs the nvidia kernel module bound to the GPU, the matching user-space libcuda on the loader path, and the /dev/nvidia* nodes. Any missing piece gives these errors; which one it is depends on facts the report does not show.",
     "Run the command in the message on the machine (or `gpucompat check` there): install or load the driver, bind it instead of nouveau, or start the container with GPUs.",
@@ -783,7 +795,7 @@ observed_rule!(ERR009, check_err009, "ERR009", "observed-onnxruntime-cuda-failed
     ["https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"]);
 
 observed_rule!(ERR010, check_err010, "ERR010", "observed-container-gpu-error", Category::Container, Severity::Error,
-    [ContainerNoGpuRuntime, ContainerRequirementUnsatisfied, CdiDeviceUnresolved], ["CTR001", "CTR002"],
+    [ContainerNoGpuRuntime, ContainerRequirementUnsatisfied, CdiDeviceUnresolved, ContainerToolkitNoDriver], ["CTR001", "CTR002"],
     "The container runtime could not give the container GPUs, or refused the image's CUDA requirement.",
     "docker needs the NVIDIA container toolkit to honour --gpus, and CDI engines (podman 4.1+, containerd) a CDI spec the toolkit generated for this driver; and nvidia-container-cli refuses images whose NVIDIA_REQUIRE_CUDA the host driver does not satisfy ('unsatisfied condition: cuda>=X').",
     "Install and configure nvidia-container-toolkit on the host (`sudo nvidia-ctk runtime configure --runtime=docker`), and use an image whose CUDA the host driver supports, or upgrade the host driver. With CDI device names (podman, containerd): `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` after every driver or toolkit change, and podman 4.1 or later.",
@@ -1120,6 +1132,13 @@ setting_rule!(ERR056, check_err056, "ERR056", "observed-open-module-data-center-
     "Set the parameter (`options nvidia NVreg_OpenRmEnableUnsupportedGpus=1` in /etc/modprobe.d/, then reload or reboot), install a newer release of the open modules, or use the proprietary module.",
     ["https://github.com/NVIDIA/open-gpu-kernel-modules (README: NVreg_OpenRmEnableUnsupportedGpus)", "https://github.com/siderolabs/extensions/issues/114"]);
 
+setting_rule!(ERR059, check_err059, "ERR059", "observed-os-call-refused-in-container", Category::Container, [],
+    "CUDA error 304 ('OS call failed or operation not supported on this OS') inside a container: the container's limits refused a system call CUDA needs.",
+    "CUDA error 304 in a report that shows the program running in a container.",
+    "CUDA pins host memory and maps device memory through system calls (mlock, mmap of the device files, ioctls) that a container's seccomp profile, memory-lock limit or dropped capabilities can refuse; the driver reports the refusal as error 304, although the GPU and driver are fine.",
+    "Run the container with the limits CUDA needs: `--ulimit memlock=-1` (Compose: `ulimits: memlock: -1`), and if that is not enough `--security-opt seccomp=unconfined` (or a seccomp profile that allows the calls); `--ipc=host` for programs that share pinned memory between processes.",
+    ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorOperatingSystem = 304)", "https://docs.docker.com/engine/security/seccomp/", "https://github.com/abetlen/llama-cpp-python/issues/645"]);
+
 setting_rule!(ERR044, check_err044, "ERR044", "observed-module-refused-under-secure-boot", Category::PlatformPosture, [],
     "The nvidia kernel module did not load on a machine with Secure Boot on: the kernel refuses a module not signed with an enrolled key.",
     "No-driver errors (the installer's 'Unable to load the kernel module', modprobe's 'Key was rejected by service' or 'Required key not available', nvidia-smi unable to talk to the driver) in a report that shows Secure Boot on (mokutil --sb-state, the modprobe message itself, or the report's own words).",
@@ -1246,5 +1265,5 @@ pub static RULES: &[&Rule] = &[
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
-    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058,
+    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059,
 ];

@@ -733,6 +733,9 @@ pub fn firing(code: &str) -> Inventory {
             i.os.secure_boot = f(true, "input line 3");
         }),
         "MIS003" => pasted(HostCudaContainerQuestion, "The reporter has installed CUDA 11.4.0 on the host and wonders whether they can use the CUDA 11.3 Dockerfile to build their container."),
+        "ERR059" => in_setting(CudaOsCallFailed, "CUDA error 304 at ggml-cuda.cu:5065: OS call failed or operation not supported on this OS", |i| {
+            i.container.runtime = f("docker".into(), "input line 2");
+        }),
         "ERR058" => pasted(ToolkitPathMismatch, "nvcc fatal   : Path to libdevice library not specified"),
         "ERR053" => pasted(ModuleBuildFailed, "Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)"),
         "ERR054" => pasted(GspFirmwareMismatch, "NVRM: GPU0 _kgspFwContainerVerifyVersion: GSP firmware image version mismatch: 595.71.05 != 595.58.03"),
@@ -1073,6 +1076,8 @@ pub fn near_miss(code: &str) -> Inventory {
             .build(),
         // nvidia-smi's header question is MIS001's.
         "MIS003" => pasted(SmiCudaQuestion, "But nvidia-smi still shows the version of toolkit be 12.2"),
+        // Outside a container error 304 names no container limit.
+        "ERR059" => pasted(CudaOsCallFailed, "CUDA error 304 at ggml-cuda.cu:5065: OS call failed or operation not supported on this OS"),
         // nvcc refusing an architecture is not a path problem.
         "ERR058" => pasted(ArchNotCompiled, "nvcc fatal   : Unsupported gpu architecture 'compute_86'"),
         // A module that built and did not load is another story.
