@@ -627,6 +627,13 @@ fn a_legacy_gpu_next_to_a_driver_that_claims_none() {
     // skypilot-org/skypilot #449: a K80 behind a driver newer than R470.
     let (_, f) = explain("corpus/c13b-skypilot-azure-k80-dsvm-driver-nvidia-smi-failed.txt");
     let e = f.iter().find(|f| f.code == "ARCH005").expect("ARCH005");
-    assert_eq!(e.severity, gpucompat::finding::Severity::Warning);
     assert!(e.message.contains("R470"), "{}", e.message);
+    // It carries the no-driver error, which then names no other cause.
+    assert!(
+        e.evidence
+            .iter()
+            .any(|x| x.value.contains("NVIDIA-SMI has failed")),
+        "{e:?}"
+    );
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
 }

@@ -320,7 +320,7 @@ pub static ARCH005: Rule = Rule {
     code: "ARCH005",
     name: "legacy-gpu-without-a-driver",
     category: Category::ArchUnsupported,
-    severity: Severity::Warning,
+    severity: Severity::Error,
     summary: "A GPU that only a legacy driver branch still drives (Kepler: R470; Maxwell, Pascal, Volta: R580) is named next to a driver that does not load or finds no device, and the driver's version is not in sight.",
     semantics: &[],
     docs: Docs {
@@ -360,7 +360,7 @@ fn check_arch005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             continue;
         };
         let mut f = ARCH005.finding(format!(
-            "{} is a {} GPU, which drivers after the {} branch no longer drive: a newer driver loads but claims no device, which matches the error here. The driver's version is not in the report.",
+            "{} is a {} GPU, which drivers after the {} branch no longer drive: a newer driver loads but claims no device, which matches the error here. The driver's version is not in the report; installed or not, this GPU needs that branch.",
             g.label,
             arch.name,
             last.branch_name()
