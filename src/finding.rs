@@ -183,6 +183,17 @@ impl Finding {
         });
     }
 
+    /// Each error as "observed error" evidence, with the line it was read from.
+    pub fn observed<'a>(
+        mut self,
+        errs: impl IntoIterator<Item = &'a crate::inventory::ObservedError>,
+    ) -> Self {
+        for e in errs {
+            self.push_evidence("observed error", &e.text, &e.source);
+        }
+        self
+    }
+
     /// Evidence from an inventory fact.
     pub fn fact<T: std::fmt::Display>(
         self,

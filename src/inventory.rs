@@ -114,6 +114,14 @@ impl Inventory {
         self.nvidia_pci().next().is_some() || !self.gpus.is_empty()
     }
 
+    /// The observed errors of these kinds, in the order they were read.
+    pub fn errors_of(&self, kinds: &[ErrorKind]) -> Vec<&ObservedError> {
+        self.errors
+            .iter()
+            .filter(|e| kinds.contains(&e.kind))
+            .collect()
+    }
+
     /// The user-mode driver version: NVML first, then libcuda/libnvidia-ml
     /// file names, then the kernel module.
     pub fn driver_version(&self) -> Option<&Fact<DriverVersion>> {

@@ -595,6 +595,15 @@ pub fn has(hay: &str, needle: &str) -> bool {
     hay.contains(needle)
 }
 
+/// [`has`] ignoring ASCII case, for a lowercase `needle`, without lowering a copy of `hay`.
+pub fn has_ci(hay: &str, needle: &str) -> bool {
+    needle.is_empty()
+        || hay
+            .as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
 /// If `line` is a shell prompt with a command, the command: `$ nvidia-smi`,
 /// `user@host:~$ nvcc -V`, `(venv) PS C:\> nvidia-smi`, `# cat /proc/...`,
 /// `C:\Users\me> nvidia-smi`.

@@ -127,7 +127,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         if (context || t.contains("(release)"))
             && ["l4t", "jetpack", "(release)", "dustynv"]
                 .iter()
-                .any(|w| contains_ascii_ci(t, w))
+                .any(|w| super::clean::has_ci(t, w))
         {
             l4t_releases(t, line.src.as_str(), c);
         }
@@ -236,10 +236,6 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             if m.name("incontainer").is_some() {
                 first(&mut c.in_container);
             }
-            // A compose file or Kubernetes spec that reserves NVIDIA devices.
-            if lower.contains("driver: nvidia") || lower.contains("runtime: nvidia") {
-                c.docker_run = Some((true, src.to_string()));
-            }
             if m.name("ray").is_some() {
                 if lower.contains("num_gpus") {
                     c.ray_num_gpus = true;
@@ -263,6 +259,10 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             if m.name("rtclass").is_some() {
                 first(&mut c.runtime_class);
             }
+        }
+        // A compose file or Kubernetes spec that reserves NVIDIA devices.
+        if lower.contains("driver: nvidia") || lower.contains("runtime: nvidia") {
+            c.docker_run = Some((true, src.to_string()));
         }
         if c.slurm.is_some()
             && (lower.contains("--gres=gpu")
@@ -319,13 +319,6 @@ regex_fn!(
     l4t_image_re,
     r"(?i)\b((?:[a-z0-9_.-]+/)*[a-z0-9_.-]*(?:l4t|jetson|dustynv)[a-z0-9_./-]*:(?:[a-z0-9._]+-)*r(3[2-9])\.[0-9]+(?:\.[0-9]+)?)\b|\b((?:dustynv|nvcr\.io/nvidia)/[a-z0-9_./-]+:(?:[a-z0-9._]+-)*r(3[2-9])\.[0-9]+(?:\.[0-9]+)?)\b"
 );
-
-/// `hay` contains `needle` (lowercase ASCII), ignoring ASCII case.
-fn contains_ascii_ci(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-}
 
 /// The L4T major of a JetPack major (NVIDIA's JetPack archive: JetPack 4.x
 /// ships L4T R32.x, 5.x R35.x, 6.x R36.x).

@@ -1739,10 +1739,10 @@ fn host_cuda_question(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKi
         &R,
         r"(?i)\bcuda(?:\s+toolkit)?\s+([0-9]{1,2}(?:\.[0-9]{1,2})?)",
     );
-    let lower = c.line.to_ascii_lowercase();
-    if !lower
+    if !c
+        .line
         .split(|ch: char| !ch.is_ascii_alphanumeric())
-        .any(|w| w == "host")
+        .any(|w| w.eq_ignore_ascii_case("host"))
     {
         return None;
     }
@@ -1752,8 +1752,10 @@ fn host_cuda_question(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKi
         .map(|m| m.as_str())
         .collect();
     versions.dedup();
+    fn major(x: &str) -> &str {
+        x.split('.').next().unwrap_or("")
+    }
     let distinct = versions.iter().any(|v| {
-        let major = |x: &str| x.split('.').next().unwrap_or("").to_string();
         versions
             .iter()
             .any(|w| w != v && (major(w) != major(v) || (w.contains('.') && v.contains('.'))))

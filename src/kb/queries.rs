@@ -318,7 +318,7 @@ fn model_word(words: &[String]) -> Option<&str> {
 /// A GPU name split the ways a lookup compares it.
 #[derive(Debug)]
 pub(crate) struct NameKey {
-    /// [`normalize_tokens`]: sorted words without the noise words.
+    /// [`plain_words`], sorted (as [`normalize_tokens`]).
     tokens: Vec<String>,
     /// [`plain_words`] run together.
     glued: String,
@@ -331,8 +331,10 @@ pub(crate) struct NameKey {
 impl NameKey {
     fn new(name: &str) -> NameKey {
         let words = plain_words(name);
+        let mut tokens = words.clone();
+        tokens.sort();
         NameKey {
-            tokens: normalize_tokens(name),
+            tokens,
             glued: words.concat(),
             lines: lines_of(name),
             model: model_word(&words).map(str::to_string),
@@ -377,13 +379,9 @@ impl std::fmt::Debug for GpuKeys {
     }
 }
 
+/// [`plain_words`], sorted: the words compared as a set.
 fn normalize_tokens(name: &str) -> Vec<String> {
-    let mut toks: Vec<String> = name
-        .to_lowercase()
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| !t.is_empty() && !NOISE.contains(t))
-        .map(|t| t.to_string())
-        .collect();
+    let mut toks = plain_words(name);
     toks.sort();
     toks
 }
@@ -593,19 +591,17 @@ impl Kb {
         if q.tokens.is_empty() {
             return Some(GpuLookup::NotFound { nearest: vec![] });
         }
+        let key_rows = || {
+            rows.iter()
+                .map(|r| NameKey::new(&r.name))
+                .collect::<Vec<_>>()
+        };
         let built;
-        let keys: &[NameKey] = match self
-            .gpu_keys
-            .0
-            .get_or_init(|| rows.iter().map(|r| NameKey::new(&r.name)).collect())
-        {
+        let keys: &[NameKey] = match self.gpu_keys.0.get_or_init(key_rows) {
             k if k.len() == rows.len() => k,
             // Rows changed after the keys were built: key them afresh.
             _ => {
-                built = rows
-                    .iter()
-                    .map(|r| NameKey::new(&r.name))
-                    .collect::<Vec<_>>();
+                built = key_rows();
                 &built
             }
         };

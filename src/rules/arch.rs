@@ -3,7 +3,9 @@
 
 use crate::finding::{Category, Finding, Fix, Severity};
 use crate::inventory::{ErrorKind, Inventory, OsKind};
+use crate::kb::tables::ArchitectureRow;
 use crate::kb::{Kb, KernelMatch};
+use crate::version::DriverVersion;
 
 use super::facts::{self, GpuView};
 use super::fix;
@@ -172,16 +174,28 @@ pub static ARCH003: Rule = Rule {
     superseded_by: &[],
 };
 
+/// The NVIDIA GPUs whose architecture's support ended with a driver branch,
+/// with that architecture and its last branch.
+fn legacy_gpus<'a>(
+    inv: &'a Inventory,
+    kb: &'a Kb,
+) -> Vec<(GpuView<'a>, &'a ArchitectureRow, &'a DriverVersion)> {
+    facts::nvidia_gpus(inv, kb)
+        .into_iter()
+        .filter_map(|g| {
+            let arch = g.arch?;
+            let last = arch.last_driver_branch.as_ref()?;
+            Some((g, arch, last))
+        })
+        .collect()
+}
+
 fn check_arch003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let Some(drv) = facts::driver(inv) else {
         return vec![];
     };
     let mut out = Vec::new();
-    for g in facts::nvidia_gpus(inv, kb) {
-        let Some(arch) = g.arch else { continue };
-        let Some(last) = &arch.last_driver_branch else {
-            continue;
-        };
+    for (g, arch, last) in legacy_gpus(inv, kb) {
         if drv.value.branch() <= last.branch() {
             continue;
         }
@@ -340,35 +354,26 @@ fn check_arch005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if facts::driver(inv).is_some() {
         return vec![];
     }
-    let errs: Vec<_> = inv
-        .errors
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                ErrorKind::SmiNoDriver | ErrorKind::NoNvidiaDriver | ErrorKind::NoDevice
-            )
-        })
-        .collect();
+    let errs = inv.errors_of(&[
+        ErrorKind::SmiNoDriver,
+        ErrorKind::NoNvidiaDriver,
+        ErrorKind::NoDevice,
+    ]);
     if errs.is_empty() {
         return vec![];
     }
     let mut out = Vec::new();
-    for g in facts::nvidia_gpus(inv, kb) {
-        let Some(arch) = g.arch else { continue };
-        let Some(last) = &arch.last_driver_branch else {
-            continue;
-        };
+    for (g, arch, last) in legacy_gpus(inv, kb) {
         let mut f = ARCH005.finding(format!(
             "{} is a {} GPU, which drivers after the {} branch no longer drive: a newer driver loads but claims no device, which matches the error here. The driver's version is not in the report; installed or not, this GPU needs that branch.",
             g.label,
             arch.name,
             last.branch_name()
         ));
-        f = g.cite_cc(g.cite_name(f)).kb(arch.kb());
-        for e in &errs {
-            f = f.evidence("observed error", &e.text, &e.source);
-        }
+        f = g
+            .cite_cc(g.cite_name(f))
+            .kb(arch.kb())
+            .observed(errs.iter().copied());
         let note = format!(
             "if `nvidia-smi`'s driver is newer than {}, install the {} legacy driver ({}.xx); `sudo dmesg | grep NVRM` shows whether the driver ignored the GPU",
             last.branch_name(),

@@ -419,14 +419,11 @@ fn check_ctr003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         .evidence("host L4T release", format!("R{}", host.value), &host.source)
         .evidence("image's L4T release", format!("R{rel} ({name})"), &image.source);
     let name = name.as_str();
-    for e in inv.errors.iter().filter(|e| {
-        matches!(
-            e.kind,
-            ErrorKind::CudaUnavailable | ErrorKind::CudaLibraryMissing | ErrorKind::NoDevice
-        )
-    }) {
-        f = f.evidence("observed error", &e.text, &e.source);
-    }
+    f = f.observed(inv.errors_of(&[
+        ErrorKind::CudaUnavailable,
+        ErrorKind::CudaLibraryMissing,
+        ErrorKind::NoDevice,
+    ]));
     // jetson-containers' own images: autotag picks the tag built for the host's release.
     let repo = name.split(':').next().unwrap_or(name);
     let cmd = match repo.strip_prefix("dustynv/") {
@@ -504,9 +501,7 @@ fn check_ctr004(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         f = f.evidence("runtimeClassName named", "true", &n.source);
         f.severity = Severity::Error;
     }
-    for e in errs {
-        f = f.evidence("observed error", &e.text, &e.source);
-    }
+    f = f.observed(errs);
     vec![f.fix_command(
         "kubectl patch deployment NAME -p '{\"spec\":{\"template\":{\"spec\":{\"runtimeClassName\":\"nvidia\"}}}}'".to_string(),
         Some(format!(

@@ -381,16 +381,7 @@ fn check_env005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let Some(ldp) = inv.env.get("LD_LIBRARY_PATH") else {
         return vec![];
     };
-    let errs: Vec<_> = inv
-        .errors
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                ErrorKind::CudnnVersionMismatch | ErrorKind::CudnnMissing
-            )
-        })
-        .collect();
+    let errs = inv.errors_of(&[ErrorKind::CudnnVersionMismatch, ErrorKind::CudnnMissing]);
     let Some(dir) = ldp
         .value
         .split(':')
@@ -401,14 +392,12 @@ fn check_env005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if errs.is_empty() {
         return vec![];
     }
-    let mut f = ENV005
+    let f = ENV005
         .finding(format!(
             "LD_LIBRARY_PATH lists {dir}, so its cuDNN is loaded ahead of the framework's own, and the cuDNN error follows from it."
         ))
-        .fact("LD_LIBRARY_PATH", ldp);
-    for e in errs {
-        f = f.evidence("observed error", &e.text, &e.source);
-    }
+        .fact("LD_LIBRARY_PATH", ldp)
+        .observed(errs);
     let rest: Vec<&str> = ldp
         .value
         .split(':')
@@ -517,7 +506,7 @@ fn check_env007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
                     .fact(var, v)
                     .fix_command(
                         format!("export {var}={first}"),
-                        Some("in ~/.bashrc too (without `:$".to_string() + var + "`), then open a new shell"),
+                        Some(format!("in ~/.bashrc too (without `:${var}`), then open a new shell")),
                     ),
             );
             continue;
@@ -525,27 +514,19 @@ fn check_env007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         let Some(bad) = entries.iter().find(|e| placeholder(e)) else {
             continue;
         };
-        let mut f = ENV007
+        let f = ENV007
             .finding(format!(
                 "{var} holds `{bad}`, an install guide's placeholder copied as it is: no directory has that name, so what the real directory holds is not found."
             ))
-            .fact(var, v);
-        for e in inv.errors.iter().filter(|e| {
-            matches!(
-                e.kind,
-                ErrorKind::CudaLibraryMissing | ErrorKind::CudnnMissing | ErrorKind::LibcudaMissing
-            )
-        }) {
-            f = f.evidence("observed error", &e.text, &e.source);
-        }
-        let fixed: Vec<String> = entries
+            .fact(var, v)
+            .observed(inv.errors_of(&[
+                ErrorKind::CudaLibraryMissing,
+                ErrorKind::CudnnMissing,
+                ErrorKind::LibcudaMissing,
+            ]));
+        let fixed: Vec<&str> = entries
             .iter()
-            .map(|e| {
-                e.trim()
-                    .trim_start_matches('<')
-                    .trim_end_matches('>')
-                    .to_string()
-            })
+            .map(|e| e.trim().trim_start_matches('<').trim_end_matches('>'))
             .collect();
         out.push(f.fix_command(
             format!("export {var}={}", fixed.join(&sep.to_string())),

@@ -35,11 +35,7 @@ fn pasted(source: &str) -> bool {
 }
 
 fn check_mis001(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
-    let said: Vec<_> = inv
-        .errors
-        .iter()
-        .filter(|e| e.kind == ErrorKind::SmiCudaQuestion)
-        .collect();
+    let said = inv.errors_of(&[ErrorKind::SmiCudaQuestion]);
     let smi = inv
         .nvidia
         .cuda_max
@@ -148,11 +144,7 @@ pub static MIS003: Rule = Rule {
 };
 
 fn check_mis003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
-    let said: Vec<_> = inv
-        .errors
-        .iter()
-        .filter(|e| e.kind == ErrorKind::HostCudaContainerQuestion)
-        .collect();
+    let said = inv.errors_of(&[ErrorKind::HostCudaContainerQuestion]);
     if said.is_empty() {
         return vec![];
     }

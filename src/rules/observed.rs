@@ -393,7 +393,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     if k == ErrorKind::NoNvidiaDriver
         && facts::in_container(inv)
-        && e.text.to_ascii_lowercase().contains("nvidia-smi")
+        && crate::ingest::clean::has_ci(&e.text, "nvidia-smi")
     {
         return Some("ERR042");
     }
@@ -408,7 +408,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if unavailable && flag(&inv.setting.jetson) == Some(true) && !jetson_torch(inv) {
         return Some("ERR040");
     }
-    if k == ErrorKind::CudaLibraryMissing && e.text.to_ascii_lowercase().contains(".dll") {
+    if k == ErrorKind::CudaLibraryMissing && crate::ingest::clean::has_ci(&e.text, ".dll") {
         return Some("ERR050");
     }
     if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing)
@@ -1195,12 +1195,11 @@ fn check_err051(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if facts::is_macos(inv) {
         return vec![];
     }
-    let errs: Vec<_> = inv
-        .errors
-        .iter()
-        .filter(|e| e.kind == ErrorKind::ExtensionNotBuilt)
-        .collect();
-    report(&ERR051, errs, ERR051.docs.how_to_fix)
+    report(
+        &ERR051,
+        inv.errors_of(&[ErrorKind::ExtensionNotBuilt]),
+        ERR051.docs.how_to_fix,
+    )
 }
 
 observed_rule!(ERR052, check_err052, "ERR052", "observed-torch-without-xpu", Category::CpuOnlyWheel, Severity::Error,

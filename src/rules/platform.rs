@@ -65,11 +65,7 @@ fn check_plat001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             f = f.evidence(format!("package {}", p.name), &p.version, &p.source);
         }
     }
-    for e in inv
-        .errors
-        .iter()
-        .filter(|e| e.kind == ErrorKind::TorchNotCompiledWithCuda)
-    {
+    for e in inv.errors_of(&[ErrorKind::TorchNotCompiledWithCuda]) {
         hard = true;
         reasons.push("code asked torch for CUDA ('Torch not compiled with CUDA enabled')".into());
         f = f.evidence("observed error", &e.text, &e.source);
@@ -238,20 +234,13 @@ fn check_plat008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if !facts::is_wsl(inv) {
         return vec![];
     }
-    let errs: Vec<_> = inv
-        .errors
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                ErrorKind::NoDevice
-                    | ErrorKind::InitFailed
-                    | ErrorKind::SmiNoDriver
-                    | ErrorKind::NoNvidiaDriver
-                    | ErrorKind::LibcudaMissing
-            )
-        })
-        .collect();
+    let errs = inv.errors_of(&[
+        ErrorKind::NoDevice,
+        ErrorKind::InitFailed,
+        ErrorKind::SmiNoDriver,
+        ErrorKind::NoNvidiaDriver,
+        ErrorKind::LibcudaMissing,
+    ]);
     if errs.is_empty() || !check_plat002(inv, kb).is_empty() || !check_plat003(inv, kb).is_empty() {
         return vec![];
     }
@@ -269,9 +258,7 @@ fn check_plat008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         if let Some(w) = &inv.wsl.is_wsl {
             f = f.fact("WSL2", w);
         }
-        for e in errs {
-            f = f.evidence("observed error", &e.text, &e.source);
-        }
+        f = f.observed(errs);
         return vec![f.fix_note(
             "export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH (or run `sudo ldconfig` so /usr/lib/wsl/lib is in the cache); check `ls -l /usr/lib/wsl/lib/libcuda*`. Do not install a Linux driver inside WSL.",
         )];

@@ -281,13 +281,7 @@ fn check_whl004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             "none (CPU-only)",
             source,
         );
-        for e in inv
-            .errors
-            .iter()
-            .filter(|e| e.kind == ErrorKind::CudaUnavailable)
-        {
-            f = f.evidence("observed error", &e.text, &e.source);
-        }
+        f = f.observed(inv.errors_of(&[ErrorKind::CudaUnavailable]));
         let conda = t.version.is_some_and(|v| v.source.contains("conda"));
         f = if conda {
             f.fix_command(
