@@ -157,7 +157,7 @@ fn check_arch002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
 pub static ARCH003: Rule = Rule {
     code: "ARCH003",
     name: "gpu-dropped-by-driver-branch",
-    category: Category::ArchUnsupported,
+    category: Category::DriverBranch,
     severity: Severity::Error,
     summary: "The driver branch no longer supports the GPU's architecture (Kepler after R470; Maxwell, Pascal and Volta after R580).",
     semantics: &[CompatSemantic::Toolkit],
@@ -333,7 +333,7 @@ fn check_arch004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
 pub static ARCH005: Rule = Rule {
     code: "ARCH005",
     name: "legacy-gpu-without-a-driver",
-    category: Category::ArchUnsupported,
+    category: Category::DriverBranch,
     severity: Severity::Error,
     summary: "A GPU that only a legacy driver branch still drives (Kepler: R470; Maxwell, Pascal, Volta: R580) is named next to a driver that does not load or finds no device, and the driver's version is not in sight.",
     semantics: &[],

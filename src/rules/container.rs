@@ -153,7 +153,7 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
 pub static CTR002: Rule = Rule {
     code: "CTR002",
     name: "image-cuda-newer-than-host-driver",
-    category: Category::Container,
+    category: Category::DriverTooOld,
     severity: Severity::Error,
     summary: "The container image's CUDA (CUDA_VERSION, NVIDIA_REQUIRE_CUDA) is newer than the host driver supports.",
     semantics: &[CompatSemantic::Toolkit, CompatSemantic::MinorVersion, CompatSemantic::Forward],

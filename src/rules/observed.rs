@@ -795,11 +795,18 @@ observed_rule!(ERR009, check_err009, "ERR009", "observed-onnxruntime-cuda-failed
     ["https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"]);
 
 observed_rule!(ERR010, check_err010, "ERR010", "observed-container-gpu-error", Category::Container, Severity::Error,
-    [ContainerNoGpuRuntime, ContainerRequirementUnsatisfied, CdiDeviceUnresolved, ContainerToolkitNoDriver], ["CTR001", "CTR002"],
-    "The container runtime could not give the container GPUs, or refused the image's CUDA requirement.",
-    "docker needs the NVIDIA container toolkit to honour --gpus, and CDI engines (podman 4.1+, containerd) a CDI spec the toolkit generated for this driver; and nvidia-container-cli refuses images whose NVIDIA_REQUIRE_CUDA the host driver does not satisfy ('unsatisfied condition: cuda>=X').",
-    "Install and configure nvidia-container-toolkit on the host (`sudo nvidia-ctk runtime configure --runtime=docker`), and use an image whose CUDA the host driver supports, or upgrade the host driver. With CDI device names (podman, containerd): `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` after every driver or toolkit change, and podman 4.1 or later.",
+    [ContainerNoGpuRuntime, CdiDeviceUnresolved, ContainerToolkitNoDriver], ["CTR001"],
+    "The container runtime could not give the container GPUs.",
+    "docker needs the NVIDIA container toolkit to honour --gpus, and CDI engines (podman 4.1+, containerd) a CDI spec the toolkit generated for this driver.",
+    "Install and configure nvidia-container-toolkit on the host (`sudo nvidia-ctk runtime configure --runtime=docker`). With CDI device names (podman, containerd): `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` after every driver or toolkit change, and podman 4.1 or later.",
     ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html"]);
+
+observed_rule!(ERR060, check_err060, "ERR060", "observed-image-needs-newer-driver", Category::DriverTooOld, Severity::Error,
+    [ContainerRequirementUnsatisfied], ["CTR002"],
+    "nvidia-container-cli refused to start an image whose CUDA requirement the host driver does not meet ('unsatisfied condition: cuda>=X').",
+    "A container uses the host's kernel module and user-mode driver. nvidia-container-cli checks the image's NVIDIA_REQUIRE_CUDA against the host driver's newest CUDA before it starts the container; an image built for a newer CUDA than the host driver supports is refused. The `brand = tesla` form of the message is the same check: the image also accepts a datacenter GPU on an older branch (forward compatibility), and the host met neither condition.",
+    "Use an image whose CUDA the host driver supports (nvidia-smi's 'CUDA Version' on the host is the newest), or upgrade the host driver to one that supports the image's CUDA.",
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA, NVIDIA_DISABLE_REQUIRE)", "https://docs.nvidia.com/deploy/cuda-compatibility/index.html"]);
 
 observed_rule!(ERR011, check_err011, "ERR011", "observed-wsl-libcuda", Category::Wsl, Severity::Error,
     [WslLibcuda], ["PLAT002", "PLAT003"],
@@ -959,7 +966,7 @@ setting_rule!(ERR029, check_err029, "ERR029", "observed-extension-on-cpu-torch",
     "Reinstall torch from the CUDA index the extension was built for (`pip install torch==X --index-url https://download.pytorch.org/whl/cuXXX`), with torchvision and torchaudio to match.",
     ["https://pytorch.org/get-started/locally/", "https://github.com/facebookresearch/xformers#installing-xformers"]);
 
-observed_rule!(ERR030, check_err030, "ERR030", "observed-gpu-dropped-by-driver", Category::ArchUnsupported, Severity::Error,
+observed_rule!(ERR030, check_err030, "ERR030", "observed-gpu-dropped-by-driver", Category::DriverBranch, Severity::Error,
     [GpuDroppedByDriver], ["ARCH003"],
     "The kernel driver says the GPU is supported only by an older, legacy driver branch.",
     "Each driver branch supports a set of GPU architectures; when a branch drops one (Kepler after R470), its kernel module ignores those GPUs and prints which legacy branch still supports them. No CUDA device exists until that branch is installed.",
@@ -1264,5 +1271,5 @@ pub static RULES: &[&Rule] = &[
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
-    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059,
+    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
 ];

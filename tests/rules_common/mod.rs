@@ -733,6 +733,7 @@ pub fn firing(code: &str) -> Inventory {
             i.os.secure_boot = f(true, "input line 3");
         }),
         "MIS003" => pasted(HostCudaContainerQuestion, "The reporter has installed CUDA 11.4.0 on the host and wonders whether they can use the CUDA 11.3 Dockerfile to build their container."),
+        "ERR060" => pasted(ContainerRequirementUnsatisfied, "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown"),
         "ERR059" => in_setting(CudaOsCallFailed, "CUDA error 304 at ggml-cuda.cu:5065: OS call failed or operation not supported on this OS", |i| {
             i.container.runtime = f("docker".into(), "input line 2");
         }),
@@ -1039,6 +1040,8 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR008" => with_error(firing("LIB001"), CudnnMissing),
         "ERR009" => with_error(firing("LIB005"), OrtCudaProviderFailed),
         "ERR010" => with_error(firing("CTR001"), ContainerNoGpuRuntime),
+        // With the host driver and the image's requirement in sight CTR002 names it.
+        "ERR060" => with_error(firing("CTR002"), ContainerRequirementUnsatisfied),
         "ERR011" => with_error(firing("PLAT003"), WslLibcuda),
         "ERR012" => with_error(firing("WHL002"), HipError),
         "ERR014" => with_error(firing("ENV001"), NoVisibleDevices),
