@@ -817,6 +817,9 @@ pub enum ErrorKind {
     ContainerToolkitNoDriver,
     /// CUDA error 304: "OS call failed or operation not supported on this OS".
     CudaOsCallFailed,
+    /// A program says a CUDA library was loaded from LD_LIBRARY_PATH rather
+    /// than from its own copy (CUDA.jl's "was loaded from a system path").
+    LoaderPathOverride,
     /// A failure the catalog does not know.
     Other,
 }

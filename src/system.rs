@@ -285,8 +285,19 @@ fn check_regular(f: std::fs::File, shown: &Path) -> io::Result<std::fs::File> {
 
 /// Read at most `cap` bytes of an open regular file; a file that holds more
 /// is an error naming the limit, not a truncated read.
-pub fn read_capped(mut f: impl Read, cap: u64, shown: &Path) -> io::Result<Vec<u8>> {
-    let mut buf = Vec::new();
+pub fn read_capped(f: impl Read, cap: u64, shown: &Path) -> io::Result<Vec<u8>> {
+    read_capped_sized(f, cap, shown, 0)
+}
+
+/// [`read_capped`] into a buffer sized for `expected` bytes up front (a
+/// file's length), so a large input is not copied as the buffer doubles.
+fn read_capped_sized(
+    mut f: impl Read,
+    cap: u64,
+    shown: &Path,
+    expected: u64,
+) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(expected.min(cap) as usize + 1);
     (&mut f)
         .take(cap + 1)
         .read_to_end(&mut buf)
@@ -327,12 +338,11 @@ pub fn read_input(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
         return read_capped(io::stdin().lock(), cap, Path::new("stdin"));
     }
     let f = open_regular(path, path)?;
-    if let Ok(m) = f.metadata() {
-        if m.len() > cap {
-            return Err(too_large(path, cap));
-        }
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > cap {
+        return Err(too_large(path, cap));
     }
-    read_capped(f, cap, path)
+    read_capped_sized(f, cap, path, len)
 }
 
 /// The one implementation: a machine whose `/` is `root`.

@@ -56,6 +56,28 @@ fn driver_in_wsl(lower: &str) -> bool {
 
 /// Words that say a line is about an NVIDIA GPU, so an AMD word on it is
 /// not the machine's GPU (`RTX 4090 vs RX 7900 XTX`).
+/// The sentence around a platform clue says the setup works there ("the
+/// same command works under WSL2", "on Windows it runs fine"): that platform
+/// is where it does not fail, so it is no clue about the failing one.
+fn works_there(lower: &str, start: usize, end: usize) -> bool {
+    let from = lower[..start].rfind(['.', ';', '!', '?']).map_or(0, |p| p + 1);
+    let to = lower[end..].find(['.', ';', '!', '?']).map_or(lower.len(), |p| end + p);
+    let before = &lower[from..start];
+    let after = &lower[end..to];
+    let said = |s: &str| {
+        ["works", "worked", "working", "runs fine", "ran fine", "no problem", "without problem", "without issue"]
+            .iter()
+            .any(|w| s.contains(w))
+    };
+    let negated = |s: &str| {
+        ["n't", "not ", "no longer", "stopped", "fails", "failed", "never"]
+            .iter()
+            .any(|w| s.contains(w))
+    };
+    let sentence = &lower[from..to];
+    (said(before) || said(after)) && !negated(sentence)
+}
+
 fn nvidia_word(l: &str) -> bool {
     let said = |w: &str| {
         l.match_indices(w).any(|(at, _)| {
@@ -146,14 +168,20 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         let lower = t.to_ascii_lowercase();
         // Every clue on the line: one sentence can name a cluster and Secure Boot.
         for m in re.captures_iter(t) {
-            if m.name("mac").is_some() {
-                first(&mut c.mac);
+            if let Some(w) = m.name("mac") {
+                if !works_there(&lower, w.start(), w.end()) {
+                    first(&mut c.mac);
+                }
             }
-            if m.name("wsl").is_some() {
-                first(&mut c.wsl);
+            if let Some(w) = m.name("wsl") {
+                if !works_there(&lower, w.start(), w.end()) {
+                    first(&mut c.wsl);
+                }
             }
-            if m.name("win").is_some() {
-                first(&mut c.win);
+            if let Some(w) = m.name("win") {
+                if !works_there(&lower, w.start(), w.end()) {
+                    first(&mut c.win);
+                }
             }
             if let Some(a) = m.name("amd") {
                 // collect_env's `ROCM used to build PyTorch: N/A` is about the wheel, not the GPU.

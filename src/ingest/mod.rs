@@ -51,7 +51,7 @@ pub use errors::{missing_facts, ToBeSure};
 /// shape is an error. Text inputs add their facts to it.
 pub fn ingest_any(inputs: &[(String, String)]) -> Result<Inventory, own_json::OwnJsonError> {
     let mut base: Option<Inventory> = None;
-    let mut texts = Vec::new();
+    let mut texts: Vec<(&str, &str)> = Vec::new();
     for (name, text) in inputs {
         match own_json::read(name, text) {
             Some(inv) => {
@@ -60,14 +60,14 @@ pub fn ingest_any(inputs: &[(String, String)]) -> Result<Inventory, own_json::Ow
                     base = Some(inv);
                 }
             }
-            None => texts.push((name.clone(), text.clone())),
+            None => texts.push((name, text)),
         }
     }
     let Some(mut inv) = base else {
-        return Ok(ingest(inputs));
+        return Ok(ingest_texts(&texts));
     };
     if !texts.is_empty() {
-        let more = ingest(&texts);
+        let more = ingest_texts(&texts);
         // Facts from the pasted text fill what the saved JSON left unknown.
         if inv.errors.is_empty() {
             inv.errors = more.errors;
@@ -88,6 +88,14 @@ pub fn ingest_any(inputs: &[(String, String)]) -> Result<Inventory, own_json::Ow
 /// Parse pasted reports into one Inventory. Each input is `(name, text)`;
 /// with one input, facts cite `input line N`, with several `NAME line N`.
 pub fn ingest(inputs: &[(String, String)]) -> Inventory {
+    let texts: Vec<(&str, &str)> = inputs
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    ingest_texts(&texts)
+}
+
+fn ingest_texts(inputs: &[(&str, &str)]) -> Inventory {
     // The largest patterns take a few milliseconds each to compile; a second
     // core compiles them while this one cleans the text (the first use waits
     // for a compile in progress, so the result is the same either way).
@@ -99,10 +107,10 @@ pub fn ingest(inputs: &[(String, String)]) -> Inventory {
                 prose::prewarm();
             });
     }
-    let names: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
+    let names: Vec<&str> = inputs.iter().map(|(n, _)| *n).collect();
     let mut b = Builder::new(format!("explain {}", names.join(" ")));
     let mut clues = context::Clues::default();
-    for (name, text) in inputs {
+    for &(name, text) in inputs {
         let label = if inputs.len() == 1 { "input" } else { name };
         let doc = clean(label, text);
         parse_doc(&doc, &mut b);

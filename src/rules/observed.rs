@@ -71,7 +71,7 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "lsmod | grep nvidia; sudo dmesg | grep -i nvidia; mokutil --sb-state",
         ),
         NoNvidiaDriver => (
-            "torch found no NVIDIA driver: libcuda could not be loaded or no nvidia kernel module is running",
+            "no NVIDIA driver was found: libcuda could not be loaded or no nvidia kernel module is running",
             "nvidia-smi; ldconfig -p | grep libcuda",
         ),
         LibcudaMissing => (
@@ -221,6 +221,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
         SmiCudaQuestion => (
             "the report reads nvidia-smi's CUDA Version as the installed toolkit's; it is the newest CUDA the driver supports",
             "nvcc --version; nvidia-smi",
+        ),
+        LoaderPathOverride => (
+            "a CUDA library was loaded from a directory on LD_LIBRARY_PATH instead of the copy the program ships or manages, so its version is the system toolkit's, not the one it was built and tested with",
+            "echo $LD_LIBRARY_PATH; module list",
         ),
         CudaOsCallFailed => (
             "a system call CUDA needs was refused (CUDA error 304): a container's seccomp profile or memory-lock limit, or the OS itself",
@@ -767,7 +771,7 @@ observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Ca
 
 observed_rule!(ERR006, check_err006, "ERR006", "observed-no-driver", Category::NoDriver, Severity::Error,
     [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed, GpuFellOffBus],
-    ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "ARCH005", "CTR001", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
+    ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "ARCH005", "CTR001", "CTR002", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
     "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing) was seen.",
     "CUDA needs the nvidia kernel module bound to the GPU, the matching user-space libcuda on the loader path, and the /dev/nvidia* nodes. Any missing piece gives these errors; which one it is depends on facts the report does not show.",
     "Run the command in the message on the machine (or `gpucompat check` there): install or load the driver, bind it instead of nouveau, or start the container with GPUs.",
@@ -1244,6 +1248,13 @@ observed_rule!(ERR058, check_err058, "ERR058", "observed-toolkit-paths-disagree"
     "Use one toolkit for both: `export CUDA_HOME=/usr/local/cuda-12.4` (the one wanted), `export PATH=$CUDA_HOME/bin:$PATH`, then check `which nvcc` and `nvcc --version`; rebuild the package after that.",
     ["https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ (post-installation: PATH and LD_LIBRARY_PATH of one toolkit)", "https://github.com/cupy/cupy/issues/1034", "https://github.com/CharlesShang/DCNv2/issues/110"]);
 
+observed_rule!(ERR061, check_err061, "ERR061", "observed-library-from-loader-path", Category::EnvVar, Severity::Warning,
+    [LoaderPathOverride], [],
+    "A program reports that a CUDA runtime library came from a directory on LD_LIBRARY_PATH, not from the copy it manages itself.",
+    "Packages that bring their own CUDA libraries (CUDA.jl artifacts, pip's nvidia-* wheels) load them by name, and the dynamic loader searches LD_LIBRARY_PATH first. A cluster module or a profile that puts a system toolkit's lib64 there hands the program that toolkit's cuBLAS or nvJitLink, of another version than the one it was built against: warnings at best, missing symbols or wrong results at worst.",
+    "Unset LD_LIBRARY_PATH for the program (or drop the CUDA directories from it, e.g. `module unload cuda` before the job), or tell the package to use the local toolkit on purpose (CUDA.jl: `CUDA.set_runtime_version!(local_toolkit=true)`).",
+    ["https://cuda.juliagpu.org/stable/installation/overview/ (CUDA toolkit artifacts, local toolkit)", "https://github.com/JuliaGPU/CUDA.jl/issues/2530"]);
+
 pub static ERR050: Rule = Rule {
     code: "ERR050",
     name: "observed-cuda-dll-not-found",
@@ -1271,5 +1282,5 @@ pub static RULES: &[&Rule] = &[
     &ERR021, &ERR022, &ERR023, &ERR024, &ERR025, &ERR026, &ERR027, &ERR028, &ERR029, &ERR030,
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
-    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
+    &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060, &ERR061,
 ];

@@ -734,6 +734,7 @@ pub fn firing(code: &str) -> Inventory {
         }),
         "MIS003" => pasted(HostCudaContainerQuestion, "The reporter has installed CUDA 11.4.0 on the host and wonders whether they can use the CUDA 11.3 Dockerfile to build their container."),
         "ERR060" => pasted(ContainerRequirementUnsatisfied, "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown"),
+        "ERR061" => pasted(LoaderPathOverride, "Warning: CUDA runtime library `libcublasLt.so.12` was loaded from a system path, `/opt/cuda/12.6.1/lib64/libcublasLt.so.12`."),
         "ERR059" => in_setting(CudaOsCallFailed, "CUDA error 304 at ggml-cuda.cu:5065: OS call failed or operation not supported on this OS", |i| {
             i.container.runtime = f("docker".into(), "input line 2");
         }),
@@ -1042,6 +1043,8 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR010" => with_error(firing("CTR001"), ContainerNoGpuRuntime),
         // With the host driver and the image's requirement in sight CTR002 names it.
         "ERR060" => with_error(firing("CTR002"), ContainerRequirementUnsatisfied),
+        // A library that failed to load is another message's.
+        "ERR061" => pasted(CudaLibraryMissing, "OSError: libcublasLt.so.12: cannot open shared object file: No such file or directory"),
         "ERR011" => with_error(firing("PLAT003"), WslLibcuda),
         "ERR012" => with_error(firing("WHL002"), HipError),
         "ERR014" => with_error(firing("ENV001"), NoVisibleDevices),
