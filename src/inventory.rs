@@ -223,6 +223,10 @@ pub struct Setting {
     /// chosen per pod, not by default).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runtime_class_named: F<bool>,
+    /// An application the report is about whose GPU floor the knowledge
+    /// base knows (`ollama`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app: F<String>,
 }
 
 impl Setting {

@@ -512,7 +512,7 @@ fn package_unknown_is_exit_2_with_nearest() {
 fn sources_lists_every_table_and_source() {
     let v = json(&["sources"]);
     let tables = v["tables"].as_array().unwrap();
-    assert_eq!(tables.len(), 17);
+    assert_eq!(tables.len(), 18);
     assert!(tables.iter().all(|t| t["rows"].as_u64().unwrap() > 0));
     let sources = v["sources"].as_array().unwrap();
     assert!(sources.iter().any(|s| s["source"]

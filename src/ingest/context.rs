@@ -28,6 +28,7 @@ regex_fn!(
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
+    |(?P<app>\bollama\b)
     |(?P<rtclass>\bruntimeclassname\b)
     "
 );
@@ -60,19 +61,40 @@ fn driver_in_wsl(lower: &str) -> bool {
 /// same command works under WSL2", "on Windows it runs fine"): that platform
 /// is where it does not fail, so it is no clue about the failing one.
 fn works_there(lower: &str, start: usize, end: usize) -> bool {
-    let from = lower[..start].rfind(['.', ';', '!', '?']).map_or(0, |p| p + 1);
-    let to = lower[end..].find(['.', ';', '!', '?']).map_or(lower.len(), |p| end + p);
+    let from = lower[..start]
+        .rfind(['.', ';', '!', '?'])
+        .map_or(0, |p| p + 1);
+    let to = lower[end..]
+        .find(['.', ';', '!', '?'])
+        .map_or(lower.len(), |p| end + p);
     let before = &lower[from..start];
     let after = &lower[end..to];
     let said = |s: &str| {
-        ["works", "worked", "working", "runs fine", "ran fine", "no problem", "without problem", "without issue"]
-            .iter()
-            .any(|w| s.contains(w))
+        [
+            "works",
+            "worked",
+            "working",
+            "runs fine",
+            "ran fine",
+            "no problem",
+            "without problem",
+            "without issue",
+        ]
+        .iter()
+        .any(|w| s.contains(w))
     };
     let negated = |s: &str| {
-        ["n't", "not ", "no longer", "stopped", "fails", "failed", "never"]
-            .iter()
-            .any(|w| s.contains(w))
+        [
+            "n't",
+            "not ",
+            "no longer",
+            "stopped",
+            "fails",
+            "failed",
+            "never",
+        ]
+        .iter()
+        .any(|w| s.contains(w))
     };
     let sentence = &lower[from..to];
     (said(before) || said(after)) && !negated(sentence)
@@ -128,6 +150,7 @@ pub struct Clues {
     l4t_host: Option<(u32, String)>,
     k3s: Option<(String, String)>,
     runtime_class: Option<String>,
+    app: Option<(String, String)>,
     l4t_image: Option<(u32, String, String)>,
 }
 
@@ -286,6 +309,11 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if m.name("rtclass").is_some() {
                 first(&mut c.runtime_class);
+            }
+            if let Some(a) = m.name("app") {
+                if c.app.is_none() {
+                    c.app = Some((a.as_str().to_ascii_lowercase(), src.to_string()));
+                }
             }
         }
         // A compose file or Kubernetes spec that reserves NVIDIA devices.
@@ -658,6 +686,10 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         inv.container.kubernetes.get_or_insert_with(|| {
             Fact::new(true, src).with_note("the report names a Kubernetes distribution")
         });
+    }
+    if let Some((app, src)) = &c.app {
+        s.app
+            .get_or_insert_with(|| Fact::new(app.clone(), src).with_note("the report names it"));
     }
     if let Some(src) = &c.runtime_class {
         s.runtime_class_named.get_or_insert_with(|| {

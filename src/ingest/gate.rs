@@ -265,6 +265,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "rke",
             "rancher",
             "runtimeclassname",
+            "ollama",
             "slurm",
             "slurmstepd",
             "salloc",

@@ -227,6 +227,10 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
 }
 
 regex_fn!(
+    ggml_device_re,
+    r"(?:^|[\s:])Device ([0-9]{1,2}): ([^,]{3,60}), compute capability ([0-9]{1,2}\.[0-9])\b"
+);
+regex_fn!(
     tf_props_re,
     r"name: (.+?) computeCapability: ([0-9]+\.[0-9]+)"
 );
@@ -268,6 +272,12 @@ fn device_log(b: &mut Builder, t: &str, src: &str, tf_device: &mut Option<u32>) 
         return;
     }
     if let Some(c) = tf_created_re().captures(t) {
+        let idx = c[1].parse().unwrap_or(0);
+        named(b, idx, c[2].trim(), &c[3]);
+        return;
+    }
+    // ggml (llama.cpp, Ollama, koboldcpp): `Device 0: Tesla K80, compute capability 3.7, VMM: yes`.
+    if let Some(c) = ggml_device_re().captures(t) {
         let idx = c[1].parse().unwrap_or(0);
         named(b, idx, c[2].trim(), &c[3]);
         return;

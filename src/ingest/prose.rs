@@ -473,7 +473,12 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             if let Some(m) = gpu_named_re().captures(t) {
                 let name = m[1].trim().to_string();
                 let short = t.len() <= 120;
-                if (short || name.starts_with("NVIDIA "))
+                // A brand word makes the name specific enough in a longer sentence too.
+                let lower = name.to_ascii_lowercase();
+                let branded = ["nvidia ", "tesla ", "geforce "]
+                    .iter()
+                    .any(|w| lower.contains(w));
+                if (short || branded)
                     && (!name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA"))
                 {
                     let g = b.gpu(0);

@@ -50,6 +50,7 @@ pub struct Kb {
     pub nvidia_wheels: Table<NvidiaWheelRow>,
     pub cuda_images: Table<CudaImageRow>,
     pub extensions: Table<ExtensionRow>,
+    pub apps: Table<AppRow>,
     /// Each GPU row's name split the ways a lookup compares it, built once on
     /// first lookup (a clone starts without it, so a changed copy rebuilds).
     pub(crate) gpu_keys: queries::GpuKeys,
@@ -97,6 +98,7 @@ embedded!(
     nvidia_wheels,
     cuda_images,
     extensions,
+    apps,
 );
 
 /// A table's text and its format.

@@ -126,6 +126,24 @@ pub fn gpu_row<'a>(kb: &'a Kb, name: Option<&str>, pci: Option<&PciDevice>) -> R
         GpuLookup::Found(r) => RowMatch::Found(r, format!("{KB_SOURCE} gpus: {}", r.name)),
         GpuLookup::Ambiguous(rows) => match by_pci() {
             Some((r, s)) => RowMatch::Found(r, s),
+            // `Tesla V100` names four rows (memory, form factor) of one
+            // chip: what they all agree on is known all the same.
+            None if rows.iter().all(|r| {
+                r.compute_capability.is_some()
+                    && r.compute_capability == rows[0].compute_capability
+                    && r.architecture == rows[0].architecture
+            }) =>
+            {
+                let names: Vec<&str> = rows.iter().take(4).map(|r| r.name.as_str()).collect();
+                let more = if rows.len() > 4 { ", ..." } else { "" };
+                let how = format!(
+                    "{KB_SOURCE} gpus: all {} rows \"{}\" fits ({}{more})",
+                    rows.len(),
+                    name.trim(),
+                    names.join(", ")
+                );
+                RowMatch::Prefix(rows, how)
+            }
             None => RowMatch::Ambiguous(rows),
         },
         GpuLookup::NotFound { .. } => match by_pci() {

@@ -298,6 +298,16 @@ pub enum Prebuilt {
     Source,
 }
 
+/// An application with a GPU floor of its own (Ollama: compute capability 5.0).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AppRow {
+    pub app: String,
+    pub min_cc: Option<ComputeCapability>,
+    pub note: Option<String>,
+    pub source: String,
+}
+
 /// A compiled extension release range (flash-attn, xformers, vLLM, ...).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -235,6 +235,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         ("GPUs chosen by index", &st.renumbered_devices),
         ("extension built from source", &st.extension_build),
         ("Kubernetes distribution", &st.k3s),
+        ("application", &st.app),
     ];
     for (what, x) in texts {
         if let Some(x) = x {

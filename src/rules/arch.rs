@@ -1,9 +1,9 @@
 //! Architecture family: does each GPU get a kernel it can run, from the
 //! wheel's arch list, the driver branch and the CUDA major?
 
-use crate::finding::{Category, Finding, Fix, Severity};
+use crate::finding::{Category, Finding, Fix, KbRef, Severity};
 use crate::inventory::{ErrorKind, Inventory, OsKind};
-use crate::kb::tables::ArchitectureRow;
+use crate::kb::tables::{AppRow, ArchitectureRow};
 use crate::kb::{Kb, KernelMatch};
 use crate::version::DriverVersion;
 
@@ -11,7 +11,7 @@ use super::facts::{self, GpuView};
 use super::fix;
 use super::{CompatSemantic, Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&ARCH001, &ARCH002, &ARCH003, &ARCH004, &ARCH005];
+pub static RULES: &[&Rule] = &[&ARCH001, &ARCH002, &ARCH003, &ARCH004, &ARCH005, &ARCH006];
 
 pub static ARCH001: Rule = Rule {
     code: "ARCH001",
@@ -396,3 +396,83 @@ fn check_arch005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     out
 }
+
+pub static ARCH006: Rule = Rule {
+    code: "ARCH006",
+    name: "gpu-below-app-floor",
+    category: Category::ArchUnsupported,
+    severity: Severity::Error,
+    summary: "The application the report is about supports only GPUs of a higher compute capability than this one (Ollama: 5.0 and newer).",
+    semantics: &[CompatSemantic::Binary],
+    docs: Docs {
+        what_it_checks: "Reports that name an application with a documented GPU floor (`apps` table: Ollama) and an NVIDIA GPU whose compute capability is below it. An error when every NVIDIA GPU named is below the floor, a warning when some other GPU meets it.",
+        why_it_breaks: "An application's CUDA build carries kernels only for the architectures its project builds for, whatever the driver and the toolkit would allow. Below that floor it finds no usable GPU and falls back to the CPU (or stops), and no driver or CUDA install changes that.",
+        how_to_fix: "Use a GPU at or above the application's floor, or build the application from source for the older GPU where its project documents how.",
+        sources: &[
+            "https://github.com/ollama/ollama/blob/main/docs/gpu.mdx (Ollama supports Nvidia GPUs with compute capability 5.0+)",
+        ],
+    },
+    check: check_arch006,
+    superseded_by: &[],
+};
+
+fn app_kb(r: &AppRow) -> KbRef {
+    KbRef {
+        table: "apps".into(),
+        row: r.app.clone(),
+        source: r.source.clone(),
+    }
+}
+
+fn check_arch006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(app) = &inv.setting.app else {
+        return vec![];
+    };
+    let Some(row) = kb.apps.row.iter().find(|r| r.app == app.value) else {
+        return vec![];
+    };
+    let Some(floor) = row.min_cc else {
+        return vec![];
+    };
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let below: Vec<_> = gpus
+        .iter()
+        .filter(|g| g.cc.as_ref().is_some_and(|cc| cc.value < floor))
+        .collect();
+    if below.is_empty() {
+        return vec![];
+    }
+    let all_below = below.len() == gpus.len();
+    let errs = inv.errors_of(NO_GPU_KINDS);
+    below
+        .into_iter()
+        .map(|g| {
+            let cc = g.cc.as_ref().map(|c| c.value.to_string()).unwrap_or_default();
+            let mut f = ARCH006.finding(format!(
+                "{} has compute capability {cc}; {} supports NVIDIA GPUs of compute capability {floor} and newer, so it cannot use this GPU{}.",
+                g.label,
+                app.value,
+                if all_below { " and runs on the CPU (or finds no GPU)" } else { "" }
+            ));
+            f = g
+                .cite_cc(g.cite_name(f))
+                .evidence("application", &app.value, &app.source)
+                .kb(app_kb(row))
+                .observed(errs.iter().copied());
+            if !all_below {
+                f.severity = Severity::Warning;
+            }
+            let more = row.note.as_deref().map(|n| format!(". {n}")).unwrap_or_default();
+            f.fix_note(format!("use a GPU of compute capability {floor} or newer{more}"))
+        })
+        .collect()
+}
+
+/// Errors that say the program got no GPU.
+const NO_GPU_KINDS: &[ErrorKind] = &[
+    ErrorKind::NoDevice,
+    ErrorKind::NoNvidiaDriver,
+    ErrorKind::CudaUnavailable,
+    ErrorKind::NoKernelImage,
+    ErrorKind::ArchNotCompiled,
+];

@@ -479,6 +479,11 @@ pub fn firing(code: &str) -> Inventory {
             .env_var("NVIDIA_VISIBLE_DEVICES", "void")
             .torch("2.5.1+cu121", Some("12.1"))
             .build(),
+        "ARCH006" => B::linux()
+            .gpu("Tesla K80")
+            .error(CudaUnavailable, "ollama can't find my gpu and uses the cpu")
+            .with(|i| i.setting.app = f("ollama".into(), "input line 1"))
+            .build(),
         "CTR004" => B::linux()
             .error(InsufficientDriver, "Failed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!")
             .with(|i| i.setting.k3s = f("k3s".into(), "input line 3"))
@@ -877,6 +882,12 @@ pub fn near_miss(code: &str) -> Inventory {
             .torch("2.5.1+cu121", Some("12.1"))
             .build(),
         // The same error with the node's driver in sight: the driver is what is old.
+        // A GPU at or above the application's floor.
+        "ARCH006" => B::linux()
+            .gpu("NVIDIA GeForce RTX 3090")
+            .error(CudaUnavailable, "ollama can't find my gpu and uses the cpu")
+            .with(|i| i.setting.app = f("ollama".into(), "input line 1"))
+            .build(),
         "CTR004" => B::linux()
             .driver("470.82.01", None)
             .error(InsufficientDriver, "Failed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!")

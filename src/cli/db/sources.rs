@@ -104,6 +104,7 @@ impl Answer for SourcesAnswer {
 pub fn all_tables(kb: &Kb) -> serde_json::Result<Vec<(&'static str, serde_json::Value)>> {
     use serde_json::to_value as v;
     Ok(vec![
+        ("apps", v(&kb.apps)?),
         ("architectures", v(&kb.architectures)?),
         ("cuda_images", v(&kb.cuda_images)?),
         ("cuda_toolkits", v(&kb.cuda_toolkits)?),
