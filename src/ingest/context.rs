@@ -416,7 +416,7 @@ fn l4t_releases(t: &str, src: &str, c: &mut Clues) {
 }
 regex_fn!(
     chosen_re,
-    r"(?i)(?:cuda_visible_devices\s*[=:]\s*|gpu_ids\W{0,6})['\x22]?([1-9][0-9]*(?:\s*,\s*[0-9]+)*)\b"
+    r"(?i)(?:cuda_visible_devices\s*[=:]\s*|gpu_ids[\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]{0,6})['\x22]?([1-9][0-9]*(?:\s*,\s*[0-9]+)*)\b"
 );
 regex_fn!(
     device_words_re,
@@ -432,7 +432,7 @@ regex_fn!(
 );
 regex_fn!(
     device_order_re,
-    r"(?i)\b(?:device|gpu|cuda)\s+(?:numbers?|ids?|indexe?s?|indices|numbering|order(?:ing)?)\b[^.;]{0,100}\bnvidia-smi\b[^.;]{0,80}?\b(?:(?:do(?:es)?\s+)?not\s+(?:match|the\s+same|correspond|line\s+up|refer\s+to\s+the\s+same)|don'?t\s+(?:match|correspond)|not\s+matching|mismatch|differs?|different)\b|\bnvidia-smi\b[^.;]{0,40}\b(?:device|gpu)\s+(?:numbers?|ids?|indexe?s?|indices|numbering|order(?:ing)?)\s+(?:(?:do(?:es)?\s+)?not\s+(?:match|correspond)|not\s+matching|mismatch|differs?|different)\b"
+    r"(?i)\b(?:device|gpu|cuda)\s+(?:numbers?|ids?|indexe?s?|indices|numbering|order(?:ing)?)\b[\x00-\x2d\x2f-\x3a\x3c-\x7f]{0,100}\bnvidia-smi\b[\x00-\x2d\x2f-\x3a\x3c-\x7f]{0,80}?\b(?:(?:do(?:es)?\s+)?not\s+(?:match|the\s+same|correspond|line\s+up|refer\s+to\s+the\s+same)|don'?t\s+(?:match|correspond)|not\s+matching|mismatch|differs?|different)\b|\bnvidia-smi\b[\x00-\x2d\x2f-\x3a\x3c-\x7f]{0,40}\b(?:device|gpu)\s+(?:numbers?|ids?|indexe?s?|indices|numbering|order(?:ing)?)\s+(?:(?:do(?:es)?\s+)?not\s+(?:match|correspond)|not\s+matching|mismatch|differs?|different)\b"
 );
 regex_fn!(
     device0_re,

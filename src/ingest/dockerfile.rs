@@ -34,7 +34,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         };
         let rest = rest.trim();
-        match instr.to_ascii_uppercase().as_str() {
+        let upper = ["ARG", "FROM", "ENV"]
+            .iter()
+            .find(|k| instr.eq_ignore_ascii_case(k));
+        let Some(&instr_uc) = upper else {
+            continue;
+        };
+        match instr_uc {
             "ARG" => {
                 if let Some((k, v)) = rest.split_once('=') {
                     args.insert(k.trim().to_string(), v.trim().trim_matches('"').to_string());

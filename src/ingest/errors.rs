@@ -243,6 +243,8 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: CUDA error: no kernel image is available for execution on the device", kernel_image_of),
     e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
         "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"),
+    ex("cuda-invalid-device-function", "invalid device function", &[], K::NoKernelImage, Some(98),
+        "RuntimeError: function_attributes(): after cudaFuncGetAttributes: invalid device function", cuda_not_hip),
     ex("torch-arch-not-compatible", "is not compatible with the current PyTorch installation", &["capability sm_"], K::ArchNotCompiled, None,
         "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.", arch_not_compatible),
     ex("torch-gpu-too-old", "which is of cuda capability", &[], K::ArchNotCompiled, None,
@@ -537,6 +539,7 @@ pub static CATALOG: &[Entry] = &[
 /// public reports whose logs hold the message (two or more where the
 /// development part has them), or the vendor page for its meaning.
 pub static SOURCES: &[(&str, &[&str])] = &[
+    ("cuda-invalid-device-function", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidDeviceFunction = 98: the kernel is not compiled for this device's architecture)", "https://github.com/pjreddie/darknet/issues/686", "https://github.com/PaddlePaddle/Paddle/issues/15183"]),
     ("undefined-symbol", &["https://github.com/Dao-AILab/flash-attention/issues/1644", "https://github.com/Dao-AILab/flash-attention/issues/931", "https://github.com/pytorch/audio/issues/171"]),
     ("xformers-built-for", &["https://github.com/facebookresearch/xformers/issues/874", "https://github.com/LykosAI/StabilityMatrix/issues/1276"]),
     ("flash-attn-needs-ampere", &["https://github.com/Dao-AILab/flash-attention/issues/762"]),
@@ -1956,6 +1959,16 @@ fn mig_mentioned(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
 
 /// "no kernel image" raised inside a compiled extension (its path or name on
 /// the line) is also that extension's failure: it has no kernels for the GPU.
+/// CUDA's `invalid device function` (error 98); HIP and ROCm print the same
+/// words, which are theirs (`hip-invalid-device-function`, `ggml-rocm-error`).
+fn cuda_not_hip(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    if l.contains("hip") || l.contains("rocm") {
+        return None;
+    }
+    kernel_image_of(c, b, k)
+}
+
 fn kernel_image_of(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line.to_ascii_lowercase();
     let ext = [

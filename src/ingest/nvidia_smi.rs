@@ -228,7 +228,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
 
 regex_fn!(
     ggml_device_re,
-    r"(?:^|[\s:])Device ([0-9]{1,2}): ([^,]{3,60}), compute capability ([0-9]{1,2}\.[0-9])\b"
+    r"(?:^|[\s:])Device ([0-9]{1,2}): ([A-Za-z][A-Za-z0-9 ._()/-]{2,59}), compute capability ([0-9]{1,2}\.[0-9])\b"
 );
 regex_fn!(
     tf_props_re,

@@ -22,7 +22,7 @@ pub fn is_prose(source: &str) -> bool {
 
 regex_fn!(
     driver_re,
-    r"(?i)^[\s*\-_>|]*(?:nvidia\s+)?(?:gpu\s+)?driver(?:\s+version)?[\s*_]*(?::|=|is)\s*[\s*_]*r?([0-9]{3}\.[0-9]{1,3}(?:\.[0-9]{1,3})?)(?:[\s.,;)*_]|$)"
+    r"(?i)^[\s*\-_>|]*(?:(?:the|my|our|this|its)\s+(?:[a-z0-9'’-]+\s+){0,2}?)?(?:nvidia\s+)?(?:gpu\s+)?driver(?:\s+version)?[\s*_]*(?::|=|is)\s*[\s*_`]*r?([0-9]{3}\.[0-9]{1,3}(?:\.[0-9]{1,3})?)(?:[\s.,;)*_`]|$)"
 );
 regex_fn!(
     gpu_re,
@@ -44,6 +44,15 @@ regex_fn!(
 regex_fn!(
     gpu_named_re,
     r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?)\b"
+);
+
+regex_fn!(
+    proprietary_re,
+    r"(?i)\bproprietary\s+(?:nvidia\s+)?(?:kernel\s+)?(?:kmod|modules?|module\s+flavou?r)\b|--kernel-module-type[= ]proprietary\b"
+);
+regex_fn!(
+    family_gpu_re,
+    r"(?:\(|\b(?:[Mm]y|[Oo]ur|[Aa]n?|[Tt]he|[Tt]his)\s+)(Blackwell|Hopper|Ada|Ampere|Turing|Volta|Pascal|Maxwell|Kepler)\s+GPU\b"
 );
 
 regex_fn!(
@@ -134,7 +143,7 @@ regex_fn!(
 );
 regex_fn!(
     field_re,
-    r"^(?:#{2,6}\s*(?P<h>[^#].{1,80}?)\s*#*|[-*\s]*\*\*(?P<b>[^*]{2,60}?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+)|(?P<p>(?i:tensorflow version|cudnn|cudnn version|cuda/cudnn version|nvidia-smi|gpu model and memory|os platform and distribution)):\s+(?P<pv>.+))$"
+    r"^(?:#{2,6}\s*(?P<h>[^#].*?)\s*#*|[-*\s]*\*\*(?P<b>[^*]+?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+)|(?P<p>(?i:tensorflow version|cudnn|cudnn version|cuda/cudnn version|nvidia-smi|gpu model and memory|os platform and distribution)):\s+(?P<pv>.+))$"
 );
 
 /// Compile the patterns most reports reach, ahead of their first use.
@@ -146,6 +155,17 @@ pub(super) fn prewarm() {
     gpu_named_re();
     version_token_re();
 }
+
+/// The keys `field_re` reads from a plain `Key: value` line.
+const PLAIN_KEYS: &[&str] = &[
+    "tensorflow version",
+    "cudnn",
+    "cudnn version",
+    "cuda/cudnn version",
+    "nvidia-smi",
+    "gpu model and memory",
+    "os platform and distribution",
+];
 
 /// An issue template's field: a `### Heading` and the first line under it,
 /// `**Key**: value`, or `- Key: value`.
@@ -161,9 +181,23 @@ fn fields(doc: &Doc) -> Vec<(String, String, String)> {
         {
             continue;
         }
+        // Plain `Key: value` lines are read only for a closed set of keys.
+        if plain && !(t.starts_with("##") || t.starts_with("**") || t.starts_with("- ")) {
+            let key = t.split(": ").next().unwrap_or("").trim();
+            if !PLAIN_KEYS.iter().any(|k| key.eq_ignore_ascii_case(k)) {
+                continue;
+            }
+        }
         let Some(m) = field_re().captures(t) else {
             continue;
         };
+        // A heading of at most 81 characters, a bold key of 2 to 60.
+        if m.name("h").is_some_and(|h| h.as_str().chars().count() > 81)
+            || m.name("b")
+                .is_some_and(|k| !(2..=60).contains(&k.as_str().chars().count()))
+        {
+            continue;
+        }
         let (key, value, src) = if let Some(h) = m.name("h") {
             // The value is the first non-empty line under the heading.
             let mut j = i + 1;
@@ -400,6 +434,46 @@ fn torch_build_known(b: &Builder) -> bool {
 
 /// torch's CUDA build and nvcc's CUDA as a sentence states them, each only
 /// where no tool output gave it.
+/// "the proprietary kernel module is loaded", `--kernel-module-type=proprietary`:
+/// the module's flavour; "(Blackwell GPU, PCI ID ...)": the GPU's family when
+/// nothing names the GPU itself.
+fn module_said(t: &str, src: &str, b: &mut Builder) {
+    if b.inv.nvidia.module_flavor.is_none() && proprietary_re().is_match(t) {
+        let lower = t.to_ascii_lowercase();
+        let said = lower.contains("--kernel-module-type")
+            || [
+                "loaded",
+                "installed",
+                "in use",
+                "is used",
+                "running",
+                "picked",
+                "chose",
+            ]
+            .iter()
+            .any(|w| lower.contains(w));
+        if said {
+            b.inv.nvidia.module_flavor = Some(
+                Fact::new(crate::inventory::ModuleFlavor::Proprietary, src)
+                    .with_note("as the report states it"),
+            );
+        }
+    }
+    let unnamed =
+        b.inv.gpus.iter().all(|g| {
+            g.name.is_none() && g.compute_capability.is_none() && g.architecture.is_none()
+        });
+    if unnamed {
+        if let Some(m) = family_gpu_re().captures(t) {
+            let g = b.gpu(0);
+            g.architecture = Some(
+                Fact::new(m[1].to_string(), src)
+                    .with_note("the GPU's family as the report states it"),
+            );
+        }
+    }
+}
+
 fn said_builds(t: &str, src: &str, b: &mut Builder) {
     let lower = t.to_ascii_lowercase();
     if lower.contains("torch.version.cuda") {
@@ -429,10 +503,46 @@ fn said_builds(t: &str, src: &str, b: &mut Builder) {
 pub fn parse(doc: &Doc, b: &mut Builder) {
     template(doc, b);
     for line in &doc.lines {
-        let t = line.text.trim();
-        if t.len() < 6 || t.len() > 200 {
+        let whole = line.text.trim();
+        if whole.len() < 6 || whole.len() > 2000 {
             continue;
         }
+        for t in sentences(whole) {
+            statement(line, t, b);
+        }
+    }
+}
+
+/// A line of at most 200 bytes as it is; a longer paragraph as its sentences
+/// (split after `. `, `; ` or `! `) of 6 bytes or more.
+fn sentences(t: &str) -> Vec<&str> {
+    if t.len() <= 200 {
+        return vec![t];
+    }
+    let bytes = t.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..bytes.len() {
+        if bytes[i] == b' ' && matches!(bytes[i - 1], b'.' | b';' | b'!') {
+            out.push(t[start..i].trim());
+            start = i + 1;
+        }
+    }
+    out.push(t[start..].trim());
+    out.retain(|s| s.len() >= 6);
+    out
+}
+
+/// The typed facts of one line or sentence.
+fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
+    if t.len() > 200 {
+        // A long sentence: only the readers that need a specific phrase.
+        if line.gate(super::gate::Gate::Prose) {
+            module_said(t, &format!("{} {PROSE}", line.src), b);
+        }
+        return;
+    }
+    {
         if !line.gate(super::gate::Gate::Prose) {
             // `I have a 3060`: a number is no gate word, so the owner's words stand in.
             let owned = ["have", "my ", "My ", "with ", "using ", "own "]
@@ -441,7 +551,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             if owned && t.bytes().any(|c| c.is_ascii_digit()) {
                 bare_gpu(t, &format!("{} {PROSE}", line.src), b);
             }
-            continue;
+            return;
         }
         let src = format!("{} {PROSE}", line.src);
         if b.inv.nvidia.driver_version.is_none() {
@@ -451,7 +561,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             {
                 b.inv.nvidia.driver_version =
                     Some(Fact::new(v, &src).with_note("typed in the report, not a tool's output"));
-                continue;
+                return;
             }
         }
         if b.inv.gpus.iter().all(|g| g.name.is_none()) {
@@ -463,7 +573,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                         Fact::new(name.to_string(), &src)
                             .with_note("typed in the report, not a tool's output"),
                     );
-                    continue;
+                    return;
                 }
             }
         }
@@ -489,6 +599,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
         bare_gpu(t, &src, b);
+        module_said(t, &src, b);
         // "`torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0".
         said_builds(t, &src, b);
         // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.

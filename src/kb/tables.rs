@@ -113,6 +113,10 @@ pub struct ArchitectureRow {
     pub min_windows_driver: Option<DriverVersion>,
     pub last_toolkit: Option<CudaVersion>,
     pub last_driver_branch: Option<DriverVersion>,
+    /// Only the open kernel modules drive it: the proprietary flavour does not
+    /// support this architecture at all.
+    #[serde(default)]
+    pub open_module_only: bool,
     pub note: Option<String>,
     pub source: String,
 }

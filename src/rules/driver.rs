@@ -12,7 +12,7 @@ use super::fix;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &DRV001, &DRV002, &DRV003, &DRV004, &DRV005, &DRV006, &DRV007,
+    &DRV001, &DRV002, &DRV003, &DRV004, &DRV005, &DRV006, &DRV007, &DRV008, &DRV009,
 ];
 
 pub static DRV001: Rule = Rule {
@@ -608,6 +608,204 @@ fn check_drv007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         ))
         .evidence("driver query answered", format!("false ({why})"), &query.source);
     vec![f.fix_note("Run `nvidia-smi` and read its error; `sudo dmesg | grep -iE 'NVRM|Xid'` shows driver faults. A query that hangs points at a hung GPU or driver: reset the GPU or reboot.")]
+}
+
+pub static DRV008: Rule = Rule {
+    code: "DRV008",
+    name: "proprietary-module-on-open-only-gpu",
+    category: Category::DriverBranch,
+    severity: Severity::Error,
+    summary: "The proprietary kernel module drives a GPU that only the open kernel modules support (Blackwell).",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "The kernel module's flavour (the `Open Kernel Module` tag of /proc/driver/nvidia/version, or as a report states it) against each NVIDIA GPU's architecture: the `architectures` table marks the ones only the open kernel modules support (`open_module_only`).",
+        why_it_breaks: "NVIDIA supports Blackwell GPUs (and Grace Hopper) with the open GPU kernel modules only; the proprietary flavour of the same release does not drive them. The driver loads, but nvidia-smi says 'No devices were found', CUDA sees no device and a Kubernetes device plugin advertises no GPU.",
+        how_to_fix: "Install the open flavour of the same driver release: on Ubuntu `sudo apt install nvidia-driver-<branch>-open` (NVIDIA's repository: `nvidia-open`), with the .run installer `--kernel-module-type=open`. A node image that picks the flavour from a list of device IDs needs this GPU's ID on that list. Reboot (or unload and reload the modules) afterwards.",
+        sources: &[
+            "https://developer.nvidia.com/blog/nvidia-transitions-fully-towards-open-source-gpu-kernel-modules/ (Grace Hopper and Blackwell must use the open kernel modules)",
+            "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/kernel-modules.html (the two flavours)",
+        ],
+    },
+    check: check_drv008,
+    superseded_by: &[],
+};
+
+/// The architecture row that says only the open modules drive this GPU: its
+/// own row, or, for a GPU known only by its family (`Blackwell`), the
+/// family's discrete rows when every one of them says so.
+fn open_only_row<'a>(
+    g: &GpuView<'a>,
+    kb: &'a Kb,
+) -> Option<&'a crate::kb::tables::ArchitectureRow> {
+    if let Some(a) = g.arch {
+        return a.open_module_only.then_some(a);
+    }
+    let family = g.architecture.as_ref()?.value.as_str();
+    let rows: Vec<_> = kb
+        .architectures
+        .row
+        .iter()
+        .filter(|r| !r.integrated && r.name.split([' ', '(']).next() == Some(family))
+        .collect();
+    (!rows.is_empty() && rows.iter().all(|r| r.open_module_only)).then(|| rows[0])
+}
+
+fn check_drv008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(flavor) = inv
+        .nvidia
+        .module_flavor
+        .as_ref()
+        .filter(|f| f.value == crate::inventory::ModuleFlavor::Proprietary)
+    else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    for g in facts::nvidia_gpus(inv, kb) {
+        let Some(row) = open_only_row(&g, kb) else {
+            continue;
+        };
+        let arch = g
+            .architecture
+            .as_ref()
+            .map_or(row.name.as_str(), |a| a.value.as_str());
+        let mut f = DRV008
+            .finding(format!(
+                "{} is a {arch} GPU, which only the open NVIDIA kernel modules drive; the proprietary module is loaded, so the driver sees no usable GPU here.",
+                g.label
+            ))
+            .evidence("kernel module flavour", "proprietary", &flavor.source);
+        if let Some(a) = &g.architecture {
+            f = f.evidence("GPU architecture", &a.value, &a.source);
+        }
+        let f = g.cite_cc(g.cite_name(f)).kb(row.kb());
+        out.push(f.fix_note("Install the open flavour of the same release: `sudo apt install nvidia-driver-<branch>-open` (NVIDIA's repository: `nvidia-open`), or the .run installer with `--kernel-module-type=open`; where a node image picks the flavour from a device-ID list, add this GPU's ID to it. Then reboot."));
+    }
+    out
+}
+
+pub static DRV009: Rule = Rule {
+    code: "DRV009",
+    name: "driver-holds-torch-back",
+    category: Category::DriverTooOld,
+    severity: Severity::Warning,
+    summary: "No torch is installed, and the driver is too old for the newest torch builds: `pip install torch` gives a wheel it cannot run; the finding names the newest that runs.",
+    semantics: &[CompatSemantic::Toolkit, CompatSemantic::MinorVersion],
+    docs: Docs {
+        what_it_checks: "With a known driver and no torch installed (in any environment read), the newest torch release in the knowledge base with kernels for these GPUs against the newest one whose CUDA variants this driver runs (natively or under minor-version compatibility). Quiet when the driver is on the last branch that drives a GPU here (DRV005/ARCH003 name that), when a GPU is newer than the driver (DRV004), and when a torch is installed (RUN001 judges the real one).",
+        why_it_breaks: "Each torch release ships builds for a few CUDA versions only, and its default wheel for the newest. A driver whose newest CUDA is below every variant of the current release cannot start any of them: `torch.cuda.is_available()` is False (or CUDA error 35), while an older torch would run.",
+        how_to_fix: "Upgrade the driver to the minimum the finding names (the production branch of the newest CUDA is the lasting fix), or install the newest torch this driver runs, with its wheel index (the finding gives the command).",
+        sources: &[
+            "https://docs.nvidia.com/deploy/cuda-compatibility/ (a CUDA runtime needs a driver of its major, minor-version compatibility within it)",
+            "https://pytorch.org/get-started/previous-versions/ (CUDA variants per torch release)",
+        ],
+    },
+    check: check_drv009,
+    superseded_by: &[],
+};
+
+fn check_drv009(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(drv) = facts::driver(inv) else {
+        return vec![];
+    };
+    if inv
+        .os
+        .kind
+        .as_ref()
+        .is_some_and(|k| k.value == crate::inventory::OsKind::Macos)
+        || facts::in_container(inv)
+    {
+        return vec![];
+    }
+    let torch_installed = inv
+        .python
+        .iter()
+        .any(|e| e.package("torch").is_some() || e.torch.is_some());
+    if torch_installed {
+        return vec![];
+    }
+    let lim = crate::plan::fit::Limits::of(inv, kb);
+    // A GPU newer than the driver (DRV004) is the driver's first problem.
+    if lim.cuda_max.is_none() || lim.on_last_branch() || !check_drv004(inv, kb).is_empty() {
+        return vec![];
+    }
+    let unbound = crate::plan::fit::Limits {
+        driver: None,
+        cuda_max: None,
+        cuda_max_minor: None,
+        ..lim.clone()
+    };
+    use crate::plan::fit::Runs;
+    use fix::KernelFit;
+    // With no GPU known, a release is judged by the driver alone.
+    let fits = |f: KernelFit| match f {
+        KernelFit::Sass | KernelFit::Ptx => true,
+        KernelFit::NoGpus | KernelFit::Unverified => lim.ccs.is_empty(),
+        KernelFit::None => false,
+    };
+    let (Some(newest), Some(here)) = (
+        fix::newest_release_such_that(kb, &unbound, |_, f| fits(f)),
+        fix::newest_release_such_that(kb, &lim, |r, f| {
+            matches!(r, Runs::Toolkit | Runs::MinorCompat) && fits(f)
+        }),
+    ) else {
+        return vec![];
+    };
+    if newest.release == here.release {
+        return vec![];
+    }
+    let Some(row) = kb.torch_release(&newest.release) else {
+        return vec![];
+    };
+    // The lowest CUDA the newest release is built for, and the driver it needs.
+    let Some(lowest) = row
+        .cuda_variants
+        .iter()
+        .flatten()
+        .filter_map(|v| v.parse::<crate::version::CudaVersion>().ok())
+        .min()
+    else {
+        return vec![];
+    };
+    let os = facts::driver_os(inv);
+    let need = kb.min_driver_for_cuda(&lowest, os, crate::kb::Semantic::MinorCompat);
+    let need_text = need
+        .as_ref()
+        .map(|m| format!(", which needs driver {} or newer", m.driver))
+        .unwrap_or_default();
+    let mut f = DRV009
+        .finding(format!(
+            "Driver {} ({}) is too old for the newest torch: torch {}'s lowest build is for CUDA {}{need_text}, so `pip install torch` gives a wheel this driver cannot run. The newest torch known to run here is {}+{}.",
+            drv.value,
+            drv.value.branch_name(),
+            newest.release,
+            lowest.major_minor(),
+            here.release,
+            here.variant
+        ))
+        .fact("driver version", drv);
+    if let Some(c) = facts::driver_cuda_max(inv, kb) {
+        f = f.evidence("driver's newest CUDA", c.value, &c.source);
+    }
+    f = f.kb(row.kb());
+    if let Some(m) = &need {
+        f = f.kb(m.kb.clone());
+    }
+    for k in &here.kb {
+        f = f.kb(k.clone());
+    }
+    let cmd = format!(
+        "pip install {} --index-url {}",
+        here.requirements(),
+        here.index_url()
+    );
+    let note = match &need {
+        Some(m) => format!(
+            "or upgrade the driver to {} or newer for torch {}",
+            m.driver, newest.release
+        ),
+        None => format!("or upgrade the driver for torch {}", newest.release),
+    };
+    vec![f.fix_command(cmd, Some(note))]
 }
 
 /// The driver is on the last branch that drives some GPU here (a K80 on

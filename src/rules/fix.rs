@@ -274,6 +274,21 @@ pub fn newest_fitting_release(
     newest_release_where(kb, env, lim, older_than, &Want::default())
 }
 
+/// The newest torch release whose best variant passes `ok` (how the driver
+/// runs it, how its kernels fit the GPUs).
+pub fn newest_release_such_that(
+    kb: &Kb,
+    lim: &Limits,
+    ok: impl Fn(Runs, KernelFit) -> bool,
+) -> Option<TorchPick> {
+    let mut rows: Vec<_> = kb.torch_releases.row.iter().collect();
+    rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
+    rows.into_iter().find_map(|r| {
+        pick_torch_cuda_at_least(kb, &r.version, lim, None, Runs::MinorCompat)
+            .filter(|p| ok(p.runs, p.fit))
+    })
+}
+
 /// What a fix must do better than the installed wheel.
 #[derive(Debug, Clone, Default)]
 pub struct Want {

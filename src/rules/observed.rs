@@ -43,7 +43,7 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH; nvidia-smi -L",
         ),
         NoKernelImage => (
-            "the program has no SASS or PTX for this GPU's compute capability (CUDA error 209)",
+            "the program has no SASS or PTX for this GPU's compute capability (CUDA error 209, or 98 'invalid device function')",
             "python -c \"import torch; print(torch.cuda.get_device_capability(), torch.cuda.get_arch_list())\"",
         ),
         ArchNotCompiled => (
@@ -757,10 +757,10 @@ observed_rule!(ERR003, check_err003, "ERR003", "observed-forward-compat-unsuppor
 
 observed_rule!(ERR004, check_err004, "ERR004", "observed-no-kernel-image", Category::ArchUnsupported, Severity::Error,
     [NoKernelImage, ArchNotCompiled], ["ARCH001", "ARCH003", "ARCH004"],
-    "'no kernel image is available for execution on the device' (CUDA 209) or torch's 'capability sm_XY is not compatible' was seen.",
+    "'no kernel image is available for execution on the device' (CUDA 209), 'invalid device function' (CUDA 98) or torch's 'capability sm_XY is not compatible' was seen.",
     "The program carries no SASS for the GPU's major at or below its minor and no PTX at or below it: the GPU is newer or older than what the wheel was compiled for.",
     "Install a build whose arch list covers the GPU (`gpucompat db gpu NAME` lists the torch variants that carry kernels for it).",
-    ["https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoKernelImageForDevice = 209)"]);
+    ["https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoKernelImageForDevice = 209; cudaErrorInvalidDeviceFunction = 98)"]);
 
 observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Category::CpuOnlyWheel, Severity::Error,
     [TorchNotCompiledWithCuda], ["WHL001", "WHL002", "PLAT001"],
@@ -771,7 +771,7 @@ observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Ca
 
 observed_rule!(ERR006, check_err006, "ERR006", "observed-no-driver", Category::NoDriver, Severity::Error,
     [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed, GpuFellOffBus],
-    ["DRV001", "DRV002", "DRV003", "DRV004", "ARCH003", "ARCH005", "ARCH006", "CTR001", "CTR002", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
+    ["DRV001", "DRV002", "DRV003", "DRV004", "DRV008", "ARCH003", "ARCH005", "ARCH006", "CTR001", "CTR002", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
     "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing) was seen.",
     "CUDA needs the nvidia kernel module bound to the GPU, the matching user-space libcuda on the loader path, and the /dev/nvidia* nodes. Any missing piece gives these errors; which one it is depends on facts the report does not show.",
     "Run the command in the message on the machine (or `gpucompat check` there): install or load the driver, bind it instead of nouveau, or start the container with GPUs.",

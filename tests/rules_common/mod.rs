@@ -375,6 +375,12 @@ pub fn firing(code: &str) -> Inventory {
             .build(),
         "DRV004" => B::linux().driver("470.82.01", None).pci_nvidia("0x2330", None).build(),
         "DRV006" => hung_4090(Some("timed out after 5.0 s and was killed")),
+        "DRV008" => B::linux()
+            .driver("580.159.03", Some("13.0"))
+            .gpu("NVIDIA B200")
+            .with(|i| i.nvidia.module_flavor = f(ModuleFlavor::Proprietary, "/proc/driver/nvidia/version"))
+            .build(),
+        "DRV009" => B::linux().driver("495.29.05", Some("11.5")).build(),
         "DRV007" => B::linux()
             .driver("550.54.14", Some("12.4"))
             .gpu("NVIDIA GeForce RTX 4090")
@@ -804,6 +810,12 @@ pub fn near_miss(code: &str) -> Inventory {
             .driver("550.54.14", Some("12.4"))
             .gpu("NVIDIA GeForce RTX 4090")
             .build(),
+        "DRV008" => B::linux()
+            .driver("580.159.03", Some("13.0"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .with(|i| i.nvidia.module_flavor = f(ModuleFlavor::Proprietary, "/proc/driver/nvidia/version"))
+            .build(),
+        "DRV009" => B::linux().driver("580.95.05", Some("13.0")).build(),
         "DRV007" => B::linux()
             .driver("550.54.14", Some("12.4"))
             .gpu("NVIDIA GeForce RTX 4090")
