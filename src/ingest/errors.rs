@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
+use super::clean::has_ci;
 use super::{gpu_mut, put, Builder, Doc};
 use crate::inventory::{ErrorKind, Fact, Inventory, LibraryInstall, OsKind, Toolkit, UserLibrary};
 use crate::version::{parse_arch_list, ComputeCapability, CudaVersion, DriverVersion};
@@ -1957,18 +1958,17 @@ fn mig_mentioned(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (mentions(c) & MIG != 0).then_some(k)
 }
 
-/// "no kernel image" raised inside a compiled extension (its path or name on
-/// the line) is also that extension's failure: it has no kernels for the GPU.
 /// CUDA's `invalid device function` (error 98); HIP and ROCm print the same
 /// words, which are theirs (`hip-invalid-device-function`, `ggml-rocm-error`).
 fn cuda_not_hip(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    let l = c.line.to_ascii_lowercase();
-    if l.contains("hip") || l.contains("rocm") {
+    if has_ci(c.line, "hip") || has_ci(c.line, "rocm") {
         return None;
     }
     kernel_image_of(c, b, k)
 }
 
+/// "no kernel image" raised inside a compiled extension (its path or name on
+/// the line) is also that extension's failure: it has no kernels for the GPU.
 fn kernel_image_of(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line.to_ascii_lowercase();
     let ext = [

@@ -707,13 +707,7 @@ fn check_drv009(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let Some(drv) = facts::driver(inv) else {
         return vec![];
     };
-    if inv
-        .os
-        .kind
-        .as_ref()
-        .is_some_and(|k| k.value == crate::inventory::OsKind::Macos)
-        || facts::in_container(inv)
-    {
+    if facts::is_macos(inv) || facts::in_container(inv) {
         return vec![];
     }
     let torch_installed = inv
