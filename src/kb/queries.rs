@@ -210,9 +210,10 @@ impl NvccTargetsRow {
 }
 
 /// A driver satisfies a table minimum. Branch-only minimums (`R615`, `580`)
-/// compare on the branch alone.
+/// compare on the branch alone, and so does a driver known only by its branch
+/// (`driver 470` in a report): it meets what the branch's releases meet.
 pub fn driver_meets(driver: &DriverVersion, min: &DriverVersion) -> bool {
-    if min.is_branch_only() {
+    if min.is_branch_only() || driver.is_branch_only() {
         driver.branch() >= min.branch()
     } else {
         driver >= min
@@ -232,6 +233,28 @@ pub fn series(v: &str) -> Option<(u32, u32)> {
     let a = it.next()?.trim().parse().ok()?;
     let b = it.next()?.trim().parse().ok()?;
     Some((a, b))
+}
+
+/// `"3.9-3.12"`, `"3.9-3.13, 3.13t"`, `">=3.10"`: does it include `py`?
+pub fn python_in(spec: &str, py: &str) -> Option<bool> {
+    let free_threaded = py.trim().ends_with('t');
+    let want = series(py.trim().trim_end_matches('t'))?;
+    let mut any = false;
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if item.ends_with('t') != free_threaded {
+            continue;
+        }
+        let item = item.trim_end_matches('t');
+        let hit = if let Some(lo) = item.strip_prefix(">=") {
+            series(lo)? <= want
+        } else if let Some((lo, hi)) = item.split_once('-') {
+            series(lo)? <= want && want <= series(hi)?
+        } else {
+            series(item)? == want
+        };
+        any |= hit;
+    }
+    Some(any)
 }
 
 /// Numeric comparison key of a dotted version (`1.19.2` → [1, 19, 2]); pre-release tails are ignored.

@@ -246,22 +246,6 @@ pub fn pick_torch_cuda_at_least(
         })
 }
 
-fn python_in_range(range: &str, py: &str) -> bool {
-    // "3.9-3.13, 3.13t", ">=3.10"
-    let first = range.split(',').next().unwrap_or("").trim();
-    if let Some(lo) = first.strip_prefix(">=") {
-        return cmp_versions(py, lo.trim()).is_ge();
-    }
-    match first.split_once('-') {
-        Some((lo, hi)) => {
-            let py_mm = crate::kb::series(py).map(|(a, b)| format!("{a}.{b}"));
-            let py_mm = py_mm.as_deref().unwrap_or(py);
-            cmp_versions(py_mm, lo.trim()).is_ge() && cmp_versions(py_mm, hi.trim()).is_le()
-        }
-        None => true,
-    }
-}
-
 /// The newest torch release (any, or only older than `older_than`) with a
 /// variant that the driver is known to run (with no caveats, or under
 /// minor-version compatibility) and that has SASS or PTX for every GPU.
@@ -274,6 +258,13 @@ pub fn newest_fitting_release(
     newest_release_where(kb, env, lim, older_than, &Want::default())
 }
 
+/// The torch releases of the knowledge base, the newest first.
+fn releases_newest_first(kb: &Kb) -> Vec<&crate::kb::tables::TorchReleaseRow> {
+    let mut rows: Vec<_> = kb.torch_releases.row.iter().collect();
+    rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
+    rows
+}
+
 /// The newest torch release whose best variant passes `ok` (how the driver
 /// runs it, how its kernels fit the GPUs).
 pub fn newest_release_such_that(
@@ -281,9 +272,7 @@ pub fn newest_release_such_that(
     lim: &Limits,
     ok: impl Fn(Runs, KernelFit) -> bool,
 ) -> Option<TorchPick> {
-    let mut rows: Vec<_> = kb.torch_releases.row.iter().collect();
-    rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
-    rows.into_iter().find_map(|r| {
+    releases_newest_first(kb).into_iter().find_map(|r| {
         pick_torch_cuda_at_least(kb, &r.version, lim, None, Runs::MinorCompat)
             .filter(|p| ok(p.runs, p.fit))
     })
@@ -322,13 +311,14 @@ pub fn newest_release_where(
     let py = env
         .and_then(|e| e.python_version.as_ref())
         .map(|f| f.value.clone());
-    let mut rows: Vec<_> = kb.torch_releases.row.iter().collect();
-    rows.sort_by(|a, b| cmp_versions(&b.version, &a.version));
-    rows.into_iter()
+    releases_newest_first(kb)
+        .into_iter()
         .filter(|r| older_than.map_or(true, |o| cmp_versions(&r.version, o).is_lt()))
+        // A known Python needs a release known to ship wheels for it.
         .filter(|r| match (&py, &r.python) {
-            (Some(p), Some(range)) => python_in_range(range, p),
-            _ => true,
+            (Some(p), Some(range)) => crate::kb::python_in(range, p) == Some(true),
+            (Some(_), None) => false,
+            (None, _) => true,
         })
         .find_map(|r| {
             pick_torch_cuda_at_least(kb, &r.version, lim, want.skips(&r.version), want.min_runs())

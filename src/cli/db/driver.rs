@@ -128,6 +128,13 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
             "R550",
         ])
     })?;
+    // A branch alone answers for its lowest driver (rules read a typed
+    // branch as any of its releases; here each answer says which it holds for).
+    let query = if driver.is_branch_only() {
+        DriverVersion::new(driver.branch(), Some(0), Some(0))
+    } else {
+        driver.clone()
+    };
     let windows_form = args.version.trim().split('.').count() == 4;
     let os = args.os.unwrap_or(if windows_form {
         OsArg::Windows
@@ -145,7 +152,7 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
     if driver.is_branch_only() {
         let newest = DriverVersion::new(driver.branch(), Some(99_999), Some(99_999));
         let top = kb.max_cuda_for_driver(&newest, os.kind());
-        let low = kb.max_cuda_for_driver(&driver, os.kind());
+        let low = kb.max_cuda_for_driver(&query, os.kind());
         let mut n = format!(
             "only a branch was given: the answers hold for its lowest driver, {}.0",
             driver.branch()
@@ -171,7 +178,7 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
         kb: branch_row.map(|r| r.kb()),
     };
 
-    let max = kb.max_cuda_for_driver(&driver, os_kind);
+    let max = kb.max_cuda_for_driver(&query, os_kind);
     if max.is_none() {
         notes.push(format!(
             "{driver} is older than every {} driver in the toolkit table",
@@ -193,7 +200,7 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
             _ => r.min_linux.as_ref(),
         };
         let Some(floor) = floor else { continue };
-        if !driver_meets(&driver, floor) {
+        if !driver_meets(&query, floor) {
             continue;
         }
         let lo = r.cuda_min.major_minor();
@@ -261,7 +268,7 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<DriverAnswer, Unknown> {
         }
         .or(a.min_driver_branch.as_ref());
         if let Some(min) = min {
-            if !driver_meets(&driver, min) {
+            if !driver_meets(&query, min) {
                 too_new.push(ArchLimit {
                     architecture: a.name.clone(),
                     compute_capabilities: a.compute_capabilities.clone(),

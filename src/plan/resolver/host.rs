@@ -11,6 +11,9 @@ pub(super) struct HostCtx<'a> {
     pub(super) blockers: Vec<(String, String)>,
     /// What the host runs, as the rules' fixes judge it too.
     pub(super) limits: Limits,
+    /// A build that gives one of its GPUs only PTX does not fit (the first
+    /// pass: a stack with SASS for every GPU, split if need be, is preferred).
+    pub(super) avoid_ptx: bool,
 }
 
 pub(super) fn host_ctx<'a>(kb: &Kb, h: &'a HostSpec) -> HostCtx<'a> {
@@ -129,6 +132,7 @@ pub(super) fn host_ctx<'a>(kb: &Kb, h: &'a HostSpec) -> HostCtx<'a> {
         toolkit_max,
         arch_ceiling,
         blockers,
+        avoid_ptx: false,
     }
 }
 

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::finding::KbRef;
 use crate::inventory::{Fact, SCHEMA_VERSION};
 use crate::kb::tables::{CudaImageRow, TorchReleaseRow};
-use crate::kb::{cmp_versions, driver_meets, series, Kb, KernelMatch, Semantic};
+use crate::kb::{cmp_versions, driver_meets, python_in, series, Kb, KernelMatch, Semantic};
 use crate::plan::fit::{Limits, Runs};
 use crate::plan::hosts::{forward_compat_eligible, HostKind, HostSpec};
 use crate::plan::image::{availability, distro_python, flavor_name, Availability};
@@ -211,7 +211,35 @@ fn max_cuda_pin(kb: &Kb, c: &HostCtx<'_>, semantic: Semantic) -> Option<Pin> {
 }
 
 /// Solve the plan with these options (`pin`: `auto`, GPU groups split).
+///
+/// Stacks whose builds carry SASS for every GPU come first, split across
+/// hosts or GPU groups if need be; a build that reaches some GPU only
+/// through PTX (an old wheel's `compute_37`, JIT-compiled at every start on
+/// a new GPU) is used only where it places hosts that nothing else does.
 pub fn resolve_with(kb: &Kb, req: &PlanRequest, opts: ResolveOptions) -> Plan {
+    let mut native = resolve_pass(kb, req, opts, true);
+    if native.unplaced.is_empty() {
+        return native;
+    }
+    let any = resolve_pass(kb, req, opts, false);
+    if any.unplaced.len() < native.unplaced.len() {
+        return any;
+    }
+    // The same hosts are left out either way: PTX was not what kept them
+    // out, so their reasons are the ones found with PTX allowed.
+    let hosts = |p: &Plan| {
+        p.unplaced
+            .iter()
+            .map(|u| u.host.clone())
+            .collect::<Vec<_>>()
+    };
+    if hosts(&any) == hosts(&native) {
+        native.unplaced = any.unplaced;
+    }
+    native
+}
+
+fn resolve_pass(kb: &Kb, req: &PlanRequest, opts: ResolveOptions, avoid_ptx: bool) -> Plan {
     let mode = opts.semantic;
     // Two cards from machines of the same name still need telling apart.
     let mut hosts: Vec<HostSpec> = Vec::with_capacity(req.hosts.len());
@@ -225,7 +253,13 @@ pub fn resolve_with(kb: &Kb, req: &PlanRequest, opts: ResolveOptions) -> Plan {
         }
         hosts.push(h);
     }
-    let ctxs: Vec<HostCtx<'_>> = hosts.iter().map(|h| host_ctx(kb, h)).collect();
+    let ctxs: Vec<HostCtx<'_>> = hosts
+        .iter()
+        .map(|h| HostCtx {
+            avoid_ptx,
+            ..host_ctx(kb, h)
+        })
+        .collect();
     let mut plan = Plan {
         schema_version: SCHEMA_VERSION,
         semantic: mode,
@@ -497,6 +531,23 @@ mod tests {
         assert_eq!(python_in("3.9-3.13, 3.13t", "3.13t"), Some(true));
         assert_eq!(python_in(">=3.10", "3.14"), Some(true));
         assert_eq!(python_in(">=3.10", "3.9"), Some(false));
+        // The early releases also shipped Python 2.7 wheels.
+        assert_eq!(python_in("2.7, 3.5-3.7", "3.6.15"), Some(true));
+        assert_eq!(python_in("2.7, 3.5-3.7", "2.7"), Some(true));
+        assert_eq!(python_in("2.7, 3.5-3.7", "3.11"), Some(false));
+        let row = |py: &str| TorchReleaseRow {
+            python: Some(py.into()),
+            ..Kb::embedded().torch_releases.row[0].clone()
+        };
+        assert_eq!(
+            torch::python_for(&row("2.7, 3.5-3.7")).as_deref(),
+            Some("3.7")
+        );
+        assert_eq!(
+            torch::python_for(&row("3.10-3.14, 3.14t")).as_deref(),
+            Some("3.14")
+        );
+        assert_eq!(torch::python_for(&row(">=3.10")).as_deref(), Some("3.10"));
     }
 
     #[test]

@@ -2,28 +2,6 @@
 
 use super::*;
 
-/// `"3.9-3.12"`, `"3.9-3.13, 3.13t"`, `">=3.10"`: does it include `py`?
-pub fn python_in(spec: &str, py: &str) -> Option<bool> {
-    let free_threaded = py.trim().ends_with('t');
-    let want = series(py.trim().trim_end_matches('t'))?;
-    let mut any = false;
-    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        if item.ends_with('t') != free_threaded {
-            continue;
-        }
-        let item = item.trim_end_matches('t');
-        let hit = if let Some(lo) = item.strip_prefix(">=") {
-            series(lo)? <= want
-        } else if let Some((lo, hi)) = item.split_once('-') {
-            series(lo)? <= want && want <= series(hi)?
-        } else {
-            series(item)? == want
-        };
-        any |= hit;
-    }
-    Some(any)
-}
-
 /// `3.9-3.13` with a floor of `3.10` → `3.10-3.13`; `>=3.9` → `>=3.10`.
 pub(super) fn raise_lower_bound(range: &str, lo: &str) -> String {
     let first = range.split(',').next().unwrap_or(range).trim();
@@ -42,12 +20,16 @@ pub(super) fn raise_lower_bound(range: &str, lo: &str) -> String {
 /// A Python version to suggest for a release (for images that are not CUDA images).
 pub(super) fn python_for(release: &TorchReleaseRow) -> Option<String> {
     let spec = release.python.as_deref()?;
-    let first = spec.split(',').next()?.trim();
-    if let Some(lo) = first.strip_prefix(">=") {
-        return Some(lo.trim().to_string());
-    }
-    let (_, hi) = first.split_once('-')?;
-    Some(hi.trim().to_string())
+    // The newest CPython of the range (`2.7, 3.5-3.7` → 3.7); free-threaded builds aside.
+    spec.split(',')
+        .map(str::trim)
+        .filter(|i| !i.is_empty() && !i.ends_with('t'))
+        .filter_map(|i| match i.strip_prefix(">=") {
+            Some(lo) => Some(lo.trim()),
+            None => i.split_once('-').map_or(Some(i), |(_, hi)| Some(hi.trim())),
+        })
+        .max_by(|a, b| series(a).cmp(&series(b)))
+        .map(str::to_string)
 }
 
 pub(super) fn releases_desc<'a>(
@@ -160,6 +142,21 @@ pub(super) fn kernel_fit(
             let m = kb.kernels_for_gpu(list, cc.value);
             let (kernel, target) = match &m {
                 KernelMatch::Sass { target, .. } => ("sass", Some(target.to_string())),
+                KernelMatch::Ptx { target, .. } if h.avoid_ptx => {
+                    let reason = format!(
+                        "only PTX ({target}) for it: a build with SASS is preferred to JIT-compiling every kernel"
+                    );
+                    return Err(Misfit::NoKernel {
+                        gpu: g.index,
+                        text: format!(
+                            "host {} {} ({}): {reason}",
+                            h.spec.name,
+                            g.label(),
+                            cc.value
+                        ),
+                        reason,
+                    });
+                }
                 KernelMatch::Ptx { target, .. } => {
                     ptx_gpus.push((h.spec.name.clone(), g.index));
                     ("ptx", Some(target.to_string()))
