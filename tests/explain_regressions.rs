@@ -209,8 +209,16 @@ fn an_nvcc_of_another_cuda_than_torch_s_fails_extension_builds() {
 
 #[test]
 fn insufficient_driver_from_a_driver_that_suffices_is_not_an_old_driver() {
+    // A 12.6 driver and no runtime named: a CUDA 13 runtime or a process that
+    // never reached the driver (here: a container without NVIDIA_VISIBLE_DEVICES);
+    // the warning names both, and neither is claimed at error.
     let (_, f) = explain("corpus/c3-faster-whisper-unraid-p40-missing-visible-devices.txt");
-    assert!(codes(&f).contains("ERR035"), "{f:?}");
+    let e = f.iter().find(|f| f.code == "ERR002").expect("ERR002");
+    assert!(
+        e.message.contains("a container without GPU access"),
+        "{}",
+        e.message
+    );
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
     // With a CUDA build newer than the driver's, it stays a driver that is too old.
     let (_, f) = explain("04-driver-too-old-470-rtx3050.txt");
@@ -636,4 +644,43 @@ fn a_legacy_gpu_next_to_a_driver_that_claims_none() {
         "{e:?}"
     );
     assert_eq!(errors_in(&f, Category::NoDriver), 0);
+}
+
+#[test]
+fn error_35_beside_a_12_x_driver_and_no_runtime_named_names_both_causes() {
+    // NVIDIA/cutlass#2866: the driver is typed mid-sentence (570.133.20, CUDA
+    // 12.8) and the failing runtime (cuda-python 13) is never named.
+    let rel = "corpus/c19c-cutlass-cutedsl-cuda-python13-driver570-insufficient.txt";
+    let (inv, f) = explain(rel);
+    let d = inv.nvidia.driver_version.clone().unwrap();
+    assert_eq!(d.value.to_string(), "570.133.20");
+    assert!(d.source.ends_with("(prose)"));
+    assert!(!codes(&f).contains("ERR035"), "{f:?}");
+    let e = f.iter().find(|f| f.code == "ERR002").expect("ERR002");
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("CUDA 13 runtime"), "{}", e.message);
+    // With the runtime named and covered by the driver, the process did not
+    // reach the driver: ERR035 at error, as before.
+    let text = format!("{}\ntorch 2.7.1+cu128\n", body(rel));
+    let (_, f) = explain_text(rel, &text);
+    assert!(codes(&f).contains("ERR035"), "{f:?}");
+}
+
+#[test]
+fn a_driver_typed_mid_sentence_is_read_as_the_reporter_s() {
+    // NVIDIA/cudf#355: "On Ubuntu 18.04, the default nvidia driver is 390.87."
+    let (inv, _) = explain("corpus/c22a-cudf-2018-ubuntu1804-driver390-cuda92.txt");
+    let d = inv.nvidia.driver_version.unwrap();
+    assert_eq!(d.value.to_string(), "390.87");
+    assert!(d.source.ends_with("(prose)"));
+    // jax-ml/jax#11967: "NVIDIA driver 470": its branch only, a bound.
+    let (inv, f) = explain("corpus/c22a-jax-0316-cuda1162-driver470-no-kernel-image.txt");
+    let d = inv.nvidia.driver_version.unwrap();
+    assert!(d.value.is_branch_only());
+    assert_eq!(d.value.branch(), 470);
+    // ... and "cuda-11.6.2" is the toolkit, newer than any R470 driver's CUDA
+    // 11.4: XLA's kernels from that ptxas do not load (not a GPU the build lacks).
+    assert_eq!(inv.toolkits[0].version.value.to_string(), "11.6.2");
+    assert!(codes(&f).contains("ERR062"), "{f:?}");
+    assert!(!codes(&f).contains("ERR004"), "{f:?}");
 }

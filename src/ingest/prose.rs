@@ -8,6 +8,7 @@
 //! a finding that rests only on such facts says so (see
 //! `rules::observed::mark_thin_evidence`).
 
+use super::clean::has_ci;
 use super::{Builder, Doc};
 use crate::inventory::{Fact, LibraryInstall, OsKind};
 use crate::version::{CudaVersion, DriverVersion};
@@ -23,6 +24,23 @@ pub fn is_prose(source: &str) -> bool {
 regex_fn!(
     driver_re,
     r"(?i)^[\s*\-_>|]*(?:(?:the|my|our|this|its)\s+(?:[a-z0-9'’-]+\s+){0,2}?)?(?:nvidia\s+)?(?:gpu\s+)?driver(?:\s+version)?[\s*_]*(?::|=|is)\s*[\s*_`]*r?([0-9]{3}\.[0-9]{1,3}(?:\.[0-9]{1,3})?)(?:[\s.,;)*_`]|$)"
+);
+// A driver named mid-sentence: `with NVIDIA driver 470`, `the default nvidia
+// driver is 390.87`, `nvidia-driver-535`, `driver version 525.60.13`.
+regex_fn!(
+    driver_said_re,
+    r"(?i)(?:\bnvidia[\s-]+(?:gpu\s+|display\s+|graphics\s+|linux\s+)?drivers?|\b(?:gpu|display|graphics)\s+drivers?|\bdriver\s+version|\bnvidia-driver-|\bdriver)(?:\s+(?:is|was|at|of|version|v))?\s*[:=]?\s*[`*_\x22']*[rv]?(?P<v>[0-9]{3}(?:\.[0-9]{1,3}){0,2})(?P<tail>\.[0-9x]|[0-9]|\s*\+|\s+(?:or|and)\s+(?:newer|later|higher|above|greater|up)\b)?"
+);
+// The number first: `the 390.87 driver`, `R535 drivers`, `470 series driver`.
+regex_fn!(
+    driver_first_re,
+    r"(?i)\b[r]?(?P<v>[0-9]{3}(?:\.[0-9]{1,3}){0,2})(?P<tail>\.[0-9x]|[0-9])?\s+(?:series\s+|branch\s+)?(?:nvidia\s+)?(?:gpu\s+)?drivers?\b"
+);
+// The toolkit by its own names: `cuda-11.6.2`, `/usr/local/cuda-12.1`,
+// `cuda-toolkit-12-4`, `CUDA Toolkit 11.8` (not `cudatoolkit=`, conda's runtime).
+regex_fn!(
+    toolkit_said_re,
+    r"(?i)(?:\bcuda[\s_-]*toolkit[\s_-]*(?:version\s*)?v?|(?:^|[\s(/\x22'`])cuda-)(1[0-3]|[7-9])[.-]([0-9])(?:[.-]([0-9]{1,3}))?\b"
 );
 regex_fn!(
     gpu_re,
@@ -432,26 +450,23 @@ fn torch_build_known(b: &Builder) -> bool {
     })
 }
 
-/// torch's CUDA build and nvcc's CUDA as a sentence states them, each only
-/// where no tool output gave it.
 /// "the proprietary kernel module is loaded", `--kernel-module-type=proprietary`:
 /// the module's flavour; "(Blackwell GPU, PCI ID ...)": the GPU's family when
 /// nothing names the GPU itself.
 fn module_said(t: &str, src: &str, b: &mut Builder) {
     if b.inv.nvidia.module_flavor.is_none() && proprietary_re().is_match(t) {
-        let lower = t.to_ascii_lowercase();
-        let said = lower.contains("--kernel-module-type")
-            || [
-                "loaded",
-                "installed",
-                "in use",
-                "is used",
-                "running",
-                "picked",
-                "chose",
-            ]
-            .iter()
-            .any(|w| lower.contains(w));
+        let said = [
+            "--kernel-module-type",
+            "loaded",
+            "installed",
+            "in use",
+            "is used",
+            "running",
+            "picked",
+            "chose",
+        ]
+        .iter()
+        .any(|w| has_ci(t, w));
         if said {
             b.inv.nvidia.module_flavor = Some(
                 Fact::new(crate::inventory::ModuleFlavor::Proprietary, src)
@@ -474,6 +489,8 @@ fn module_said(t: &str, src: &str, b: &mut Builder) {
     }
 }
 
+/// torch's CUDA build and nvcc's CUDA as a sentence states them, each only
+/// where no tool output gave it.
 fn said_builds(t: &str, src: &str, b: &mut Builder) {
     let lower = t.to_ascii_lowercase();
     if lower.contains("torch.version.cuda") {
@@ -482,6 +499,23 @@ fn said_builds(t: &str, src: &str, b: &mut Builder) {
                 b.torch_cuda(
                     Fact::new(Some(c), src).with_note("torch.version.cuda as the report states it"),
                 );
+            }
+        }
+    }
+    if lower.contains("cuda") && b.inv.toolkits.is_empty() {
+        if let Some(m) = toolkit_said_re().captures(t) {
+            let v = match m.get(3) {
+                Some(p) => format!("{}.{}.{}", &m[1], &m[2], p.as_str()),
+                None => format!("{}.{}", &m[1], &m[2]),
+            };
+            if let Ok(c) = v.parse::<CudaVersion>() {
+                b.inv.toolkits.push(crate::inventory::Toolkit {
+                    path: "a CUDA toolkit (stated in the report)".into(),
+                    version: Fact::new(c, src).with_note("the toolkit as the report names it"),
+                    has_nvcc: true,
+                    has_compat: false,
+                });
+                return;
             }
         }
     }
@@ -533,6 +567,65 @@ fn sentences(t: &str) -> Vec<&str> {
     out
 }
 
+/// Words before a driver number that make it a requirement, advice or
+/// another machine's driver rather than the reporter's own.
+const NOT_THE_INSTALLED_DRIVER: [&str; 16] = [
+    "requir",
+    "need",
+    "least",
+    "minimum",
+    "recommend",
+    "should",
+    "must",
+    "than",
+    "suggest",
+    "legacy",
+    "support",
+    "upgrade to",
+    "update to",
+    "downgrad",
+    "tried",
+    "try ",
+];
+
+/// The reporter's own driver stated inside a sentence (`with NVIDIA driver
+/// 470`, `the default nvidia driver is 390.87`, `the 535.104.05 driver`): a
+/// full version, or a branch alone (`470`, `R535`, a bound the rules compare
+/// by branch). Not a requirement (`needs driver 525 or newer`), nor a branch
+/// a message says some GPU is supported by.
+fn driver_in_sentence(t: &str) -> Option<DriverVersion> {
+    if !has_ci(t, "driver") {
+        return None;
+    }
+    let caps = driver_said_re()
+        .captures_iter(t)
+        .chain(driver_first_re().captures_iter(t));
+    for m in caps {
+        if m.name("tail").is_some() {
+            continue;
+        }
+        let whole = m.get(0)?;
+        let mut from = whole.start().saturating_sub(48);
+        while !t.is_char_boundary(from) {
+            from -= 1;
+        }
+        let before = &t[from..whole.start()];
+        if NOT_THE_INSTALLED_DRIVER.iter().any(|w| has_ci(before, w)) {
+            continue;
+        }
+        let v = &m["v"];
+        let Ok(d) = v.parse::<DriverVersion>() else {
+            continue;
+        };
+        // A branch alone only where NVIDIA numbered its Linux and Windows branches.
+        if d.is_branch_only() && !(300..700).contains(&d.branch()) {
+            continue;
+        }
+        return Some(d);
+    }
+    None
+}
+
 /// The typed facts of one line or sentence.
 fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     if t.len() > 200 {
@@ -542,94 +635,98 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
         }
         return;
     }
-    {
-        if !line.gate(super::gate::Gate::Prose) {
-            // `I have a 3060`: a number is no gate word, so the owner's words stand in.
-            let owned = ["have", "my ", "My ", "with ", "using ", "own "]
-                .iter()
-                .any(|w| t.contains(w));
-            if owned && t.bytes().any(|c| c.is_ascii_digit()) {
-                bare_gpu(t, &format!("{} {PROSE}", line.src), b);
-            }
+    if !line.gate(super::gate::Gate::Prose) {
+        // `I have a 3060`: a number is no gate word, so the owner's words stand in.
+        let owned = ["have", "my ", "My ", "with ", "using ", "own "]
+            .iter()
+            .any(|w| t.contains(w));
+        if owned && t.bytes().any(|c| c.is_ascii_digit()) {
+            bare_gpu(t, &format!("{} {PROSE}", line.src), b);
+        }
+        return;
+    }
+    let src = format!("{} {PROSE}", line.src);
+    if b.inv.nvidia.driver_version.is_none() {
+        if let Some(v) = driver_re()
+            .captures(t)
+            .and_then(|m| m[1].parse::<DriverVersion>().ok())
+        {
+            b.inv.nvidia.driver_version =
+                Some(Fact::new(v, &src).with_note("typed in the report, not a tool's output"));
             return;
         }
-        let src = format!("{} {PROSE}", line.src);
-        if b.inv.nvidia.driver_version.is_none() {
-            if let Some(v) = driver_re()
-                .captures(t)
-                .and_then(|m| m[1].parse::<DriverVersion>().ok())
-            {
-                b.inv.nvidia.driver_version =
-                    Some(Fact::new(v, &src).with_note("typed in the report, not a tool's output"));
+        if let Some(v) = driver_in_sentence(t) {
+            let note = if v.is_branch_only() {
+                "typed in the report, its branch only, not a tool's output"
+            } else {
+                "typed in the report, not a tool's output"
+            };
+            b.inv.nvidia.driver_version = Some(Fact::new(v, &src).with_note(note));
+        }
+    }
+    if b.inv.gpus.iter().all(|g| g.name.is_none()) {
+        if let Some(m) = gpu_re().captures(t) {
+            let name = m[1].trim().trim_matches(['`', '*']).trim();
+            if nvidia_gpu_name(name) && !name.contains("N/A") {
+                let g = b.gpu(0);
+                g.name = Some(
+                    Fact::new(name.to_string(), &src)
+                        .with_note("typed in the report, not a tool's output"),
+                );
                 return;
             }
         }
-        if b.inv.gpus.iter().all(|g| g.name.is_none()) {
-            if let Some(m) = gpu_re().captures(t) {
-                let name = m[1].trim().trim_matches(['`', '*']).trim();
-                if nvidia_gpu_name(name) && !name.contains("N/A") {
-                    let g = b.gpu(0);
-                    g.name = Some(
-                        Fact::new(name.to_string(), &src)
-                            .with_note("typed in the report, not a tool's output"),
-                    );
-                    return;
-                }
+    }
+    // A GPU named in a short typed line (`**Setup:** i7-8750H, GTX 1070, 16 GB RAM`).
+    // A longer sentence only with the full product name (`NVIDIA GeForce GT 710`).
+    if b.inv.gpus.iter().all(|g| g.name.is_none()) && t.len() <= 300 {
+        if let Some(m) = gpu_named_re().captures(t) {
+            let name = m[1].trim().to_string();
+            let short = t.len() <= 120;
+            // A brand word makes the name specific enough in a longer sentence too.
+            let lower = name.to_ascii_lowercase();
+            let branded = ["nvidia ", "tesla ", "geforce "]
+                .iter()
+                .any(|w| lower.contains(w));
+            if (short || branded) && (!name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA")) {
+                let g = b.gpu(0);
+                g.name = Some(
+                    Fact::new(name, &src).with_note("typed in the report, not a tool's output"),
+                );
             }
         }
-        // A GPU named in a short typed line (`**Setup:** i7-8750H, GTX 1070, 16 GB RAM`).
-        // A longer sentence only with the full product name (`NVIDIA GeForce GT 710`).
-        if b.inv.gpus.iter().all(|g| g.name.is_none()) && t.len() <= 300 {
-            if let Some(m) = gpu_named_re().captures(t) {
-                let name = m[1].trim().to_string();
-                let short = t.len() <= 120;
-                // A brand word makes the name specific enough in a longer sentence too.
-                let lower = name.to_ascii_lowercase();
-                let branded = ["nvidia ", "tesla ", "geforce "]
-                    .iter()
-                    .any(|w| lower.contains(w));
-                if (short || branded)
-                    && (!name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA"))
-                {
-                    let g = b.gpu(0);
-                    g.name = Some(
-                        Fact::new(name, &src).with_note("typed in the report, not a tool's output"),
-                    );
-                }
+    }
+    bare_gpu(t, &src, b);
+    module_said(t, &src, b);
+    // "`torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0".
+    said_builds(t, &src, b);
+    // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
+    if let Some(m) = pip_install_re().captures(t) {
+        let args = m[1].to_string();
+        for p in pinned_re().captures_iter(&args) {
+            let name = p[1].to_ascii_lowercase();
+            if name != "torch" && b.inv.python.iter().all(|e| e.package(&name).is_none()) {
+                b.package(&name, &p[2], &src);
             }
         }
-        bare_gpu(t, &src, b);
-        module_said(t, &src, b);
-        // "`torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0".
-        said_builds(t, &src, b);
-        // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
-        if let Some(m) = pip_install_re().captures(t) {
-            let args = m[1].to_string();
-            for p in pinned_re().captures_iter(&args) {
-                let name = p[1].to_ascii_lowercase();
-                if name != "torch" && b.inv.python.iter().all(|e| e.package(&name).is_none()) {
-                    b.package(&name, &p[2], &src);
-                }
-            }
-            torch_index(&args, &src, b);
-        }
-        let torch_known = b.inv.python.iter().any(|e| {
-            e.package("torch").is_some() || e.torch.as_ref().is_some_and(|t| t.version.is_some())
-        });
-        if !torch_known {
-            let v = torch_tagged_re()
-                .captures(t)
-                .map(|m| format!("{}+{}", &m[1], m[2].to_ascii_lowercase()))
-                .or_else(|| {
-                    torch_version_re()
-                        .captures(t)
-                        .or_else(|| torch_dunder_re().captures(t))
-                        .or_else(|| pip_torch_re().captures(t))
-                        .map(|m| m[1].to_string())
-                });
-            if let Some(v) = v {
-                b.package("torch", &v, &src);
-            }
+        torch_index(&args, &src, b);
+    }
+    let torch_known = b.inv.python.iter().any(|e| {
+        e.package("torch").is_some() || e.torch.as_ref().is_some_and(|t| t.version.is_some())
+    });
+    if !torch_known {
+        let v = torch_tagged_re()
+            .captures(t)
+            .map(|m| format!("{}+{}", &m[1], m[2].to_ascii_lowercase()))
+            .or_else(|| {
+                torch_version_re()
+                    .captures(t)
+                    .or_else(|| torch_dunder_re().captures(t))
+                    .or_else(|| pip_torch_re().captures(t))
+                    .map(|m| m[1].to_string())
+            });
+        if let Some(v) = v {
+            b.package("torch", &v, &src);
         }
     }
 }
@@ -799,6 +896,91 @@ mod tests {
         let d = inv.nvidia.driver_version.unwrap();
         assert_eq!(d.value.to_string(), "535.104.05");
         assert!(!d.source.contains("prose"));
+    }
+
+    #[test]
+    fn drivers_stated_inside_a_sentence() {
+        let cases = [
+            (
+                "* On Ubuntu 18.04, the default nvidia driver is 390.87.\n",
+                "390.87",
+            ),
+            (
+                "It fails with cuda-11.6.2 and NVIDIA driver 470, although the table lists it\n",
+                "470",
+            ),
+            (
+                "I installed nvidia-driver-535 from the Ubuntu repository\n",
+                "535",
+            ),
+            ("Running the 525.60.13 driver on this box\n", "525.60.13"),
+            ("We are on the R550 driver branch since March\n", "550"),
+        ];
+        for (text, want) in cases {
+            let inv = run(text);
+            let d = inv
+                .nvidia
+                .driver_version
+                .unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(d.value.to_string(), want, "{text}");
+            assert!(d.source.ends_with("(prose)"));
+        }
+        assert!(run("with driver 470\n")
+            .nvidia
+            .driver_version
+            .unwrap()
+            .value
+            .is_branch_only());
+    }
+
+    #[test]
+    fn requirements_and_legacy_branches_are_not_the_driver() {
+        for text in [
+            "This release requires NVIDIA driver 525 or newer\n",
+            "you need at least driver 535.54.03 for CUDA 12.2\n",
+            "NVRM: the GPU is supported through the NVIDIA 470.xx Legacy drivers.\n",
+            "Upgrading the driver to 500+ would also work\n",
+            "CUDA driver version is insufficient for CUDA runtime version\n",
+            "nvidia-docker: driver 7.0 < image 7.5\n",
+            "I tried the 470 driver and then the 535 one\n",
+            "the NVIDIA driver 418.x branch\n",
+        ] {
+            assert!(run(text).nvidia.driver_version.is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn toolkits_named_in_a_sentence() {
+        for (text, want) in [
+            (
+                "It fails with cuda-11.6.2 and NVIDIA driver 470\n",
+                "11.6.2",
+            ),
+            (
+                "I installed CUDA Toolkit 11.8 from the NVIDIA site\n",
+                "11.8",
+            ),
+            (
+                "export PATH=/usr/local/cuda-12.1/bin:$PATH and the torch install\n",
+                "12.1",
+            ),
+            (
+                "sudo apt install cuda-toolkit-12-4 on the GPU box\n",
+                "12.4",
+            ),
+        ] {
+            let inv = run(text);
+            let t = inv.toolkits.first().unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(t.version.value.to_string(), want, "{text}");
+            assert!(t.version.source.ends_with("(prose)"));
+        }
+        // conda's cudatoolkit is a runtime package, and a bare "CUDA 11.8" may be any CUDA.
+        for text in [
+            "conda install pytorch cudatoolkit=11.3 -c pytorch\n",
+            "my torch uses CUDA 11.8 on the GPU\n",
+        ] {
+            assert!(run(text).toolkits.is_empty(), "{text}");
+        }
     }
 
     #[test]

@@ -53,6 +53,12 @@ pub fn driver_cuda_max(inv: &Inventory, kb: &Kb) -> Option<CudaMax> {
     resolve::driver_cuda_max(inv, kb)
 }
 
+/// A fact read from pasted text (`input line 14`, `issue.txt line 3`), not
+/// from the machine itself.
+pub fn pasted(source: &str) -> bool {
+    source.contains(" line ")
+}
+
 /// Every NVIDIA GPU, resolved against the knowledge base (see [`resolve::gpus`]).
 pub fn nvidia_gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
     resolve::gpus(inv, kb)

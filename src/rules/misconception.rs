@@ -6,7 +6,7 @@ use crate::finding::{Category, Finding, Severity};
 use crate::inventory::{ErrorKind, Inventory};
 use crate::kb::Kb;
 
-use super::{Docs, Rule};
+use super::{facts, Docs, Rule};
 
 pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003];
 
@@ -30,23 +30,19 @@ pub static MIS001: Rule = Rule {
     superseded_by: &[],
 };
 
-fn pasted(source: &str) -> bool {
-    source.contains(" line ")
-}
-
 fn check_mis001(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let said = inv.errors_of(&[ErrorKind::SmiCudaQuestion]);
     let smi = inv
         .nvidia
         .cuda_max
         .as_ref()
-        .filter(|f| pasted(&f.source) && !f.source.starts_with("kb "));
+        .filter(|f| facts::pasted(&f.source) && !f.source.starts_with("kb "));
     let mut other: Vec<(String, String, String)> = Vec::new();
     if let Some(m) = smi {
         let max = (m.value.major, m.value.minor);
         for t in inv.toolkits.iter().filter(|t| t.has_nvcc) {
             let v = &t.version.value;
-            if (v.major, v.minor) != max && pasted(&t.version.source) {
+            if (v.major, v.minor) != max && facts::pasted(&t.version.source) {
                 other.push((
                     format!("nvcc ({})", t.path),
                     format!("{}.{}", v.major, v.minor),

@@ -427,6 +427,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::InsufficientDriver && driver_suffices(inv) {
         return Some("ERR035");
     }
+    if k == ErrorKind::NoKernelImage && jax_toolkit_newer_than_driver(inv) {
+        return Some("ERR062");
+    }
     // A launcher that reserved no GPU, or a script that set CUDA_VISIBLE_DEVICES.
     let hidden = flag(&inv.setting.ray_without_gpus) == Some(true)
         || flag(&inv.setting.slurm_gpus) == Some(false)
@@ -505,6 +508,21 @@ fn ort_only(inv: &Inventory) -> bool {
 /// names (or, with none named, is a 12.x or newer driver, which runs every
 /// runtime of its major under minor-version compatibility): "driver version
 /// is insufficient" then did not come from this driver.
+/// jax or jaxlib is installed and a CUDA toolkit newer than the driver's CUDA is in sight.
+fn jax_toolkit_newer_than_driver(inv: &Inventory) -> bool {
+    let Some(max) = inv.nvidia.cuda_max.as_ref().map(|f| f.value.major_minor()) else {
+        return false;
+    };
+    let jax = inv
+        .python
+        .iter()
+        .any(|e| e.package("jaxlib").is_some() || e.package("jax").is_some());
+    jax && inv
+        .toolkits
+        .iter()
+        .any(|t| t.version.value.major_minor() > max)
+}
+
 fn driver_suffices(inv: &Inventory) -> bool {
     let Some(max) = inv.nvidia.cuda_max.as_ref().map(|f| f.value) else {
         return false;
@@ -515,7 +533,10 @@ fn driver_suffices(inv: &Inventory) -> bool {
         .filter_map(|e| e.torch.as_ref()?.cuda.as_ref()?.value)
         .collect();
     if builds.is_empty() {
-        return max.major >= 12 && max.major < 13;
+        // No runtime named: a 12.x driver runs every 12.x runtime, but not a
+        // CUDA 13 one, so error 35 there says nothing about the process
+        // (ERR002 says both).
+        return false;
     }
     builds
         .iter()
@@ -536,8 +557,30 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
             f.severity = Severity::Warning;
             f.message = "Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into();
         }
+    } else if rule.code == "ERR002" && only_35 {
+        if let Some(max) = cuda_12_driver_and_no_runtime(inv) {
+            // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
+            // process that never reached this driver, gives error 35 there.
+            for f in &mut out {
+                f.severity = Severity::Warning;
+                f.message = format!("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime) beside a driver whose newest CUDA is {max}, which runs every CUDA 12.x runtime under minor-version compatibility, and the report names no runtime: either the program bundles a CUDA 13 runtime (cu130 wheels, cuda-python 13, CUDA 13 images), which needs an R580 driver, or the process did not reach this driver (a container without GPU access, a stub libcuda). To be sure, run: python -c \"import torch; print(torch.version.cuda)\" (or the framework's own CUDA version) where the error happens.");
+            }
+        }
     }
     out
+}
+
+/// The driver's newest CUDA when it is a 12.x one and no torch build in the
+/// report names the program's CUDA runtime.
+fn cuda_12_driver_and_no_runtime(inv: &Inventory) -> Option<crate::version::CudaVersion> {
+    let max = inv.nvidia.cuda_max.as_ref()?.value;
+    let named = inv.python.iter().any(|e| {
+        e.torch
+            .as_ref()
+            .and_then(|t| t.cuda.as_ref()?.value)
+            .is_some()
+    });
+    (max.major == 12 && !named).then_some(max)
 }
 
 /// The report shows some NVIDIA driver: a version, its CUDA, a kernel
@@ -643,6 +686,24 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     if let Some(p) = e.package("torch") {
                         f.push_evidence(format!("torch ({})", e.path), &p.version, &p.source);
                     }
+                }
+            }
+            "ERR062" => {
+                for e in &inv.python {
+                    for name in ["jaxlib", "jax"] {
+                        if let Some(p) = e.package(name) {
+                            f.push_evidence(name, &p.version, &p.source);
+                        }
+                    }
+                }
+                for t in &inv.toolkits {
+                    f.push_evidence("CUDA toolkit", t.version.value, &t.version.source);
+                }
+                if let Some(d) = &inv.nvidia.driver_version {
+                    f.push_evidence("driver version", &d.value, &d.source);
+                }
+                if let Some(m) = &inv.nvidia.cuda_max {
+                    f.push_evidence("driver's newest CUDA", m.value, &m.source);
                 }
             }
             "ERR035" => {
@@ -1255,6 +1316,13 @@ observed_rule!(ERR061, check_err061, "ERR061", "observed-library-from-loader-pat
     "Unset LD_LIBRARY_PATH for the program (or drop the CUDA directories from it, e.g. `module unload cuda` before the job), or tell the package to use the local toolkit on purpose (CUDA.jl: `CUDA.set_runtime_version!(local_toolkit=true)`).",
     ["https://cuda.juliagpu.org/stable/installation/overview/ (CUDA toolkit artifacts, local toolkit)", "https://github.com/JuliaGPU/CUDA.jl/issues/2530"]);
 
+setting_rule!(ERR062, check_err062, "ERR062", "observed-jax-ptxas-newer-than-driver", Category::DriverTooOld, [],
+    "jax fails with 'no kernel image is available' where the CUDA toolkit it compiles with is newer than the driver's CUDA.",
+    "'no kernel image is available for execution on the device' in a report with jax or jaxlib installed and a CUDA toolkit (nvcc, `cuda-11.6.2`, /usr/local/cuda-X.Y) newer than the newest CUDA the driver supports.",
+    "XLA compiles jax's kernels when they first run, with the ptxas of the CUDA toolkit it finds, and hands the result to the driver to link. A driver older than that ptxas cannot load what it produced, so every computation fails with 'no kernel image', although the GPU itself is supported; jaxlib later learned to fall back when the driver is too old (jax-ml/jax#5723).",
+    "Upgrade the driver to one that supports the toolkit's CUDA (`gpucompat db cuda X.Y` names it), or install a toolkit no newer than the driver's CUDA (nvidia-smi's 'CUDA Version') and point jax at it; newer jax releases bundle their CUDA through pip (`pip install -U \"jax[cuda12]\"`). `XLA_FLAGS=--xla_gpu_force_compilation_parallelism=1` works around it at a cost in compile time.",
+    ["https://github.com/jax-ml/jax/issues/5723 (a maintainer: jaxlib now falls back when the driver is too old for the toolkit's ptxas)", "https://github.com/jax-ml/jax/issues/11967", "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (Table 3: the driver each toolkit needs)"]);
+
 pub static ERR050: Rule = Rule {
     code: "ERR050",
     name: "observed-cuda-dll-not-found",
@@ -1283,5 +1351,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061,
+    &ERR061, &ERR062,
 ];

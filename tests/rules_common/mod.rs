@@ -345,6 +345,32 @@ pub fn mig_a100(driver: &str, instances: Option<u32>, enabled: bool) -> Inventor
         .build()
 }
 
+/// Driver 580 with its proprietary kernel module, driving `gpu`.
+fn proprietary_module_on(gpu: &str) -> Inventory {
+    B::linux()
+        .driver("580.159.03", Some("13.0"))
+        .gpu(gpu)
+        .with(|i| {
+            i.nvidia.module_flavor = f(ModuleFlavor::Proprietary, "/proc/driver/nvidia/version")
+        })
+        .build()
+}
+
+/// jaxlib 0.3.15 with the CUDA toolkit `toolkit`, on driver R470 (CUDA 11.4),
+/// failing with "no kernel image".
+fn jax_on_470(toolkit: &str) -> Inventory {
+    B::linux()
+        .driver("470.82.01", Some("11.4"))
+        .gpu("NVIDIA A100-SXM4-40GB")
+        .package("jaxlib", "0.3.15")
+        .toolkit("/usr/local/cuda", toolkit, true)
+        .error(
+            ErrorKind::NoKernelImage,
+            "RuntimeError: Unknown: no kernel image is available for execution on the device",
+        )
+        .build()
+}
+
 /// The inventory that makes each rule fire.
 pub fn firing(code: &str) -> Inventory {
     use ErrorKind::*;
@@ -375,11 +401,7 @@ pub fn firing(code: &str) -> Inventory {
             .build(),
         "DRV004" => B::linux().driver("470.82.01", None).pci_nvidia("0x2330", None).build(),
         "DRV006" => hung_4090(Some("timed out after 5.0 s and was killed")),
-        "DRV008" => B::linux()
-            .driver("580.159.03", Some("13.0"))
-            .gpu("NVIDIA B200")
-            .with(|i| i.nvidia.module_flavor = f(ModuleFlavor::Proprietary, "/proc/driver/nvidia/version"))
-            .build(),
+        "DRV008" => proprietary_module_on("NVIDIA B200"),
         "DRV009" => B::linux().driver("495.29.05", Some("11.5")).build(),
         "DRV007" => B::linux()
             .driver("550.54.14", Some("12.4"))
@@ -720,8 +742,10 @@ pub fn firing(code: &str) -> Inventory {
         "ERR034" => pasted(PlatformUnsupported, "vLLM only supports Linux platform (including WSL) and MacOS.Building on win32"),
         "ERR035" => B::linux()
             .driver("565.77", Some("12.7"))
+            .torch("2.5.1+cu124", Some("12.4"))
             .error(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")
             .build(),
+        "ERR062" => jax_on_470("11.6.2"),
         "ERR036" => B::linux()
             .package("onnxruntime-gpu", "1.5.1")
             .error(CudnnMissing, "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory")
@@ -810,11 +834,7 @@ pub fn near_miss(code: &str) -> Inventory {
             .driver("550.54.14", Some("12.4"))
             .gpu("NVIDIA GeForce RTX 4090")
             .build(),
-        "DRV008" => B::linux()
-            .driver("580.159.03", Some("13.0"))
-            .gpu("NVIDIA GeForce RTX 4090")
-            .with(|i| i.nvidia.module_flavor = f(ModuleFlavor::Proprietary, "/proc/driver/nvidia/version"))
-            .build(),
+        "DRV008" => proprietary_module_on("NVIDIA GeForce RTX 4090"),
         "DRV009" => B::linux().driver("580.95.05", Some("13.0")).build(),
         "DRV007" => B::linux()
             .driver("550.54.14", Some("12.4"))
@@ -1164,6 +1184,8 @@ pub fn near_miss(code: &str) -> Inventory {
         "MIS001" => B::linux().driver("535.104.05", Some("12.2")).toolkit("/usr/local/cuda-12.2", "12.2.140", true).build(),
         "MIS002" => B::linux().env_var("CUDA_VISIBLE_DEVICES", "0").build(),
         "ERR036" => with_error(firing("LIB006"), CudnnMissing),
+        // A toolkit the driver supports: the GPU or the build is the suspect (ERR004).
+        "ERR062" => jax_on_470("11.4.2"),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
         "ERR038" => with_error(firing("DRV002"), FrameworkCpuBuild),
         // The same failure on a Jetson outside a container: nothing to mount.
