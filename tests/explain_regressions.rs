@@ -684,3 +684,14 @@ fn a_driver_typed_mid_sentence_is_read_as_the_reporter_s() {
     assert!(codes(&f).contains("ERR062"), "{f:?}");
     assert!(!codes(&f).contains("ERR004"), "{f:?}");
 }
+
+#[test]
+fn nvidia_smi_enabling_mig_in_the_paste_is_a_mig_finding() {
+    // wilicc/gpu-burn#122: `nvidia-smi -i 0 -mig 1` answered "Enabled MIG Mode
+    // for GPU ...", then the tool failed to initialise.
+    let (inv, f) = explain("corpus/c19d-gpuburn-a100-mig-one-gpu-init-error.txt");
+    assert!(inv.setting.mig_enabled.unwrap().value);
+    let m = f.iter().find(|f| f.code == "MIG001").expect("MIG001");
+    assert_eq!(m.category, Category::Mig);
+    assert_eq!(m.severity, Severity::Info);
+}

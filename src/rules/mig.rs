@@ -17,7 +17,7 @@ pub static MIG001: Rule = Rule {
     summary: "MIG is enabled: CUDA sees MIG devices, addressed by their MIG UUIDs.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "GPUs whose MIG mode is enabled, with their number of GPU instances when known; when no GPU reports its MIG mode, a CUDA_VISIBLE_DEVICES that selects MIG devices (`MIG-<uuid>`).",
+        what_it_checks: "GPUs whose MIG mode is enabled, with their number of GPU instances when known; when no GPU reports its MIG mode, a CUDA_VISIBLE_DEVICES that selects MIG devices (`MIG-<uuid>`), or a pasted report that shows MIG enabled (nvidia-smi's 'Enabled MIG Mode for GPU', a MIG device name).",
         why_it_breaks: "It does not break, but it changes what CUDA sees: a MIG-enabled GPU is not a CUDA device itself; each compute instance is. CUDA_VISIBLE_DEVICES takes MIG UUIDs (`MIG-...`, from `nvidia-smi -L`), and with CUDA 11/R450 and CUDA 12/R525 a process enumerates only one MIG instance, so multi-GPU code sees one small device.",
         how_to_fix: "Address instances by UUID: `CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`); run one process per instance.",
         sources: &["https://docs.nvidia.com/datacenter/tesla/mig-user-guide/ (CUDA device enumeration, CUDA_VISIBLE_DEVICES with MIG)"],
@@ -62,7 +62,7 @@ fn check_mig001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if gpus.is_empty() {
         // No GPU reports its MIG mode, but MIG devices are selected by UUID: MIG is on.
         let Some((var, migs)) = visible_mig_devices(inv) else {
-            return vec![];
+            return mig_said(inv);
         };
         let f = MIG001
             .finding(format!(
@@ -87,6 +87,18 @@ fn check_mig001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         f = f.evidence(format!("{} MIG mode", g.label), "enabled", &m.source);
     }
     vec![f.fix_note("Nothing to fix; list instances with `nvidia-smi -L` and select one per process with CUDA_VISIBLE_DEVICES=MIG-<uuid>.")]
+}
+
+/// A pasted report that says MIG is on (nvidia-smi's "Enabled MIG Mode for
+/// GPU ...", a MIG device name) without any GPU's own MIG state.
+fn mig_said(inv: &Inventory) -> Vec<Finding> {
+    let Some(on) = inv.setting.mig_enabled.as_ref().filter(|f| f.value) else {
+        return vec![];
+    };
+    let f = MIG001
+        .finding("The report shows MIG enabled: CUDA sees MIG instances, not whole GPUs, and only the instances that exist; with CUDA 11/R450 and CUDA 12/R525 a process enumerates only one, and programs that expect whole GPUs (device counts from NVML, tools that open every GPU) fail or find nothing.")
+        .evidence("MIG enabled", "true", &on.source);
+    vec![f.fix_note("List what CUDA can use with `nvidia-smi -L` (MIG devices and their UUIDs) and select one per process with CUDA_VISIBLE_DEVICES=MIG-<uuid>; if the program needs whole GPUs, disable MIG on them: `sudo nvidia-smi -i <N> -mig 0`, then reset the GPU or reboot.")]
 }
 
 pub static MIG002: Rule = Rule {
