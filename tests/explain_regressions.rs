@@ -695,3 +695,19 @@ fn nvidia_smi_enabling_mig_in_the_paste_is_a_mig_finding() {
     assert_eq!(m.category, Category::Mig);
     assert_eq!(m.severity, Severity::Info);
 }
+
+#[test]
+fn a_bare_torch_version_in_a_conda_environment_is_not_pypi_s_build() {
+    // pytorch/pytorch#49081: torch 1.7.0 imported from anaconda3/envs/Pt with
+    // "CUDA version: 11.0" on an A100. PyPI's 1.7.0 (cu102) has no sm_80, but a
+    // conda build may be any CUDA: no kernel verdict is drawn from the version.
+    let (inv, f) = explain("corpus/c23b-pytorch-a100-unknown-error-no-reboot.txt");
+    let env = &inv.python[0];
+    assert_eq!(env.kind, gpucompat::inventory::EnvKind::Conda);
+    assert!(!codes(&f).contains("ARCH001"), "{f:?}");
+    // The same traceback from a venv keeps PyPI's default, and its verdict.
+    let text = body("corpus/c23b-pytorch-a100-unknown-error-no-reboot.txt")
+        .replace("/home/XXX/anaconda3/envs/Pt/", "/home/XXX/venv/");
+    let (_, f) = explain_text("venv", &text);
+    assert!(codes(&f).contains("ARCH001"), "{f:?}");
+}

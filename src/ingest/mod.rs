@@ -176,6 +176,8 @@ pub struct Builder {
     seen_errors: std::collections::HashSet<(ErrorKind, String)>,
     /// Per kind: errors kept, and those left out past [`Builder::MAX_ERRORS_PER_KIND`].
     error_counts: std::collections::BTreeMap<ErrorKind, (usize, usize)>,
+    /// Where a traceback showed torch inside a conda environment.
+    pub conda_torch: Option<String>,
 }
 
 impl Builder {
@@ -187,6 +189,7 @@ impl Builder {
             gpu_pos: GpuPositions::default(),
             seen_errors: Default::default(),
             error_counts: Default::default(),
+            conda_torch: None,
         }
     }
 
@@ -332,6 +335,15 @@ impl Builder {
     pub fn finish(mut self) -> Inventory {
         for env in &mut self.inv.python {
             derive_frameworks(env);
+            // torch imported from a conda environment: a bare version there may
+            // be conda's build of any CUDA, not PyPI's default.
+            if let (Some(src), EnvKind::Reported, Some(_)) =
+                (&self.conda_torch, &env.kind, &env.torch)
+            {
+                env.kind = EnvKind::Conda;
+                env.site_packages
+                    .push(format!("a conda environment ({src})"));
+            }
         }
         self.inv.gpus.sort_by_key(|g| g.index);
         if !self.gpu_pos.left_out.is_empty() {

@@ -428,7 +428,27 @@ fn path_os(t: &str) -> Option<OsKind> {
     None
 }
 
+/// A traceback line of torch's own files under a conda root
+/// (`/home/u/anaconda3/envs/pt/lib/python3.6/site-packages/torch/cuda/__init__.py`).
+fn conda_torch_path(t: &str) -> bool {
+    let torch = has(t, "site-packages/torch/") || has(t, "site-packages\\torch\\");
+    torch
+        && [
+            "anaconda3",
+            "miniconda3",
+            "miniforge3",
+            "mambaforge",
+            "/opt/conda/",
+            "\\conda\\",
+        ]
+        .iter()
+        .any(|r| has(t, r))
+}
+
 fn other(b: &mut Builder, t: &str, src: &str) {
+    if b.conda_torch.is_none() && conda_torch_path(t) {
+        b.conda_torch = Some(src.to_string());
+    }
     if b.inv.os.kind.is_none() {
         if let Some(k) = path_os(t) {
             b.inv.os.kind = Some(Fact::new(k, src).with_note("from a file path in a traceback"));

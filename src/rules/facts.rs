@@ -4,7 +4,9 @@
 //! was read so findings can cite it.
 
 use crate::finding::Finding;
-use crate::inventory::{Fact, FrameworkBuild, GpuVendor, Inventory, OsKind, PythonEnv, TorchBuild};
+use crate::inventory::{
+    EnvKind, Fact, FrameworkBuild, GpuVendor, Inventory, OsKind, PythonEnv, TorchBuild,
+};
 use crate::kb::resolve;
 pub use crate::kb::resolve::{CudaMax, GpuView, Sourced};
 use crate::kb::{Kb, TorchBuildInfo};
@@ -210,7 +212,10 @@ pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Opt
         }
     } else {
         match (&info, version) {
-            (Some(i), Some(v)) if !i.variant_from_default || pypi_default_is_cuda(inv) => {
+            (Some(i), Some(v))
+                if !i.variant_from_default
+                    || (pypi_default_is_cuda(inv) && env.kind != EnvKind::Conda) =>
+            {
                 let src = if i.variant_from_default {
                     format!(
                         "{} (no local tag: the PyPI Linux x86_64 default of torch {})",
