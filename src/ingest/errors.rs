@@ -402,6 +402,8 @@ pub static CATALOG: &[Entry] = &[
         "Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your library path!", cudnn_dll_missing),
     e("tf-unable-to-load-cudnn-dso", "Unable to load cuDNN DSO", K::CudnnMissing, None,
         "I tensorflow/stream_executor/cuda/cuda_dnn.cc:1062] Unable to load cuDNN DSO"),
+    ex("paddle-dynamic-library-not-configured", "that Paddle depends on is not configured correctly", &[], K::CudnnMissing, None,
+        "RuntimeError: (PreconditionNotMet) The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not configured correctly. (error code is 126)", paddle_dynamic_library),
     e("paddle-cannot-load-cudnn", "Cannot load cudnn shared library", K::CudnnMissing, None,
         "RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion."),
     e("dnn-library-not-found", "DNN library is not found", K::CudnnMissing, None,
@@ -540,6 +542,7 @@ pub static CATALOG: &[Entry] = &[
 /// public reports whose logs hold the message (two or more where the
 /// development part has them), or the vendor page for its meaning.
 pub static SOURCES: &[(&str, &[&str])] = &[
+    ("paddle-dynamic-library-not-configured", &["https://github.com/PaddlePaddle/Paddle/blob/develop/paddle/fluid/platform/dynload/dynamic_loader.cc (later paddle/phi/backends/dynload/: the loader that reports a third-party library it could not open)", "https://github.com/PaddlePaddle/Paddle/issues/34837", "https://github.com/PaddlePaddle/PaddleOCR/issues/9913"]),
     ("cuda-invalid-device-function", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidDeviceFunction = 98: the kernel is not compiled for this device's architecture)", "https://github.com/pjreddie/darknet/issues/686", "https://github.com/PaddlePaddle/Paddle/issues/15183"]),
     ("undefined-symbol", &["https://github.com/Dao-AILab/flash-attention/issues/1644", "https://github.com/Dao-AILab/flash-attention/issues/931", "https://github.com/pytorch/audio/issues/171"]),
     ("xformers-built-for", &["https://github.com/facebookresearch/xformers/issues/874", "https://github.com/LykosAI/StabilityMatrix/issues/1276"]),
@@ -1592,6 +1595,33 @@ fn cudnn_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> 
     (l.contains("libcudnn")).then_some(K::CudnnMissing)
 }
 
+/// Paddle's loader names the library it could not load: cuDNN's is a cuDNN
+/// problem, a CUDA library's (cuBLAS, cudart, cuSOLVER, ...) a CUDA one.
+fn paddle_dynamic_library(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let lib = c
+        .line
+        .split_once("dynamic library (")?
+        .1
+        .split(')')
+        .next()?;
+    if has_ci(lib, "cudnn") {
+        return Some(K::CudnnMissing);
+    }
+    [
+        "cublas",
+        "cudart",
+        "cusolver",
+        "cusparse",
+        "curand",
+        "cufft",
+        "nvrtc",
+        "nvjitlink",
+    ]
+    .iter()
+    .any(|n| has_ci(lib, n))
+    .then_some(K::CudaLibraryMissing)
+}
+
 fn cudnn_dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line.to_ascii_lowercase();
     let fail = [
@@ -2525,6 +2555,14 @@ mod tests {
             assert!(!srcs.is_empty(), "{id}: no source");
             assert!(srcs.iter().all(|s| s.starts_with("https://")), "{id}");
         }
+    }
+
+    #[test]
+    fn paddle_names_the_library_it_could_not_load() {
+        let inv = run("RuntimeError: (PreconditionNotMet) The third-party dynamic library (cublas64_11.dll) that Paddle depends on is not configured correctly. (error code is 126)");
+        assert_eq!(kinds(&inv), vec![K::CudaLibraryMissing]);
+        let inv = run("The third-party dynamic library (libmklml_intel.so) that Paddle depends on is not configured correctly.");
+        assert!(inv.errors.is_empty(), "{:?}", inv.errors);
     }
 
     #[test]

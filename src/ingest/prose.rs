@@ -61,7 +61,7 @@ regex_fn!(
 );
 regex_fn!(
     gpu_named_re,
-    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?)\b"
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4})\b"
 );
 
 regex_fn!(
@@ -685,7 +685,7 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
             let short = t.len() <= 120;
             // A brand word makes the name specific enough in a longer sentence too.
             let lower = name.to_ascii_lowercase();
-            let branded = ["nvidia ", "tesla ", "geforce "]
+            let branded = ["nvidia ", "tesla ", "geforce ", "quadro "]
                 .iter()
                 .any(|w| lower.contains(w));
             if (short || branded) && (!name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA")) {
@@ -946,6 +946,28 @@ mod tests {
             "the NVIDIA driver 418.x branch\n",
         ] {
             assert!(run(text).nvidia.driver_version.is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn workstation_gpus_named_in_a_sentence() {
+        for (text, want) in [
+            (
+                "Their desktop has an old NVIDIA Quadro K2000 and the code throws\n",
+                "NVIDIA Quadro K2000",
+            ),
+            (
+                "The workstation card is a Quadro RTX 5000 with 16 GB\n",
+                "Quadro RTX 5000",
+            ),
+            (
+                "The box has an NVIDIA RTX A4000 and the vendor driver\n",
+                "NVIDIA RTX A4000",
+            ),
+        ] {
+            let inv = run(text);
+            let g = inv.gpus.first().and_then(|g| g.name.as_ref());
+            assert_eq!(g.map(|g| g.value.as_str()), Some(want), "{text}");
         }
     }
 
