@@ -264,3 +264,30 @@ fn a_failed_driver_query_is_a_warning_not_an_all_clear() {
     assert!(w[0].message.contains("timed out"));
     assert!(fired(&near_miss("DRV007"), "DRV007").is_empty());
 }
+
+/// What `explain` finds in pasted text.
+fn explained(text: &str) -> Vec<gpucompat::finding::Finding> {
+    let kb = gpucompat::kb::Kb::embedded();
+    let mut inv = gpucompat::ingest::ingest(&[("paste".to_string(), text.to_string())]);
+    gpucompat::ingest::enrich(&mut inv, kb);
+    gpucompat::rules::run_rules(&inv, kb)
+}
+
+#[test]
+fn nouveau_in_a_pasted_kernel_log_holds_the_gpu_the_report_names() {
+    let log = "[    5.435274] nouveau 0000:3b:00.0: enabling device (0000 -> 0003)\n[    5.603461] nouveau 0000:3b:00.0: bios: version 86.04.50.00.5b\n";
+    let f = explained(&format!("{log}GPU: Tesla P4\n"));
+    let d = f.iter().find(|f| f.code == "DRV002").expect("DRV002");
+    assert!(d.message.contains("Tesla P4"), "{}", d.message);
+    assert!(d
+        .evidence
+        .iter()
+        .any(|e| e.value == "nouveau" && e.source.contains("kernel log")));
+    // Two GPUs named and one device known only by its address: which one
+    // nouveau holds is not known, so the named GPUs are not joined to it.
+    let f = explained(&format!("{log}GPU 0: Tesla P4\nGPU 1: Tesla T4\n"));
+    assert!(f
+        .iter()
+        .filter(|f| f.code == "DRV002")
+        .all(|d| !d.message.contains("Tesla")));
+}

@@ -2,12 +2,13 @@
 //! (proprietary and open modules), `/sys/module/nvidia/version`, the dmesg
 //! `NVRM: loading` line, `lsmod`, `dpkg -l` / `rpm -qa` driver packages,
 //! `libnvidia-ml.so.<version>` file names, `nvidia-container-cli info`, and
-//! the fabric manager's `systemctl status` / `--version`.
+//! the fabric manager's `systemctl status` / `--version`, and nouveau's kernel log lines
+//! naming the device it drives.
 
 use super::clean::has;
 use super::gate::Gate;
 use super::{gpu_mut, put, Builder, Doc};
-use crate::inventory::{Fact, LibraryInstall, ModuleFlavor, UserLibrary};
+use crate::inventory::{Fact, GpuVendor, LibraryInstall, ModuleFlavor, PciDevice, UserLibrary};
 use crate::version::{ComputeCapability, CudaVersion, DriverVersion};
 
 regex_fn!(
@@ -38,6 +39,38 @@ regex_fn!(
     r"^(NVRM version|CUDA version|Device Index|Model|Architecture):\s+(\S.*)$"
 );
 
+regex_fn!(
+    nouveau_log_re,
+    r"^(?:\[\s*[0-9.]+\]\s*)?(?:[A-Za-z]{3}\s+[0-9]{1,2}\s+[0-9:]{8}\s+\S+\s+)?(?:kernel:\s*)?nouveau ((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-9]): "
+);
+
+/// A kernel log line of nouveau about a device (`[ 5.12] nouveau
+/// 0000:3b:00.0: DRM: VRAM: 8192 MiB`, journalctl's `kernel: nouveau ...`):
+/// nouveau is bound to that NVIDIA device. Recorded once per address.
+fn nouveau_bound(b: &mut Builder, t: &str, src: &str) -> bool {
+    let Some(c) = has(t, "nouveau")
+        .then(|| nouveau_log_re().captures(t))
+        .flatten()
+    else {
+        return false;
+    };
+    let addr = if c[1].len() == 7 {
+        format!("0000:{}", &c[1])
+    } else {
+        c[1].to_string()
+    };
+    if !b.inv.pci.iter().any(|d| d.address == addr) {
+        b.inv.pci.push(PciDevice {
+            address: addr,
+            vendor: GpuVendor::Nvidia,
+            driver: Some("nouveau".into()),
+            source: format!("{src} (kernel log)"),
+            ..PciDevice::default()
+        });
+    }
+    true
+}
+
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut cmd: Option<String> = None;
     let mut lsmod_seen = false;
@@ -63,6 +96,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
+        if nouveau_bound(b, t, src) {
+            continue;
+        }
         if has(t, "Kernel Module") {
             if let Some(c) = nvrm_re().captures(t) {
                 kernel_module(b, &c[2], c.get(1).is_some(), src);
@@ -552,5 +588,18 @@ mod tests {
         assert!(!inv.fabric.fabric_manager_installed.as_ref().unwrap().value);
         let inv = run("Active: active (running) since Mon");
         assert!(inv.fabric.fabric_manager_running.is_none());
+    }
+    #[test]
+    fn nouveau_in_the_kernel_log_is_bound_to_its_device() {
+        let inv = run("[    5.123456] nouveau 0000:3b:00.0: DRM: VRAM: 8192 MiB\n[    5.2] nouveau 0000:3b:00.0: fifo: SCHED_ERROR 08 []\nMay 20 02:46:53 host kernel: nouveau 0000:af:00.0: bus: MMIO read of 00000000 FAULT\n");
+        assert_eq!(inv.pci.len(), 2);
+        assert_eq!(inv.pci[0].address, "0000:3b:00.0");
+        assert_eq!(inv.pci[0].driver.as_deref(), Some("nouveau"));
+        assert_eq!(inv.pci[0].vendor, GpuVendor::Nvidia);
+        assert_eq!(inv.pci[1].address, "0000:af:00.0");
+        // The module's own lines name no device.
+        let inv =
+            run("[    4.9] nouveau: detected PR support, will not use DSM\nblacklist nouveau\n");
+        assert!(inv.pci.is_empty());
     }
 }

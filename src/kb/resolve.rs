@@ -370,8 +370,17 @@ fn same_named_pci<'a>(
                     .as_ref()
                     .is_some_and(|n| n.to_ascii_lowercase().contains(name)))
     });
-    let first = hits.next()?;
-    hits.next().is_none().then_some(first)
+    if let Some(first) = hits.next() {
+        return hits.next().is_none().then_some(first);
+    }
+    // One GPU named in the text and one NVIDIA device known by its address
+    // alone (a kernel log line): the same GPU.
+    let mut nameless = inv.nvidia_pci().filter(|p| {
+        !matched.contains(p.address.as_str()) && p.name.is_none() && p.device_id.is_empty()
+    });
+    let only = nameless.next()?;
+    (inv.gpus.len() == 1 && inv.nvidia_pci().count() == 1 && nameless.next().is_none())
+        .then_some(only)
 }
 
 /// Every NVIDIA GPU: the driver's list, plus PCI devices the driver does not list.
@@ -413,6 +422,7 @@ pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
         let name = pci_row.map(|r| r.name.clone()).or_else(|| p.name.clone());
         let label = match &name {
             Some(n) => format!("{} ({n})", p.address),
+            None if p.device_id.is_empty() => format!("{} (an NVIDIA device)", p.address),
             None => format!("{} (device {})", p.address, p.device_id),
         };
         let lookup = if pci_row.is_some() {
