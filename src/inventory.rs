@@ -269,6 +269,18 @@ pub struct PciDevice {
     pub vram_mib: Option<u64>,
 }
 
+impl PciDevice {
+    /// WSL2's paravirtualized GPU as lspci lists it: Microsoft's device 008e
+    /// ("3D controller: Microsoft Corporation Device 008e", "Basic Render
+    /// Driver" where pci.ids names it), Hyper-V's GPU-PV adapter.
+    pub fn is_wsl_gpu_pv(&self) -> bool {
+        let name = self.name.as_deref().unwrap_or("");
+        (self.vendor_id == "0x1414" && self.device_id == "0x008e")
+            || (name.contains("Microsoft Corporation")
+                && (name.contains("Device 008e") || name.contains("Basic Render Driver")))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ModuleFlavor {
@@ -824,6 +836,9 @@ pub enum ErrorKind {
     /// A program says a CUDA library was loaded from LD_LIBRARY_PATH rather
     /// than from its own copy (CUDA.jl's "was loaded from a system path").
     LoaderPathOverride,
+    /// XLA's "ptxas does not support CC X.Y": the ptxas it found (a CUDA
+    /// toolkit on PATH) is older than the GPU.
+    PtxasOlderThanGpu,
     /// A failure the catalog does not know.
     Other,
 }

@@ -711,3 +711,32 @@ fn a_bare_torch_version_in_a_conda_environment_is_not_pypi_s_build() {
     let (_, f) = explain_text("venv", &text);
     assert!(codes(&f).contains("ARCH001"), "{f:?}");
 }
+
+#[test]
+fn xla_s_ptxas_older_than_the_gpu_is_the_old_toolkit_on_path() {
+    // jax-ml/jax#17976: "ptxas does not support CC 8.9", "Used ptxas at ptxas",
+    // then CUDA_ERROR_INVALID_IMAGE: an old toolkit's ptxas on PATH, not the GPU.
+    let (inv, f) = explain("corpus/c23b-jax-system-ptxas-on-path-cc89-invalid-image.txt");
+    let cc = inv.gpus[0].compute_capability.as_ref().unwrap();
+    assert_eq!(cc.value.to_string(), "8.9");
+    let e = f.iter().find(|f| f.code == "ERR063").expect("ERR063");
+    assert_eq!(e.category, Category::MultipleCuda);
+    assert_eq!(errors_in(&f, Category::ArchUnsupported), 0);
+}
+
+#[test]
+fn lspci_under_wsl2_lists_the_paravirtualized_gpu_not_the_nvidia_one() {
+    // open-webui/open-webui#574: a setup script's `lspci | grep -i nvidia`.
+    let (inv, f) = explain("corpus/c24a-open-webui-wsl2-lspci-no-nvidia-gpu.txt");
+    assert!(inv.wsl.is_wsl.unwrap().value);
+    let p = f.iter().find(|f| f.code == "PLAT009").expect("PLAT009");
+    assert_eq!(p.category, Category::Wsl);
+    assert_eq!(p.severity, Severity::Info);
+}
+
+#[test]
+fn nccl_s_optional_net_plugin_is_no_missing_library() {
+    // NVIDIA/nccl#162: "Unable to load libnccl-net.so" is NCCL's INFO line.
+    let (_, f) = explain("corpus/c24a-nccl-2018-libnccl-net-plugin-info-message.txt");
+    assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
+}

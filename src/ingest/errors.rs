@@ -172,6 +172,8 @@ pub static CATALOG: &[Entry] = &[
         "nvidia.ko because it does not include the required GPU System Processor (GSP).", open_module_unsupported),
     ex("host-cuda-vs-container-cuda", "host", &["container", "docker", "image"], K::HostCudaContainerQuestion, None,
         "The reporter has installed CUDA 11.4.0 on the host and wonders whether they can use the CUDA 11.3 Dockerfile to build their container.", host_cuda_question),
+    ex("xla-ptxas-does-not-support-cc", "ptxas does not support CC", &[], K::PtxasOlderThanGpu, None,
+        "2023-10-06 13:14:53.374940: W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9", ptxas_cc),
     e("cuda-os-call-failed", "OS call failed or operation not supported on this OS", K::CudaOsCallFailed, Some(304),
         "CUDA error 304 at ggml-cuda.cu:5065: OS call failed or operation not supported on this OS"),
     ea("paddle-cudnn-header-unmatched", "with header v", &["unmatched"], K::CudnnVersionMismatch, None,
@@ -542,6 +544,7 @@ pub static CATALOG: &[Entry] = &[
 /// public reports whose logs hold the message (two or more where the
 /// development part has them), or the vendor page for its meaning.
 pub static SOURCES: &[(&str, &[&str])] = &[
+    ("xla-ptxas-does-not-support-cc", &["https://github.com/jax-ml/jax/issues/17976", "https://github.com/jax-ml/jax/issues/13570", "https://github.com/openxla/xla/issues/5932"]),
     ("paddle-dynamic-library-not-configured", &["https://github.com/PaddlePaddle/Paddle/blob/develop/paddle/fluid/platform/dynload/dynamic_loader.cc (later paddle/phi/backends/dynload/: the loader that reports a third-party library it could not open)", "https://github.com/PaddlePaddle/Paddle/issues/34837", "https://github.com/PaddlePaddle/PaddleOCR/issues/9913"]),
     ("cuda-invalid-device-function", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidDeviceFunction = 98: the kernel is not compiled for this device's architecture)", "https://github.com/pjreddie/darknet/issues/686", "https://github.com/PaddlePaddle/Paddle/issues/15183"]),
     ("undefined-symbol", &["https://github.com/Dao-AILab/flash-attention/issues/1644", "https://github.com/Dao-AILab/flash-attention/issues/931", "https://github.com/pytorch/audio/issues/171"]),
@@ -1304,6 +1307,19 @@ fn gpu_seen(b: &mut Builder, src: &str, name: Option<String>, cc: Option<Compute
     }
 }
 
+/// `ptxas does not support CC 8.9`: the GPU's compute capability, as XLA read it.
+fn ptxas_cc(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let tail = c.line.split_once("ptxas does not support CC")?.1.trim();
+    let cc = tail
+        .split(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
+        .next()
+        .and_then(|v| v.parse::<ComputeCapability>().ok());
+    if cc.is_some() {
+        gpu_seen(b, c.src, None, cc);
+    }
+    Some(k)
+}
+
 /// `Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to`
 /// ` work properly, but your PyTorch was compiled` / ` with CUDA_VERSION 10020.`
 fn gpu_requires_cuda(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -1758,6 +1774,11 @@ fn classify_library(lib: &str) -> Option<ErrorKind> {
     }
     if l.starts_with("libnvvm") {
         return Some(K::NvvmMissing);
+    }
+    // NCCL's network and tuner plugins are optional: NCCL logs their absence
+    // as INFO and uses its internal implementation (NVIDIA/nccl#162).
+    if l.starts_with("libnccl-net") || l.starts_with("libnccl-tuner") {
+        return None;
     }
     const CUDA_LIBS: [&str; 14] = [
         "libcublas",
@@ -2555,6 +2576,15 @@ mod tests {
             assert!(!srcs.is_empty(), "{id}: no source");
             assert!(srcs.iter().all(|s| s.starts_with("https://")), "{id}");
         }
+    }
+
+    #[test]
+    fn nccl_s_optional_plugins_are_not_missing_libraries() {
+        let inv = run("Unable to load libnccl-net.so : libnccl-net.so: cannot open shared object file: No such file or directory\nNCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory\n");
+        assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+        let inv =
+            run("OSError: libnccl.so.2: cannot open shared object file: No such file or directory");
+        assert_eq!(kinds(&inv), vec![K::CudaLibraryMissing]);
     }
 
     #[test]

@@ -381,6 +381,18 @@ fn pci_device(addr: &str, desc: &str, src: &str) -> PciDevice {
 /// Only `lspci -k` says which driver is bound; without its detail lines the
 /// device is left out rather than reported as bound to nothing.
 fn flush_pci(b: &mut Builder, pending: Option<(PciDevice, bool)>) {
+    if let Some((dev, _)) = pending.as_ref().filter(|(d, _)| d.is_wsl_gpu_pv()) {
+        if b.inv.wsl.is_wsl.is_none() {
+            b.inv.wsl.is_wsl = Some(
+                Fact::new(true, &dev.source)
+                    .with_note("lspci lists WSL2's paravirtualized GPU (Microsoft device 008e)"),
+            );
+        }
+        if !b.inv.pci.iter().any(|d| d.address == dev.address) {
+            b.inv.pci.push(dev.clone());
+        }
+        return;
+    }
     match pending {
         Some((dev, true)) if !b.inv.pci.iter().any(|d| d.address == dev.address) => {
             b.inv.pci.push(dev)
@@ -614,6 +626,18 @@ mod tests {
         let inv = run("No LSB modules are available.\nDistributor ID:\tUbuntu\nDescription:\tUbuntu 20.04.6 LTS\nRelease:\t20.04\nCodename:\tfocal\n");
         assert_eq!(inv.os.id.as_ref().unwrap().value, "ubuntu");
         assert_eq!(inv.os.version_id.as_ref().unwrap().value, "20.04");
+    }
+
+    #[test]
+    fn wsl2_s_paravirtualized_gpu_in_lspci() {
+        // open-webui#574: lspci under WSL2 lists no NVIDIA device.
+        let inv = run("2761:00:00.0 3D controller: Microsoft Corporation Device 008e\n0e2b:00:00.0 SCSI storage controller: Red Hat, Inc. Virtio filesystem (rev 01)\n");
+        assert!(inv.wsl.is_wsl.unwrap().value);
+        assert_eq!(inv.pci.len(), 1);
+        assert_eq!(inv.pci[0].address, "2761:00:00.0");
+        let inv =
+            run("01:00.0 VGA compatible controller: Microsoft Corporation Hyper-V virtual VGA\n");
+        assert!(inv.wsl.is_wsl.is_none());
     }
 
     #[test]

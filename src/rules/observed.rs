@@ -226,6 +226,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "a CUDA library was loaded from a directory on LD_LIBRARY_PATH instead of the copy the program ships or manages, so its version is the system toolkit's, not the one it was built and tested with",
             "echo $LD_LIBRARY_PATH; module list",
         ),
+        PtxasOlderThanGpu => (
+            "XLA compiled with a ptxas older than the GPU (a CUDA toolkit's bin directory on PATH before the ptxas that jax's own CUDA wheels bring), so its PTX does not load",
+            "which ptxas; ptxas --version; pip list | grep -i nvidia-cuda-nvcc",
+        ),
         CudaOsCallFailed => (
             "a system call CUDA needs was refused (CUDA error 304): a container's seccomp profile or memory-lock limit, or the OS itself",
             "ulimit -l; docker inspect CONTAINER --format '{{.HostConfig.SecurityOpt}} {{.HostConfig.Ulimits}}'",
@@ -1309,6 +1313,13 @@ observed_rule!(ERR058, check_err058, "ERR058", "observed-toolkit-paths-disagree"
     "Use one toolkit for both: `export CUDA_HOME=/usr/local/cuda-12.4` (the one wanted), `export PATH=$CUDA_HOME/bin:$PATH`, then check `which nvcc` and `nvcc --version`; rebuild the package after that.",
     ["https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ (post-installation: PATH and LD_LIBRARY_PATH of one toolkit)", "https://github.com/cupy/cupy/issues/1034", "https://github.com/CharlesShang/DCNv2/issues/110"]);
 
+observed_rule!(ERR063, check_err063, "ERR063", "observed-ptxas-older-than-gpu", Category::MultipleCuda, Severity::Error,
+    [PtxasOlderThanGpu], [],
+    "XLA (jax, TensorFlow) compiled its kernels with a ptxas that does not know the GPU ('ptxas does not support CC 8.9'), then the PTX did not load ('CUDA_ERROR_INVALID_IMAGE').",
+    "XLA compiles kernels at run time with the first ptxas it finds: the one of the nvidia-cuda-nvcc wheel that `jax[cuda12]` installs, or one from a CUDA toolkit directory on PATH, which comes first. A system toolkit older than the GPU's architecture (CUDA before 11.8 for compute capability 8.9, before 12.8 for 12.0) gives a ptxas that cannot target it; XLA then falls back to the driver and the load fails with 'device kernel image is invalid'.",
+    "Let XLA use the ptxas that came with jax: take the old toolkit's bin directory off PATH (`which ptxas` shows which one is used), or upgrade that toolkit to one that supports the GPU; `XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/new/cuda` points XLA at a given toolkit.",
+    ["https://github.com/jax-ml/jax/issues/17976", "https://github.com/openxla/xla/issues/5932 (XLA: 'ptxas too old ... Modify $PATH to customize ptxas location')", "https://github.com/jax-ml/jax/issues/13570", "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (the first toolkit of each architecture)"]);
+
 observed_rule!(ERR061, check_err061, "ERR061", "observed-library-from-loader-path", Category::EnvVar, Severity::Warning,
     [LoaderPathOverride], [],
     "A program reports that a CUDA runtime library came from a directory on LD_LIBRARY_PATH, not from the copy it manages itself.",
@@ -1351,5 +1362,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061, &ERR062,
+    &ERR061, &ERR062, &ERR063,
 ];

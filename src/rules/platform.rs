@@ -10,7 +10,7 @@ use super::runtime::{judge_all, judgment_finding, Verdict};
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &PLAT001, &PLAT002, &PLAT003, &PLAT004, &PLAT005, &PLAT006, &PLAT007, &PLAT008,
+    &PLAT001, &PLAT002, &PLAT003, &PLAT004, &PLAT005, &PLAT006, &PLAT007, &PLAT008, &PLAT009,
 ];
 
 pub static PLAT001: Rule = Rule {
@@ -278,6 +278,50 @@ fn check_plat008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     vec![f.fix_note(
         "On Windows: run nvidia-smi there; switch GPUs in TCC mode to WDDM (`nvidia-smi -g N -dm 0` as administrator, then reboot); install a current driver; then `wsl --shutdown` and start WSL again. Do not install a Linux driver inside WSL.",
+    )]
+}
+
+pub static PLAT009: Rule = Rule {
+    code: "PLAT009",
+    name: "wsl-gpu-is-paravirtualized",
+    category: Category::Wsl,
+    severity: Severity::Info,
+    summary: "Under WSL2, lspci lists Microsoft's paravirtualized GPU, not the NVIDIA one: GPU detection by PCI listing, /proc/driver/nvidia or the nvidia module finds nothing there.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "An lspci listing that shows WSL2's paravirtualized GPU (a 3D controller 'Microsoft Corporation Device 008e') and no NVIDIA device.",
+        why_it_breaks: "It does not break CUDA: WSL2 has no Linux PCI device and no Linux kernel driver for the GPU. The Windows driver shares it through GPU paravirtualization (/dev/dxg), and nvidia-smi and libcuda come from /usr/lib/wsl/lib. Scripts and tools that look for the GPU with `lspci | grep -i nvidia`, /proc/driver/nvidia/gpus, /dev/nvidia* or `lsmod | grep nvidia` therefore report no GPU under WSL2 although CUDA works.",
+        how_to_fix: "Detect the GPU through the driver instead: `nvidia-smi -L` (or NVML, or `torch.cuda.is_available()`); a script that must tell WSL2 apart can test for /dev/dxg or /usr/lib/wsl/lib.",
+        sources: &[
+            "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (GPU paravirtualization; the driver's libraries in /usr/lib/wsl/lib)",
+            "https://github.com/open-webui/open-webui/issues/574",
+            "https://pci-ids.ucw.cz/read/PC/1414 (vendor 1414: Microsoft Corporation)",
+        ],
+    },
+    check: check_plat009,
+    superseded_by: &[],
+};
+
+fn check_plat009(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(pv) = inv.pci.iter().find(|p| p.is_wsl_gpu_pv()) else {
+        return vec![];
+    };
+    if inv.nvidia_pci().next().is_some() {
+        return vec![];
+    }
+    let f = PLAT009
+        .finding(format!(
+            "This is WSL2: the PCI listing shows its paravirtualized GPU ({} at {}) and no NVIDIA device, because the GPU stays with the Windows driver. A script that looks for the GPU with lspci, /proc/driver/nvidia or the nvidia module finds none here, though CUDA may work.",
+            pv.name.as_deref().unwrap_or("a Microsoft 3D controller"),
+            pv.address
+        ))
+        .evidence(
+            "WSL2 paravirtualized GPU",
+            pv.name.as_deref().unwrap_or("Microsoft device 1414:008e"),
+            &pv.source,
+        );
+    vec![f.fix_note(
+        "Detect the GPU through the driver: `nvidia-smi -L` (from /usr/lib/wsl/lib), NVML, or the framework's own check; to tell WSL2 apart, test for /dev/dxg or /usr/lib/wsl/lib.",
     )]
 }
 

@@ -746,6 +746,11 @@ pub fn firing(code: &str) -> Inventory {
             .error(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")
             .build(),
         "ERR062" => jax_on_470("11.6.2"),
+        "PLAT009" => gpucompat::ingest::ingest(&[(
+            "lspci".into(),
+            "2761:00:00.0 3D controller: Microsoft Corporation Device 008e\n".into(),
+        )]),
+        "ERR063" => pasted(PtxasOlderThanGpu, "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9"),
         "ERR036" => B::linux()
             .package("onnxruntime-gpu", "1.5.1")
             .error(CudnnMissing, "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory")
@@ -1186,6 +1191,13 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR036" => with_error(firing("LIB006"), CudnnMissing),
         // A toolkit the driver supports: the GPU or the build is the suspect (ERR004).
         "ERR062" => jax_on_470("11.4.2"),
+        // A Hyper-V VM's own display adapter is no WSL2 GPU.
+        "PLAT009" => gpucompat::ingest::ingest(&[(
+            "lspci".into(),
+            "00:08.0 VGA compatible controller: Microsoft Corporation Hyper-V virtual VGA\n".into(),
+        )]),
+        // The same load failure with no word on ptxas: nothing names the toolkit.
+        "ERR063" => pasted(Other, "INTERNAL: Failed to load PTX text as a module: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid"),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
         "ERR038" => with_error(firing("DRV002"), FrameworkCpuBuild),
         // The same failure on a Jetson outside a container: nothing to mount.
