@@ -839,6 +839,9 @@ pub enum ErrorKind {
     /// XLA's "ptxas does not support CC X.Y": the ptxas it found (a CUDA
     /// toolkit on PATH) is older than the GPU.
     PtxasOlderThanGpu,
+    /// OpenVINO's GPU device (its intel_gpu plugin) failed: "invalid vendor
+    /// type", "Couldn't find a suitable kernel".
+    OpenvinoGpuPluginFailed,
     /// A failure the catalog does not know.
     Other,
 }

@@ -740,3 +740,20 @@ fn nccl_s_optional_net_plugin_is_no_missing_library() {
     let (_, f) = explain("corpus/c24a-nccl-2018-libnccl-net-plugin-info-message.txt");
     assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
 }
+
+#[test]
+fn openvino_s_gpu_device_on_an_nvidia_gpu_is_the_wrong_platform() {
+    // openvinotoolkit/openvino#97 and intel/openvino-plugins-ai-audacity#144.
+    for rel in [
+        "corpus/c24a-openvino-gtx970-gpu-plugin-invalid-vendor.txt",
+        "corpus/c24a-openvino-audacity-rtx4070-super-gpu-no-kernel.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let e = f
+            .iter()
+            .find(|f| f.code == "ERR064")
+            .unwrap_or_else(|| panic!("{rel}: {f:?}"));
+        assert_eq!(e.category, Category::PlatformPosture);
+        assert_eq!(errors_in(&f, Category::ArchUnsupported), 0, "{rel}");
+    }
+}

@@ -172,6 +172,10 @@ pub static CATALOG: &[Entry] = &[
         "nvidia.ko because it does not include the required GPU System Processor (GSP).", open_module_unsupported),
     ex("host-cuda-vs-container-cuda", "host", &["container", "docker", "image"], K::HostCudaContainerQuestion, None,
         "The reporter has installed CUDA 11.4.0 on the host and wonders whether they can use the CUDA 11.3 Dockerfile to build their container.", host_cuda_question),
+    e("openvino-gpu-invalid-vendor", "invalid vendor type", K::OpenvinoGpuPluginFailed, None,
+        "GeForce GTX 970: invalid vendor type"),
+    ea("openvino-intel-gpu-no-kernel", "Couldn't find a suitable kernel", &["[GPU]"], K::OpenvinoGpuPluginFailed, None,
+        "[GPU] Couldn't find a suitable kernel for result:new_key_value_23_0/sink_port_0 params raw string: F32_BFYX_v64_p0_0_v1_p0_0"),
     ex("xla-ptxas-does-not-support-cc", "ptxas does not support CC", &[], K::PtxasOlderThanGpu, None,
         "2023-10-06 13:14:53.374940: W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9", ptxas_cc),
     e("cuda-os-call-failed", "OS call failed or operation not supported on this OS", K::CudaOsCallFailed, Some(304),
@@ -544,6 +548,8 @@ pub static CATALOG: &[Entry] = &[
 /// public reports whose logs hold the message (two or more where the
 /// development part has them), or the vendor page for its meaning.
 pub static SOURCES: &[(&str, &[&str])] = &[
+    ("openvino-gpu-invalid-vendor", &["https://github.com/openvinotoolkit/openvino/issues/97"]),
+    ("openvino-intel-gpu-no-kernel", &["https://github.com/intel/openvino-plugins-ai-audacity/issues/144"]),
     ("xla-ptxas-does-not-support-cc", &["https://github.com/jax-ml/jax/issues/17976", "https://github.com/jax-ml/jax/issues/13570", "https://github.com/openxla/xla/issues/5932"]),
     ("paddle-dynamic-library-not-configured", &["https://github.com/PaddlePaddle/Paddle/blob/develop/paddle/fluid/platform/dynload/dynamic_loader.cc (later paddle/phi/backends/dynload/: the loader that reports a third-party library it could not open)", "https://github.com/PaddlePaddle/Paddle/issues/34837", "https://github.com/PaddlePaddle/PaddleOCR/issues/9913"]),
     ("cuda-invalid-device-function", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidDeviceFunction = 98: the kernel is not compiled for this device's architecture)", "https://github.com/pjreddie/darknet/issues/686", "https://github.com/PaddlePaddle/Paddle/issues/15183"]),

@@ -75,7 +75,7 @@ regex_fn!(
 
 regex_fn!(
     bare_model_re,
-    r"(?i)\b(?:have|with|my|using|own)\s+(?:an?\s+)?(?:nvidia\s+)?(10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(\s?ti)?\b(?P<unit>\s*(?:mhz|mb|gb|hz|fps|px|x)\b)?"
+    r"(?i)\b(?:(?:have|with|my|using|own)\s+(?:an?\s+)?(?:nvidia\s+)?|(?:to|an?)\s+nvidia\s+)(10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(\s?ti)?\b(?P<unit>\s*(?:mhz|mb|gb|hz|fps|px|x)\b)?"
 );
 
 /// `I have a 3060`: a GeForce model number alone, named as the reporter's
@@ -758,6 +758,13 @@ mod tests {
         let inv = run("So I have a 3060 and a core i9-12900kf and whisper is slow\n");
         let n = inv.gpus[0].name.as_ref().unwrap();
         assert_eq!(n.value, "NVIDIA GeForce RTX 3060");
+        // intel/openvino-plugins-ai-audacity#144: the brand names the card.
+        let inv = run("after upgrading to an NVIDIA 4070 Super the plugin stopped working\n");
+        let n = inv.gpus[0].name.as_ref().unwrap();
+        assert_eq!(n.value, "NVIDIA GeForce RTX 4070");
+        assert!(run("the step went from 2070 to 4070 tokens\n")
+            .gpus
+            .is_empty());
         assert_eq!(
             run("with my 1080 Ti\n").gpus[0]
                 .name

@@ -226,6 +226,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "a CUDA library was loaded from a directory on LD_LIBRARY_PATH instead of the copy the program ships or manages, so its version is the system toolkit's, not the one it was built and tested with",
             "echo $LD_LIBRARY_PATH; module list",
         ),
+        OpenvinoGpuPluginFailed => (
+            "OpenVINO's GPU device failed; it is Intel's GPU plugin and drives Intel GPUs only",
+            "python -c \"import openvino as ov; print(ov.Core().available_devices)\"",
+        ),
         PtxasOlderThanGpu => (
             "XLA compiled with a ptxas older than the GPU (a CUDA toolkit's bin directory on PATH before the ptxas that jax's own CUDA wheels bring), so its PTX does not load",
             "which ptxas; ptxas --version; pip list | grep -i nvidia-cuda-nvcc",
@@ -433,6 +437,11 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     if k == ErrorKind::NoKernelImage && jax_toolkit_newer_than_driver(inv) {
         return Some("ERR062");
+    }
+    if k == ErrorKind::OpenvinoGpuPluginFailed
+        && (inv.nvidia_pci().next().is_some() || inv.gpus.iter().any(|g| g.name.is_some()))
+    {
+        return Some("ERR064");
     }
     // A launcher that reserved no GPU, or a script that set CUDA_VISIBLE_DEVICES.
     let hidden = flag(&inv.setting.ray_without_gpus) == Some(true)
@@ -1334,6 +1343,13 @@ setting_rule!(ERR062, check_err062, "ERR062", "observed-jax-ptxas-newer-than-dri
     "Upgrade the driver to one that supports the toolkit's CUDA (`gpucompat db cuda X.Y` names it), or install a toolkit no newer than the driver's CUDA (nvidia-smi's 'CUDA Version') and point jax at it; newer jax releases bundle their CUDA through pip (`pip install -U \"jax[cuda12]\"`). `XLA_FLAGS=--xla_gpu_force_compilation_parallelism=1` works around it at a cost in compile time.",
     ["https://github.com/jax-ml/jax/issues/5723 (a maintainer: jaxlib now falls back when the driver is too old for the toolkit's ptxas)", "https://github.com/jax-ml/jax/issues/11967", "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (Table 3: the driver each toolkit needs)"]);
 
+setting_rule!(ERR064, check_err064, "ERR064", "observed-openvino-gpu-on-nvidia", Category::PlatformPosture, [],
+    "OpenVINO's GPU device failed on a machine whose GPU is NVIDIA's: that device is Intel's GPU plugin and drives Intel GPUs only.",
+    "An OpenVINO GPU-plugin failure ('invalid vendor type', '[GPU] Couldn't find a suitable kernel') in a report that names an NVIDIA GPU.",
+    "OpenVINO's `GPU` device is its intel_gpu plugin, built on OpenCL/Level Zero for Intel integrated and Arc/Data Center GPUs. An NVIDIA GPU is refused ('invalid vendor type') or found without kernels, whatever its driver: nothing on the NVIDIA side fixes it.",
+    "Run OpenVINO on the `CPU` device (or an Intel GPU if the machine has one), or use the NVIDIA GPU through a CUDA runtime instead: onnxruntime-gpu's CUDA or TensorRT execution provider, TensorRT, or the framework's own CUDA build.",
+    ["https://docs.openvino.ai/2024/about-openvino/release-notes-openvino/system-requirements.html (GPU: Intel integrated and discrete GPUs)", "https://github.com/openvinotoolkit/openvino/issues/97", "https://github.com/intel/openvino-plugins-ai-audacity/issues/144"]);
+
 pub static ERR050: Rule = Rule {
     code: "ERR050",
     name: "observed-cuda-dll-not-found",
@@ -1362,5 +1378,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061, &ERR062, &ERR063,
+    &ERR061, &ERR062, &ERR063, &ERR064,
 ];

@@ -746,6 +746,10 @@ pub fn firing(code: &str) -> Inventory {
             .error(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")
             .build(),
         "ERR062" => jax_on_470("11.6.2"),
+        "ERR064" => B::linux()
+            .gpu("NVIDIA GeForce GTX 970")
+            .error(OpenvinoGpuPluginFailed, "GeForce GTX 970: invalid vendor type")
+            .build(),
         "PLAT009" => gpucompat::ingest::ingest(&[(
             "lspci".into(),
             "2761:00:00.0 3D controller: Microsoft Corporation Device 008e\n".into(),
@@ -1191,6 +1195,8 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR036" => with_error(firing("LIB006"), CudnnMissing),
         // A toolkit the driver supports: the GPU or the build is the suspect (ERR004).
         "ERR062" => jax_on_470("11.4.2"),
+        // The same failure with no NVIDIA GPU in sight is the Intel GPU's own.
+        "ERR064" => pasted(OpenvinoGpuPluginFailed, "[GPU] Couldn't find a suitable kernel for result:sink_port_0 params raw string: F32_BFYX"),
         // A Hyper-V VM's own display adapter is no WSL2 GPU.
         "PLAT009" => gpucompat::ingest::ingest(&[(
             "lspci".into(),
