@@ -536,15 +536,19 @@ fn jax_toolkit_newer_than_driver(inv: &Inventory) -> bool {
         .any(|t| t.version.value.major_minor() > max)
 }
 
+/// The CUDA builds of torch the report names: the program's CUDA runtimes.
+fn torch_cuda_builds(inv: &Inventory) -> Vec<crate::version::CudaVersion> {
+    inv.python
+        .iter()
+        .filter_map(|e| e.torch.as_ref()?.cuda.as_ref()?.value)
+        .collect()
+}
+
 fn driver_suffices(inv: &Inventory) -> bool {
     let Some(max) = inv.nvidia.cuda_max.as_ref().map(|f| f.value) else {
         return false;
     };
-    let builds: Vec<crate::version::CudaVersion> = inv
-        .python
-        .iter()
-        .filter_map(|e| e.torch.as_ref()?.cuda.as_ref()?.value)
-        .collect();
+    let builds = torch_cuda_builds(inv);
     if builds.is_empty() {
         // No runtime named: a 12.x driver runs every 12.x runtime, but not a
         // CUDA 13 one, so error 35 there says nothing about the process
@@ -587,13 +591,7 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
 /// report names the program's CUDA runtime.
 fn cuda_12_driver_and_no_runtime(inv: &Inventory) -> Option<crate::version::CudaVersion> {
     let max = inv.nvidia.cuda_max.as_ref()?.value;
-    let named = inv.python.iter().any(|e| {
-        e.torch
-            .as_ref()
-            .and_then(|t| t.cuda.as_ref()?.value)
-            .is_some()
-    });
-    (max.major == 12 && !named).then_some(max)
+    (max.major == 12 && torch_cuda_builds(inv).is_empty()).then_some(max)
 }
 
 /// The report shows some NVIDIA driver: a version, its CUDA, a kernel
