@@ -757,3 +757,15 @@ fn openvino_s_gpu_device_on_an_nvidia_gpu_is_the_wrong_platform() {
         assert_eq!(errors_in(&f, Category::ArchUnsupported), 0, "{rel}");
     }
 }
+
+#[test]
+fn the_program_on_the_cpu_beside_an_amd_gpu_is_the_amd_gpu_s_case() {
+    // Purfview/whisper-standalone-win#379: "running on: CPU", and in the
+    // reporter's words it never uses the (AMD) GPU.
+    let (inv, f) = explain("corpus/c25a-whisper-standalone-win-amd-gpu-runs-on-cpu.txt");
+    assert!(inv
+        .errors
+        .iter()
+        .any(|e| e.kind == ErrorKind::CudaUnavailable && e.source.ends_with("(prose)")));
+    assert!(categories(&f).contains(&Category::AmdRocm), "{f:?}");
+}

@@ -10,7 +10,7 @@
 
 use super::clean::has_ci;
 use super::{Builder, Doc};
-use crate::inventory::{Fact, LibraryInstall, OsKind};
+use crate::inventory::{ErrorKind, Fact, LibraryInstall, OsKind};
 use crate::version::{CudaVersion, DriverVersion};
 
 /// The suffix a fact read from typed text carries in its source.
@@ -41,6 +41,12 @@ regex_fn!(
 regex_fn!(
     toolkit_said_re,
     r"(?i)(?:\bcuda[\s_-]*toolkit[\s_-]*(?:version\s*)?v?|(?:^|[\s(/\x22'`])cuda-)(1[0-3]|[7-9])[.-]([0-9])(?:[.-]([0-9]{1,3}))?\b"
+);
+// The symptom in the reporter's words: `it only runs on the CPU`, `it does not
+// use my GPU`, `runs on CPU instead of the GPU`.
+regex_fn!(
+    cpu_fallback_said_re,
+    r"(?i)\b(?:(?:is|was|only|still|keeps|always|everything)\s+(?:running|runs|run|using|uses|use)\s+(?:on\s+)?(?:the\s+)?cpu\b|(?:does\s*n[o']t|didn't|isn't|is\s+not|never|not)\s+(?:use|using|uses|utili[sz]e|utili[sz]ing)\s+(?:the\s+|my\s+|any\s+)?(?:nvidia\s+|amd\s+|dedicated\s+)?gpu\b|runs?\s+on\s+(?:the\s+)?cpu\s+(?:instead|rather|not))"
 );
 regex_fn!(
     gpu_re,
@@ -698,6 +704,19 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     }
     bare_gpu(t, &src, b);
     module_said(t, &src, b);
+    // The reporter says the program ran on the CPU: CUDA was unavailable to it.
+    if has_ci(t, "cpu") || has_ci(t, "gpu") {
+        if let Some(m) = cpu_fallback_said_re().find(t) {
+            if !b
+                .inv
+                .errors
+                .iter()
+                .any(|e| e.kind == ErrorKind::CudaUnavailable)
+            {
+                b.error(ErrorKind::CudaUnavailable, m.as_str(), &src, None);
+            }
+        }
+    }
     // "`torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0".
     said_builds(t, &src, b);
     // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
@@ -975,6 +994,29 @@ mod tests {
             let inv = run(text);
             let g = inv.gpus.first().and_then(|g| g.name.as_ref());
             assert_eq!(g.map(|g| g.value.as_str()), Some(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_program_running_on_the_cpu_in_the_reporter_s_words() {
+        for text in [
+            "Running invoke.bat is very slow, and it is using the CPU instead of my GTX 1060\n",
+            "They use PotPlayer and it never uses the GPU, only the processor\n",
+            "The model runs on CPU instead of the GPU although nvidia-smi shows the card\n",
+        ] {
+            let inv = run(text);
+            assert_eq!(inv.errors.len(), 1, "{text}");
+            assert_eq!(
+                inv.errors[0].kind,
+                crate::inventory::ErrorKind::CudaUnavailable
+            );
+        }
+        for text in [
+            "Starting it on the CPU with run_cpu.bat still works\n",
+            "GPU usage is 100% and the CPU is idle\n",
+            "I want to use my GPU for training\n",
+        ] {
+            assert!(run(text).errors.is_empty(), "{text}");
         }
     }
 
