@@ -515,12 +515,13 @@ fn said_builds(t: &str, src: &str, b: &mut Builder) {
                 None => format!("{}.{}", &m[1], &m[2]),
             };
             if let Ok(c) = v.parse::<CudaVersion>() {
-                b.inv.toolkits.push(crate::inventory::Toolkit {
-                    path: "a CUDA toolkit (stated in the report)".into(),
-                    version: Fact::new(c, src).with_note("the toolkit as the report names it"),
-                    has_nvcc: true,
-                    has_compat: false,
-                });
+                toolkit_stated(
+                    b,
+                    "a CUDA toolkit",
+                    c,
+                    src,
+                    "the toolkit as the report names it",
+                );
                 return;
             }
         }
@@ -530,14 +531,25 @@ fn said_builds(t: &str, src: &str, b: &mut Builder) {
             .captures(t)
             .and_then(|m| m[1].parse::<CudaVersion>().ok())
         {
-            b.inv.toolkits.push(crate::inventory::Toolkit {
-                path: "nvcc on PATH (stated in the report)".into(),
-                version: Fact::new(c, src).with_note("nvcc's version as the report states it"),
-                has_nvcc: true,
-                has_compat: false,
-            });
+            toolkit_stated(
+                b,
+                "nvcc on PATH",
+                c,
+                src,
+                "nvcc's version as the report states it",
+            );
         }
     }
+}
+
+/// A toolkit (with nvcc) known only from the report's words.
+fn toolkit_stated(b: &mut Builder, what: &str, version: CudaVersion, src: &str, note: &str) {
+    b.inv.toolkits.push(crate::inventory::Toolkit {
+        path: format!("{what} (stated in the report)"),
+        version: Fact::new(version, src).with_note(note),
+        has_nvcc: true,
+        has_compat: false,
+    });
 }
 
 pub fn parse(doc: &Doc, b: &mut Builder) {
