@@ -340,6 +340,15 @@ fn flush_lsb(b: &mut Builder, block: &mut Vec<(String, String, String)>) {
     }
 }
 
+/// `01:00.0` as the kernel names it: `0000:01:00.0` (PCI domain 0).
+pub(super) fn full_pci_address(addr: &str) -> String {
+    if addr.len() == 7 {
+        format!("0000:{addr}")
+    } else {
+        addr.to_string()
+    }
+}
+
 fn pci_device(addr: &str, desc: &str, src: &str) -> PciDevice {
     let vendor = if desc.contains("NVIDIA") {
         GpuVendor::Nvidia
@@ -354,11 +363,7 @@ fn pci_device(addr: &str, desc: &str, src: &str) -> PciDevice {
         Some(c) => (format!("0x{}", &c[1]), format!("0x{}", &c[2])),
         None => (String::new(), String::new()),
     };
-    let addr = if addr.len() == 7 {
-        format!("0000:{addr}")
-    } else {
-        addr.to_string()
-    };
+    let addr = full_pci_address(addr);
     let name = desc
         .split_once(": ")
         .map_or(desc, |(_, n)| n)

@@ -54,11 +54,7 @@ fn nouveau_bound(b: &mut Builder, t: &str, src: &str) -> bool {
     else {
         return false;
     };
-    let addr = if c[1].len() == 7 {
-        format!("0000:{}", &c[1])
-    } else {
-        c[1].to_string()
-    };
+    let addr = super::os::full_pci_address(&c[1]);
     if !b.inv.pci.iter().any(|d| d.address == addr) {
         b.inv.pci.push(PciDevice {
             address: addr,
