@@ -566,25 +566,33 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         .iter()
         .filter(|e| kinds.contains(&e.kind) && claimed_by(inv, e).is_none())
         .collect();
-    let only_35 = !errs.is_empty() && errs.iter().all(|e| e.kind == ErrorKind::InsufficientDriver);
+    let ambiguous = ambiguous_cause(rule.code, &errs, inv);
     let mut out = report(rule, errs, fix);
-    if rule.code == "ERR002" && only_35 && !driver_in_sight(inv) {
-        // Error 35 is also what a machine with no NVIDIA driver at all gives.
+    if let Some(message) = ambiguous {
         for f in &mut out {
             f.severity = Severity::Warning;
-            f.message = "Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into();
-        }
-    } else if rule.code == "ERR002" && only_35 {
-        if let Some(max) = cuda_12_driver_and_no_runtime(inv) {
-            // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
-            // process that never reached this driver, gives error 35 there.
-            for f in &mut out {
-                f.severity = Severity::Warning;
-                f.message = format!("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime) beside a driver whose newest CUDA is {max}, which runs every CUDA 12.x runtime under minor-version compatibility, and the report names no runtime: either the program bundles a CUDA 13 runtime (cu130 wheels, cuda-python 13, CUDA 13 images), which needs an R580 driver, or the process did not reach this driver (a container without GPU access, a stub libcuda). To be sure, run: python -c \"import torch; print(torch.version.cuda)\" (or the framework's own CUDA version) where the error happens.");
-            }
+            f.message = message.clone();
         }
     }
     out
+}
+
+/// Where the errors a rule collects are as much another cause's, and no fact
+/// in the report tells them apart: the finding is a warning that names the
+/// causes and the command that decides.
+fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Option<String> {
+    let only = |k: ErrorKind| !errs.is_empty() && errs.iter().all(|e| e.kind == k);
+    match code {
+        // Error 35 is also what a machine with no NVIDIA driver at all gives.
+        "ERR002" if only(ErrorKind::InsufficientDriver) && !driver_in_sight(inv) => Some("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into()),
+        // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
+        // process that never reached this driver, gives error 35 there.
+        "ERR002" if only(ErrorKind::InsufficientDriver) => cuda_12_driver_and_no_runtime(inv).map(|max| format!("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime) beside a driver whose newest CUDA is {max}, which runs every CUDA 12.x runtime under minor-version compatibility, and the report names no runtime: either the program bundles a CUDA 13 runtime (cu130 wheels, cuda-python 13, CUDA 13 images), which needs an R580 driver, or the process did not reach this driver (a container without GPU access, a stub libcuda). To be sure, run: python -c \"import torch; print(torch.version.cuda)\" (or the framework's own CUDA version) where the error happens.")),
+        // CUDA found no device, and nothing says why: a missing driver is one
+        // cause among several that give the same error.
+        "ERR006" if only(ErrorKind::NoDevice) => Some("Observed error: CUDA found no device, and nothing in the report says why: no NVIDIA driver bound to the GPU, CUDA_VISIBLE_DEVICES (or a launcher such as Ray or Slurm) hiding the GPUs, a container started without GPUs, or MIG on without instances all give this error. To be sure, run: nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES (and, in a container, whether it was started with --gpus)".into()),
+        _ => None,
+    }
 }
 
 /// The driver's newest CUDA when it is a 12.x one and no torch build in the
