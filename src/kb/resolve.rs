@@ -375,12 +375,10 @@ fn same_named_pci<'a>(
     }
     // One GPU named in the text and one NVIDIA device known by its address
     // alone (a kernel log line): the same GPU.
-    let mut nameless = inv.nvidia_pci().filter(|p| {
+    let only = inv.nvidia_pci().find(|p| {
         !matched.contains(p.address.as_str()) && p.name.is_none() && p.device_id.is_empty()
-    });
-    let only = nameless.next()?;
-    (inv.gpus.len() == 1 && inv.nvidia_pci().count() == 1 && nameless.next().is_none())
-        .then_some(only)
+    })?;
+    (inv.gpus.len() == 1 && inv.nvidia_pci().count() == 1).then_some(only)
 }
 
 /// Every NVIDIA GPU: the driver's list, plus PCI devices the driver does not list.

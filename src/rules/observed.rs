@@ -610,6 +610,16 @@ fn driver_in_sight(inv: &Inventory) -> bool {
         || inv.nvidia.smi_ok.as_ref().is_some_and(|f| f.value)
 }
 
+/// The driver's version and its newest CUDA, as the report gives them.
+fn push_driver_evidence(f: &mut Finding, inv: &Inventory) {
+    if let Some(d) = &inv.nvidia.driver_version {
+        f.push_evidence("driver version", &d.value, &d.source);
+    }
+    if let Some(m) = &inv.nvidia.cuda_max {
+        f.push_evidence("driver's newest CUDA", m.value, &m.source);
+    }
+}
+
 /// The errors this context rule claims (see [`claimed_by`]), with the facts of the setting.
 fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
     let errs: Vec<_> = inv
@@ -718,20 +728,10 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 for t in &inv.toolkits {
                     f.push_evidence("CUDA toolkit", t.version.value, &t.version.source);
                 }
-                if let Some(d) = &inv.nvidia.driver_version {
-                    f.push_evidence("driver version", &d.value, &d.source);
-                }
-                if let Some(m) = &inv.nvidia.cuda_max {
-                    f.push_evidence("driver's newest CUDA", m.value, &m.source);
-                }
+                push_driver_evidence(f, inv);
             }
             "ERR035" => {
-                if let Some(d) = &inv.nvidia.driver_version {
-                    f.push_evidence("driver version", &d.value, &d.source);
-                }
-                if let Some(m) = &inv.nvidia.cuda_max {
-                    f.push_evidence("driver's newest CUDA", m.value, &m.source);
-                }
+                push_driver_evidence(f, inv);
             }
             "ERR029" => {
                 for e in &inv.python {
