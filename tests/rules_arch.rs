@@ -235,3 +235,76 @@ fn a_windows_machine_reads_the_windows_wheels_arch_list() {
         1
     );
 }
+
+#[test]
+fn a_toolkit_older_or_newer_than_the_gpu() {
+    use gpucompat::inventory::ErrorKind;
+    // Too new a GPU: a warning without an error, naming the first toolkit that targets it.
+    let f = fired(&firing("ARCH007"), "ARCH007");
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].severity, Severity::Warning);
+    let note = f[0]
+        .fix
+        .as_ref()
+        .and_then(|x| x.note.clone())
+        .unwrap_or_default();
+    assert!(note.contains("11.8 or newer"), "{note}");
+    assert!(fired(&near_miss("ARCH007"), "ARCH007").is_empty());
+    // Too old a GPU (Kepler after CUDA 11), and nvcc's refusal makes it an error.
+    let inv = B::linux()
+        .gpu("Quadro K2000")
+        .toolkit("/usr/local/cuda-12.2", "12.2.140", true)
+        .error(
+            ErrorKind::ArchNotCompiled,
+            "nvcc fatal   : Value 'sm_30' is not defined for option 'gpu-architecture'",
+        )
+        .build();
+    let f = fired(&inv, "ARCH007");
+    assert_eq!(f.len(), 1, "{:?}", codes(&inv));
+    assert_eq!(f[0].severity, Severity::Error);
+    let note = f[0]
+        .fix
+        .as_ref()
+        .and_then(|x| x.note.clone())
+        .unwrap_or_default();
+    assert!(note.contains("10.2 or older"), "{note}");
+    assert!(!codes(&inv).contains(&"ERR004".to_string()));
+    // A prebuilt wheel's missing kernel is not the toolkit's doing.
+    let inv = B::linux()
+        .gpu("NVIDIA GeForce RTX 4090")
+        .toolkit("/usr/local/cuda-11.7", "11.7.64", true)
+        .torch("1.13.1+cu117", Some("11.7"))
+        .error(
+            ErrorKind::NoKernelImage,
+            "CUDA error: no kernel image is available for execution on the device",
+        )
+        .build();
+    assert!(fired(&inv, "ARCH007").is_empty(), "{:?}", codes(&inv));
+}
+
+#[test]
+fn a_compiler_refusal_bounds_an_unseen_toolkit() {
+    use gpucompat::inventory::ErrorKind;
+    // cryoem-uoft/cryosparc-issues#131: CUDA 7.5 asked for a GTX 1080's sm_61.
+    let inv = B::linux()
+        .gpu("NVIDIA GeForce GTX 1080")
+        .error(
+            ErrorKind::ArchNotCompiled,
+            "nvcc fatal : Value 'sm_61' is not defined for option 'cpu-architecture'",
+        )
+        .build();
+    let f = fired(&inv, "ARCH007");
+    assert_eq!(f.len(), 1, "{:?}", codes(&inv));
+    assert!(f[0].message.contains("older than 8.0"), "{}", f[0].message);
+    assert!(f[0].message.contains("newer than 12.9"), "{}", f[0].message);
+    // A refusal that names no architecture says nothing about the toolkit.
+    let inv = B::linux()
+        .gpu("NVIDIA GeForce GTX 1080")
+        .error(
+            ErrorKind::ArchNotCompiled,
+            "pygpu.gpuarray.GpuArrayException: (b'nvrtcCompileProgram: NVRTC_ERROR_INVALID_OPTION', 3)",
+        )
+        .build();
+    assert!(fired(&inv, "ARCH007").is_empty());
+    assert!(codes(&inv).contains(&"ERR004".to_string()));
+}

@@ -272,6 +272,9 @@ pub static CATALOG: &[Entry] = &[
         "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'"),
     e("nvcc-arch-not-defined", "is not defined for option 'gpu-architecture'", K::ArchNotCompiled, None,
         "nvcc fatal   : Value 'sm_75' is not defined for option 'gpu-architecture'"),
+    // Other wordings of the same refusal (older nvcc: `option 'cpu-architecture'`).
+    ea("nvcc-value-not-defined", "is not defined for option", &["'sm_", "'compute_"], K::ArchNotCompiled, None,
+        "nvcc fatal : Value 'sm_61' is not defined for option 'cpu-architecture'"),
     e("kokkos-arch-mismatch", "Kokkos::Cuda::initialize ERROR: running kernels compiled for", K::ArchNotCompiled, None,
         "Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability 0.0 (< 5.0) on device with compute capability 5.0 (>=5.0), this would give incorrect results!"),
     ea("tgi-capability-not-supported", "is not supported", &["gpu with cuda capability", "gpu with cuda is capability"], K::ArchNotCompiled, None,
@@ -280,6 +283,9 @@ pub static CATALOG: &[Entry] = &[
         "UserWarning: You will need a GPU with NVIDIA Pascal or newer architecture"),
     e("nvrtc-bad-arch", "invalid value for --gpu-architecture", K::ArchNotCompiled, None,
         "nvrtc: error: invalid value for --gpu-architecture (-arch)"),
+    // NVRTC's status for the same refusal, often the only line shown.
+    e("nvrtc-invalid-option", "NVRTC_ERROR_INVALID_OPTION", K::ArchNotCompiled, None,
+        "pygpu.gpuarray.GpuArrayException: (b'nvrtcCompileProgram: NVRTC_ERROR_INVALID_OPTION', 3)"),
     // --- NVSwitch / fabric manager, forward compatibility ----------------------------------------
     e("cuda-system-not-ready", "system not yet initialized", K::SystemNotReady, Some(802),
         "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized"),
@@ -627,6 +633,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvcc-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("kokkos-arch-mismatch", &["https://github.com/kokkos/kokkos/blob/develop/core/src/Cuda/Kokkos_Cuda_Instance.cpp (initialize: kernels compiled for another compute capability than the device's)", "https://github.com/kokkos/kokkos/issues/1944"]),
     ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
+    ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
+    ("nvcc-value-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)", "https://github.com/cryoem-uoft/cryosparc-issues/issues/131 (CUDA 7.5 asked for sm_61)"]),
     ("ollama-nvml-init-failure-9", &["https://github.com/ollama/ollama/issues/1898"]),
     ("cuda-unsupported-ptx-runtime-enum", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnsupportedPtxVersion = 222)", "https://github.com/Jittor/jittor/issues/194"]),
     ("ollama-driver-too-old-or-missing", &["https://github.com/ollama/ollama/issues/6604"]),

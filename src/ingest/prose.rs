@@ -585,6 +585,18 @@ fn sentences(t: &str) -> Vec<&str> {
     out
 }
 
+/// The sentence of `t` (split after `. `, `; ` or `! `) that holds byte `at`.
+fn sentence_around(t: &str, at: usize) -> &str {
+    let b = t.as_bytes();
+    let ends = |i: usize| b[i] == b' ' && i > 0 && matches!(b[i - 1], b'.' | b';' | b'!');
+    let start = (1..at.min(b.len()))
+        .rev()
+        .find(|&i| ends(i))
+        .map_or(0, |i| i + 1);
+    let end = (at..b.len()).find(|&i| ends(i)).unwrap_or(b.len());
+    t[start..end].trim()
+}
+
 /// Words before a driver number that make it a requirement, advice or
 /// another machine's driver rather than the reporter's own.
 const NOT_THE_INSTALLED_DRIVER: [&str; 16] = [
@@ -700,7 +712,7 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     if b.inv.gpus.iter().all(|g| g.name.is_none()) && t.len() <= 300 {
         if let Some(m) = gpu_named_re().captures(t) {
             let name = m[1].trim().to_string();
-            let short = t.len() <= 120;
+            let short = sentence_around(t, m.get(1).map_or(0, |g| g.start())).len() <= 120;
             // A brand word makes the name specific enough in a longer sentence too.
             let lower = name.to_ascii_lowercase();
             let branded = ["nvidia ", "tesla ", "geforce ", "quadro "]
@@ -1064,6 +1076,16 @@ mod tests {
         ] {
             assert!(run(text).toolkits.is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_gpu_in_a_short_sentence_of_a_longer_line() {
+        // cryoem-uoft/cryosparc-issues#131, in the report's words.
+        let inv = run("The install was made against CUDA 7.5 on a machine with a GTX1080 and a Quadro M6000. With the GTX1080 disabled, re-running with only the Quadro gives the error below.\n");
+        assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "GTX1080");
+        // One long sentence stays unread without a brand word.
+        let inv = run("The install was made against CUDA 7.5 on a machine with a GTX1080 and a Quadro M6000 and with the GTX1080 disabled re-running it gives the error below\n");
+        assert!(inv.gpus.is_empty());
     }
 
     #[test]

@@ -807,6 +807,39 @@ impl Kb {
             .find(|r| r.cuda.major_minor() == mm)
     }
 
+    /// The oldest toolkit whose nvcc targets a compute capability (its SASS,
+    /// within the row's known lowest and highest target).
+    pub fn nvcc_first_for(&self, cc: &ComputeCapability) -> Option<&NvccTargetsRow> {
+        let cc = cc.plain();
+        let mut rows: Vec<&NvccTargetsRow> = self
+            .nvcc_targets
+            .row
+            .iter()
+            .filter(|r| {
+                r.max_sm.as_ref().is_some_and(|m| cc <= m.plain())
+                    && r.min_sm.as_ref().map_or(true, |m| m.plain() <= cc)
+            })
+            .collect();
+        rows.sort_by_key(|r| r.cuda.major_minor());
+        rows.first().copied()
+    }
+
+    /// The newest toolkit whose nvcc still targets a compute capability.
+    pub fn nvcc_last_for(&self, cc: &ComputeCapability) -> Option<&NvccTargetsRow> {
+        let cc = cc.plain();
+        let mut rows: Vec<&NvccTargetsRow> = self
+            .nvcc_targets
+            .row
+            .iter()
+            .filter(|r| {
+                r.min_sm.as_ref().is_some_and(|m| m.plain() <= cc)
+                    && r.max_sm.as_ref().map_or(true, |m| cc <= m.plain())
+            })
+            .collect();
+        rows.sort_by_key(|r| r.cuda.major_minor());
+        rows.last().copied()
+    }
+
     /// The MIG minimum driver row whose model key appears in a GPU name.
     pub fn mig_min_driver(&self, gpu_name: &str) -> Option<&MigRow> {
         let toks = normalize_tokens(gpu_name);

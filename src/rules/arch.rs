@@ -11,7 +11,9 @@ use super::facts::{self, GpuView};
 use super::fix;
 use super::{CompatSemantic, Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&ARCH001, &ARCH002, &ARCH003, &ARCH004, &ARCH005, &ARCH006];
+pub static RULES: &[&Rule] = &[
+    &ARCH001, &ARCH002, &ARCH003, &ARCH004, &ARCH005, &ARCH006, &ARCH007,
+];
 
 pub static ARCH001: Rule = Rule {
     code: "ARCH001",
@@ -466,6 +468,205 @@ fn check_arch006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             f.fix_note(format!("use a GPU of compute capability {floor} or newer{more}"))
         })
         .collect()
+}
+
+pub static ARCH007: Rule = Rule {
+    code: "ARCH007",
+    name: "toolkit-cannot-target-gpu",
+    category: Category::ArchUnsupported,
+    severity: Severity::Warning,
+    summary: "A CUDA toolkit's nvcc cannot compile for a GPU: the GPU is newer than the toolkit (an RTX 4090's sm_89 before CUDA 11.8) or older than it (Kepler after CUDA 11).",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "For each CUDA toolkit (nvcc --version, a toolkit directory, or one the report names) and each NVIDIA GPU with a known compute capability: the lowest and highest SASS target that toolkit's nvcc knows (`nvcc_targets`). An error when the report shows the compiler refusing the architecture (nvcc, ptxas or NVRTC), a warning otherwise.",
+        why_it_breaks: "Whatever compiles device code with this toolkit for the GPU it runs on fails: CUDA extensions built from source (flash-attn, apex, a torch cpp_extension), and run-time compilers that use its nvcc or NVRTC (CuPy, PyCUDA, Numba, Theano). nvcc stops with 'Unsupported gpu architecture' or 'Value sm_XY is not defined', NVRTC with an invalid option. Prebuilt wheels do not use the toolkit and are not affected.",
+        how_to_fix: "Install a toolkit whose nvcc targets the GPU (the fix names the first or last one that does) and point CUDA_HOME and PATH at it for the build.",
+        sources: &[
+            "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list",
+            "https://github.com/cryoem-uoft/cryosparc-issues/issues/131 (CUDA 7.5 asked for sm_61 on a GTX 1080)",
+            "https://github.com/Theano/Theano/issues/6503 (CUDA 8 on Volta: NVRTC_ERROR_INVALID_OPTION)",
+        ],
+    },
+    check: check_arch007,
+    superseded_by: &[],
+};
+
+/// Whether an observed architecture error is a compiler's refusal (nvcc,
+/// ptxas, NVRTC) rather than a prebuilt binary's missing kernel.
+fn compiler_refused(e: &crate::inventory::ObservedError) -> bool {
+    let t = e.text.to_ascii_lowercase();
+    [
+        "nvcc",
+        "ptxas",
+        "nvrtc",
+        "gpu-architecture",
+        "is not defined for option",
+    ]
+    .iter()
+    .any(|w| t.contains(w))
+}
+
+/// The `sm_XY` / `compute_XY` an error message names.
+fn named_sm(text: &str) -> Option<crate::version::ComputeCapability> {
+    ["sm_", "compute_"].iter().find_map(|p| {
+        let at = text.find(p)?;
+        let tail = &text[at..];
+        let end = tail[p.len()..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(tail.len(), |e| e + p.len());
+        tail[..end].parse().ok()
+    })
+}
+
+/// A compiler refused an architecture and no toolkit version is in sight:
+/// the refusal itself bounds the toolkit's version.
+fn refused_without_toolkit(
+    refused: &[&crate::inventory::ObservedError],
+    gpus: &[GpuView],
+    kb: &Kb,
+) -> Option<Finding> {
+    let (e, cc) = refused
+        .iter()
+        .find_map(|e| named_sm(&e.text).map(|cc| (*e, cc.plain())))?;
+    let first = kb.nvcc_first_for(&cc)?;
+    let newest = kb
+        .nvcc_targets
+        .row
+        .iter()
+        .map(|r| r.cuda.major_minor())
+        .max()?;
+    let last = kb
+        .nvcc_last_for(&cc)
+        .filter(|l| l.cuda.major_minor() < newest);
+    let range = match last {
+        Some(l) => format!(
+            "older than {} (the first whose nvcc targets {}) or newer than {} (the last)",
+            first.cuda.major_minor(),
+            cc.sm(),
+            l.cuda.major_minor()
+        ),
+        None => format!(
+            "older than {} (the first whose nvcc targets {})",
+            first.cuda.major_minor(),
+            cc.sm()
+        ),
+    };
+    let gpu = gpus
+        .iter()
+        .find(|g| g.cc.as_ref().is_some_and(|c| c.value.plain() == cc));
+    let mut f = ARCH007.finding(format!(
+        "The CUDA compiler in use refused {}: its toolkit is {range}.{}",
+        cc.sm(),
+        gpu.map(|g| format!(
+            " {} is {}, so code for it cannot be compiled with that toolkit.",
+            g.label,
+            cc.sm()
+        ))
+        .unwrap_or_default()
+    ));
+    f.severity = Severity::Error;
+    f = f.observed([e]).kb(first.kb());
+    if let Some(l) = last {
+        f = f.kb(l.kb());
+    }
+    if let Some(g) = gpu {
+        f = g.cite_cc(g.cite_name(f));
+    }
+    let window = match last {
+        Some(l) => format!("{} to {}", first.cuda.major_minor(), l.cuda.major_minor()),
+        None => format!("{} or newer", first.cuda.major_minor()),
+    };
+    Some(f.fix_command(
+        "nvcc --version",
+        Some(format!(
+            "build with a CUDA toolkit {window}, whose nvcc targets {} (point CUDA_HOME and PATH at it)",
+            cc.sm()
+        )),
+    ))
+}
+
+fn check_arch007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let gpus = facts::nvidia_gpus(inv, kb);
+    let arch_errs = inv.errors_of(&[ErrorKind::ArchNotCompiled, ErrorKind::NoKernelImage]);
+    let refused: Vec<_> = arch_errs
+        .iter()
+        .copied()
+        .filter(|e| compiler_refused(e))
+        .collect();
+    if inv.toolkits.is_empty() {
+        return refused_without_toolkit(&refused, &gpus, kb)
+            .into_iter()
+            .collect();
+    }
+    // A prebuilt framework's missing kernel is ARCH001/ARCH004's and ERR004's to name.
+    if refused.is_empty() && !arch_errs.is_empty() && !facts::runtimes(inv, kb).is_empty() {
+        return vec![];
+    }
+    let mut out = Vec::new();
+    let mut seen = Vec::new();
+    for t in &inv.toolkits {
+        let v = t.version.value.major_minor();
+        if seen.contains(&v) {
+            continue;
+        }
+        seen.push(v);
+        let Some(row) = kb.nvcc_targets(&t.version.value) else {
+            continue;
+        };
+        for g in &gpus {
+            let Some(cc) = g.cc.as_ref() else { continue };
+            let c = cc.value.plain();
+            let newer = row.max_sm.as_ref().is_some_and(|m| c > m.plain());
+            let older = row.min_sm.as_ref().is_some_and(|m| c < m.plain());
+            if !newer && !older {
+                continue;
+            }
+            let (range, other) = if newer {
+                (
+                    format!(
+                        "its newest target is {}",
+                        row.max_sm.as_ref().map(|m| m.sm()).unwrap_or_default()
+                    ),
+                    kb.nvcc_first_for(&cc.value),
+                )
+            } else {
+                (
+                    format!(
+                        "its oldest target is {}",
+                        row.min_sm.as_ref().map(|m| m.sm()).unwrap_or_default()
+                    ),
+                    kb.nvcc_last_for(&cc.value),
+                )
+            };
+            let mut f = ARCH007.finding(format!(
+                "CUDA toolkit {v} ({}) cannot compile for {} ({}): {range}. Source builds of CUDA extensions and run-time compilers that use this toolkit (CuPy, PyCUDA, Numba) fail on this GPU.",
+                t.path,
+                g.label,
+                c.sm()
+            ));
+            f = g
+                .cite_cc(g.cite_name(f))
+                .fact("CUDA toolkit version", &t.version)
+                .kb(row.kb());
+            if !refused.is_empty() {
+                f.severity = Severity::Error;
+                f = f.observed(refused.iter().copied());
+            }
+            let note = match (other, newer) {
+                (Some(o), true) => {
+                    f = f.kb(o.kb());
+                    format!("install CUDA toolkit {} or newer (its nvcc is the first that targets {}) and point CUDA_HOME and PATH at it for the build", o.cuda.major_minor(), c.sm())
+                }
+                (Some(o), false) => {
+                    f = f.kb(o.kb());
+                    format!("use CUDA toolkit {} or older (the last whose nvcc targets {}), with builds of the software made for it", o.cuda.major_minor(), c.sm())
+                }
+                (None, _) => format!("use a CUDA toolkit whose nvcc targets {}", c.sm()),
+            };
+            out.push(f.fix_note(note));
+        }
+    }
+    out
 }
 
 /// Errors that say the program got no GPU.

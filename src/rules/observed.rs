@@ -836,7 +836,7 @@ observed_rule!(ERR003, check_err003, "ERR003", "observed-forward-compat-unsuppor
     ["https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html", "cuda.h: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804"]);
 
 observed_rule!(ERR004, check_err004, "ERR004", "observed-no-kernel-image", Category::ArchUnsupported, Severity::Error,
-    [NoKernelImage, ArchNotCompiled], ["ARCH001", "ARCH003", "ARCH004"],
+    [NoKernelImage, ArchNotCompiled], ["ARCH001", "ARCH003", "ARCH004", "ARCH007"],
     "'no kernel image is available for execution on the device' (CUDA 209), 'invalid device function' (CUDA 98) or torch's 'capability sm_XY is not compatible' was seen.",
     "The program carries no SASS for the GPU's major at or below its minor and no PTX at or below it: the GPU is newer or older than what the wheel was compiled for.",
     "Install a build whose arch list covers the GPU (`gpucompat db gpu NAME` lists the torch variants that carry kernels for it).",

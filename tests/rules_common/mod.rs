@@ -507,6 +507,12 @@ pub fn firing(code: &str) -> Inventory {
             .env_var("NVIDIA_VISIBLE_DEVICES", "void")
             .torch("2.5.1+cu121", Some("12.1"))
             .build(),
+        // An RTX 4090 (sm_89) next to CUDA 11.7, whose nvcc stops at sm_87.
+        "ARCH007" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .toolkit("/usr/local/cuda-11.7", "11.7.64", true)
+            .build(),
         "ARCH006" => B::linux()
             .gpu("Tesla K80")
             .error(CudaUnavailable, "ollama can't find my gpu and uses the cpu")
@@ -924,6 +930,12 @@ pub fn near_miss(code: &str) -> Inventory {
             .build(),
         // The same error with the node's driver in sight: the driver is what is old.
         // A GPU at or above the application's floor.
+        // CUDA 11.8 is the first nvcc with sm_89.
+        "ARCH007" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .toolkit("/usr/local/cuda-11.8", "11.8.89", true)
+            .build(),
         "ARCH006" => B::linux()
             .gpu("NVIDIA GeForce RTX 3090")
             .error(CudaUnavailable, "ollama can't find my gpu and uses the cpu")
