@@ -842,6 +842,9 @@ pub enum ErrorKind {
     /// OpenVINO's GPU device (its intel_gpu plugin) failed: "invalid vendor
     /// type", "Couldn't find a suitable kernel".
     OpenvinoGpuPluginFailed,
+    /// A build found no CUDA toolkit: torch's cpp_extension "CUDA_HOME
+    /// environment variable is not set", "No CUDA runtime is found".
+    ToolkitNotFound,
     /// A failure the catalog does not know.
     Other,
 }

@@ -15,7 +15,7 @@ use crate::inventory::{Fact, GpuVendor, OsKind, PciDevice};
 regex_fn!(
     clue_re,
     r"(?ix-u)
-    (?P<mac>\bapple\s+m[1-5]\b|@[a-z0-9-]*-mbp\b|\bm[1-5](?:\s+(?:pro|max|ultra))?\s+(?:macs?|macbooks?|chips?)\b|\bon\s+(?:an?\s+|my\s+)?mac\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bdarwin\b|[\s\x22'(]/users/[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
+    (?P<mac>\bapple\s+m[1-5]\b|@[a-z0-9-]*-mbp\b|\bm[1-5](?:\s+(?:pro|max|ultra))?\s+(?:macs?|macbooks?|chips?)\b|\bon\s+(?:an?\s+|my\s+)?mac\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bmacosx_[0-9]{2}_[0-9]+_(?:arm64|universal2)\b|\bdarwin\b|[\s\x22'(]/users/[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
     |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/|\bwindows\s+subsystem\s+for\s+linux\b|/dev/dxg\b)
     |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|^\s*(?:os|platform|operating\s+system)\s*:\s*windows\b|^\s*on\s+windows\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
     |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}\b|\b(?:an?|my|the|with)\s+amd\s+(?:gpu|card|graphics)s?\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|(?:^|[\s\x22'(=:,])amdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b)
@@ -824,6 +824,15 @@ mod tests {
         assert_eq!(k.value, OsKind::Macos);
         assert_eq!(k.source, "input line 3");
         assert!(k.note.unwrap().contains("clue"));
+    }
+
+    #[test]
+    fn an_arm64_macos_wheel_is_a_mac() {
+        // sun1638650145/Libraries-and-Extensions-for-TensorFlow-for-Apple-Silicon#20.
+        let inv = run("pip install https://example.org/v2.15/tensorflow-2.15.0-cp311-cp311-macosx_14_0_arm64.whl\n");
+        assert_eq!(inv.os.kind.unwrap().value, OsKind::Macos);
+        let inv = run("pip install tensorflow-2.15.0-cp311-cp311-manylinux_2_17_x86_64.whl\n");
+        assert!(inv.os.kind.is_none());
     }
 
     #[test]

@@ -186,6 +186,8 @@ pub static CATALOG: &[Entry] = &[
         "*** WARNING: nvcc path != CUDA_PATH"),
     e("cupy-stub-nvrtc", "stub version of nvrtc", K::ToolkitPathMismatch, None,
         "CUDARuntimeError: You are running using the stub version of nvrtc"),
+    e("torch-cuda-home-not-set", "CUDA_HOME environment variable is not set", K::ToolkitNotFound, None,
+        "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
     e("nvcc-libdevice-not-specified", "Path to libdevice library not specified", K::ToolkitPathMismatch, None,
         "nvcc fatal   : Path to libdevice library not specified"),
     e("hpc-sdk-cuda-not-installed", "was not installed with this HPC SDK", K::ToolkitPathMismatch, None,
@@ -250,6 +252,10 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: CUDA error: no kernel image is available for execution on the device", kernel_image_of),
     e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
         "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"),
+    // cudaErrorInvalidSymbol: a __constant__ / __device__ symbol with no module
+    // loaded for this GPU, almost always code built without its architecture.
+    e("cuda-invalid-device-symbol", "invalid device symbol", K::NoKernelImage, Some(13),
+        "SetKernelsGpuData copy to cData failed invalid device symbol"),
     ex("cuda-invalid-device-function", "invalid device function", &[], K::NoKernelImage, Some(98),
         "RuntimeError: function_attributes(): after cudaFuncGetAttributes: invalid device function", cuda_not_hip),
     ex("torch-arch-not-compatible", "is not compatible with the current PyTorch installation", &["capability sm_"], K::ArchNotCompiled, None,
@@ -634,6 +640,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("kokkos-arch-mismatch", &["https://github.com/kokkos/kokkos/blob/develop/core/src/Cuda/Kokkos_Cuda_Instance.cpp (initialize: kernels compiled for another compute capability than the device's)", "https://github.com/kokkos/kokkos/issues/1944"]),
     ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
+    ("torch-cuda-home-not-set", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home)", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/Zheng-Chong/CatVTON/issues/23"]),
+    ("cuda-invalid-device-symbol", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidSymbol = 13)", "https://github.com/andyschwarzl/gpuNUFFT/issues/97 (K10 built for another capability)", "https://github.com/lumark/PWP3D/issues/4 (fixed by the GPU's -gencode)", "https://github.com/ethereum-mining/ethminer/issues/422 (CC 2.0 GPU below the build)"]),
     ("nvcc-value-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)", "https://github.com/cryoem-uoft/cryosparc-issues/issues/131 (CUDA 7.5 asked for sm_61)"]),
     ("ollama-nvml-init-failure-9", &["https://github.com/ollama/ollama/issues/1898"]),
     ("cuda-unsupported-ptx-runtime-enum", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnsupportedPtxVersion = 222)", "https://github.com/Jittor/jittor/issues/194"]),
@@ -1603,6 +1611,16 @@ fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
     }
     if cuda_sym || cuda_lib {
         return Some(K::LibraryShadowed);
+    }
+    // A CUDA driver API entry point (`cuKernelGetName`, `cuGetProcAddress_v2`)
+    // that the loaded libcuda lacks: the driver is older than the API.
+    let b = sym.as_bytes();
+    if b.len() > 3
+        && b.starts_with(b"cu")
+        && b[2].is_ascii_uppercase()
+        && !sym.starts_with("cuFile")
+    {
+        return Some(K::DriverTooOld);
     }
     let torch_sym = [
         "_ZN3c10",
@@ -2775,6 +2793,9 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
             ("OSError: /venv/lib/python3.10/site-packages/nvidia/cublas/lib/libcublas.so.11: undefined symbol: cublasLtGetStatusString, version libcublasLt.so.11", K::LibraryShadowed),
             ("RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50", K::NoVisibleDevices),
             ("ImportError: /home/u/.local/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", K::ExtensionMismatch),
+            // NVIDIA/TensorRT-LLM#3629: a CUDA 12.3 driver API under an older driver.
+            ("ImportError: /usr/local/lib/python3.10/dist-packages/tensorrt_llm/libs/libtensorrt_llm.so: undefined symbol: cuKernelGetName", K::DriverTooOld),
+            ("OSError: /opt/lib/libcufile_rdma.so.1: undefined symbol: cuFileDriverOpen", K::ExtensionMismatch),
         ] {
             let inv = run(text);
             assert!(kinds(&inv).contains(&kind), "{text}: {:?}", kinds(&inv));

@@ -25,6 +25,9 @@ enum Expr {
     CudnnVersion,
     MpsAvailable,
     MpsBuilt,
+    /// TensorFlow's GPU list (`tf.config.list_physical_devices('GPU')`) or
+    /// `tf.test.is_gpu_available()`.
+    TfGpus,
 }
 
 fn expr(s: &str) -> Option<Expr> {
@@ -46,6 +49,14 @@ fn expr(s: &str) -> Option<Expr> {
         "torch.backends.cudnn.version" => Expr::CudnnVersion,
         "torch.backends.mps.is_available" => Expr::MpsAvailable,
         "torch.backends.mps.is_built" => Expr::MpsBuilt,
+        "tf.config.list_physical_devices"
+        | "tf.config.experimental.list_physical_devices"
+        | "tensorflow.config.list_physical_devices"
+            if s.contains("GPU") =>
+        {
+            Expr::TfGpus
+        }
+        "tf.test.is_gpu_available" => Expr::TfGpus,
         _ => return None,
     })
 }
@@ -275,6 +286,16 @@ fn value(b: &mut Builder, e: Expr, v: &str, src: &str) {
                     .torch
                     .get_or_insert_with(Default::default);
                 put_opt(&mut t.hip, Fact::new(h, src), notes, "torch ROCm build");
+            }
+        }
+        Expr::TfGpus => {
+            if v.trim() == "[]" || boolean(v) == Some(false) {
+                b.error(
+                    crate::inventory::ErrorKind::CudaUnavailable,
+                    &format!("TensorFlow lists no GPU ({})", v.trim()),
+                    src,
+                    None,
+                );
             }
         }
         Expr::CudaAvailable => {

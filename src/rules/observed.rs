@@ -43,7 +43,7 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH; nvidia-smi -L",
         ),
         NoKernelImage => (
-            "the program has no SASS or PTX for this GPU's compute capability (CUDA error 209, or 98 'invalid device function')",
+            "the program has no SASS or PTX for this GPU's compute capability (CUDA error 209, 98 'invalid device function', or 13 'invalid device symbol')",
             "python -c \"import torch; print(torch.cuda.get_device_capability(), torch.cuda.get_arch_list())\"",
         ),
         ArchNotCompiled => (
@@ -230,6 +230,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "OpenVINO's GPU device failed; it is Intel's GPU plugin and drives Intel GPUs only",
             "python -c \"import openvino as ov; print(ov.Core().available_devices)\"",
         ),
+        ToolkitNotFound => (
+            "a CUDA extension was being built and no CUDA toolkit was found: torch looks for nvcc through CUDA_HOME, then PATH, then /usr/local/cuda",
+            "which nvcc; nvcc --version; echo $CUDA_HOME; python -c \"import torch; print(torch.version.cuda)\"",
+        ),
         PtxasOlderThanGpu => (
             "XLA compiled with a ptxas older than the GPU (a CUDA toolkit's bin directory on PATH before the ptxas that jax's own CUDA wheels bring), so its PTX does not load",
             "which ptxas; ptxas --version; pip list | grep -i nvidia-cuda-nvcc",
@@ -306,6 +310,7 @@ const CUDA_KINDS: &[ErrorKind] = &[
     ErrorKind::ContainerNoGpuRuntime,
     ErrorKind::NoVisibleDevices,
     ErrorKind::CudaUnavailable,
+    ErrorKind::ToolkitNotFound,
 ];
 
 /// Errors that say no GPU reached the program.
@@ -639,6 +644,16 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
             "ERR019" => {
                 if let Some(k) = &inv.os.kind {
                     f.push_evidence("operating system", "macos", &k.source);
+                }
+                f.message = "Observed error on macOS, which has no CUDA: Apple GPUs never ran it and no NVIDIA driver exists for current macOS, so this is not a broken install but code asking for a CUDA device the platform cannot have.".into();
+                let tf = f.evidence.iter().any(|e| e.value.contains("TensorFlow"))
+                    || inv.python.iter().any(|e| e.package("tensorflow").is_some());
+                if tf {
+                    f.fix = Some(crate::finding::Fix {
+                        command: Some("pip install tensorflow-metal".into()),
+                        note: Some("TensorFlow uses a Mac's GPU only through Apple's tensorflow-metal plugin (arm64 Python, macOS 12 or later); with it installed, tf.config.list_physical_devices('GPU') lists the Apple GPU. https://developer.apple.com/metal/tensorflow-plugin/".into()),
+                        ..Default::default()
+                    });
                 }
             }
             "ERR020" => {
@@ -1377,6 +1392,13 @@ fn check_err050(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     in_setting(&ERR050, inv, ERR050.docs.how_to_fix)
 }
 
+observed_rule!(ERR065, check_err065, "ERR065", "observed-no-toolkit-for-build", Category::EnvVar, Severity::Error,
+    [ToolkitNotFound], [],
+    "A CUDA extension's build found no CUDA toolkit (torch's 'CUDA_HOME environment variable is not set').",
+    "Packages that compile CUDA code at install or first use (a torch CUDAExtension, custom ops of research code, some ComfyUI nodes) need nvcc from a full CUDA toolkit. torch's wheels bring the CUDA runtime but no nvcc; cpp_extension looks for the toolkit in CUDA_HOME or CUDA_PATH, then for nvcc on PATH, then in /usr/local/cuda. Without one the build stops before compiling anything.",
+    "Install a CUDA toolkit of the same major.minor as torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`), then `export CUDA_HOME=/usr/local/cuda-X.Y` and `export PATH=$CUDA_HOME/bin:$PATH` before building; or install a prebuilt wheel of the package if it publishes one.",
+    ["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_find_cuda_home: CUDA_HOME or CUDA_PATH, then nvcc on PATH, then /usr/local/cuda; _join_cuda_home raises 'CUDA_HOME environment variable is not set')", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/meder411/PyTorch-EMDLoss/issues/10"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
@@ -1384,5 +1406,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061, &ERR062, &ERR063, &ERR064,
+    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065,
 ];

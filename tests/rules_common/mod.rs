@@ -760,6 +760,7 @@ pub fn firing(code: &str) -> Inventory {
             "lspci".into(),
             "2761:00:00.0 3D controller: Microsoft Corporation Device 008e\n".into(),
         )]),
+        "ERR065" => pasted(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
         "ERR063" => pasted(PtxasOlderThanGpu, "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9"),
         "ERR036" => B::linux()
             .package("onnxruntime-gpu", "1.5.1")
@@ -1215,6 +1216,10 @@ pub fn near_miss(code: &str) -> Inventory {
             "00:08.0 VGA compatible controller: Microsoft Corporation Hyper-V virtual VGA\n".into(),
         )]),
         // The same load failure with no word on ptxas: nothing names the toolkit.
+        // The same message on a Mac: no toolkit exists there, ERR019 says so.
+        "ERR065" => in_setting(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", |i| {
+            i.os.kind = f(gpucompat::inventory::OsKind::Macos, "input line 1");
+        }),
         "ERR063" => pasted(Other, "INTERNAL: Failed to load PTX text as a module: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid"),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
         "ERR038" => with_error(firing("DRV002"), FrameworkCpuBuild),
