@@ -769,3 +769,60 @@ fn the_program_on_the_cpu_beside_an_amd_gpu_is_the_amd_gpu_s_case() {
         .any(|e| e.kind == ErrorKind::CudaUnavailable && e.source.ends_with("(prose)")));
     assert!(categories(&f).contains(&Category::AmdRocm), "{f:?}");
 }
+
+#[test]
+fn a_compiler_refusing_the_gpu_s_architecture() {
+    // cryoem-uoft/cryosparc-issues#131: CUDA 7.5's nvcc and a GTX 1080's sm_61.
+    let (_, f) = explain("corpus/c26b-cryosparc-gtx1080-cuda75-sm61-undefined.txt");
+    let e = f
+        .iter()
+        .find(|f| f.code == "ARCH007")
+        .unwrap_or_else(|| panic!("{f:?}"));
+    assert_eq!(e.severity, Severity::Error);
+    assert!(e.message.contains("older than 8.0"), "{}", e.message);
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
+    // Theano/Theano#6503: NVRTC's bare refusal on a Volta GPU with CUDA 8.
+    let (_, f) = explain("corpus/c21a-theano-volta-cuda8-nvrtc-invalid-option.txt");
+    let e = f.iter().find(|f| f.code == "ERR004").unwrap();
+    let fix = e
+        .fix
+        .as_ref()
+        .and_then(|x| x.note.clone())
+        .unwrap_or_default();
+    assert!(fix.contains("NVRTC"), "{fix}");
+    // ccsb-scripps/AutoDock-GPU#249: 'invalid device symbol' on an RTX 4090.
+    let (_, f) = explain("corpus/c27a-autodock-gpu-rtx4090-invalid-device-symbol.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+}
+
+#[test]
+fn messages_new_to_the_catalog() {
+    // NVIDIA/TensorRT-LLM#3629: a CUDA 12.3 driver API missing from libcuda.
+    let (_, f) = explain("corpus/c27a-trtllm-019-undefined-symbol-cukernelgetname.txt");
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+    assert_eq!(errors_in(&f, Category::CompiledExtension), 0);
+    // trexminer/T-Rex#259: the application's own driver check, naming CUDA.
+    let (_, f) = explain("corpus/c26b-trex-cuda111-build-video-driver-too-old.txt");
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+    let (_, f) = explain_text("t", "Your video driver is too old for this game.\n");
+    assert!(f.is_empty(), "{f:?}");
+}
+
+#[test]
+fn no_cuda_on_a_mac_for_a_build_or_for_tensorflow() {
+    // Zheng-Chong/CatVTON#23: a CUDA extension's build on Apple silicon.
+    let (_, f) = explain("corpus/c27a-catvton-macos-apple-silicon-cuda-home-not-set.txt");
+    assert!(categories(&f).contains(&Category::MacosNoCuda), "{f:?}");
+    assert_eq!(errors_in(&f, Category::EnvVar), 0);
+    // sun1638650145/...-for-Apple-Silicon#20: an arm64 macOS wheel, an empty GPU list.
+    let (inv, f) = explain("corpus/c27b-tf215-apple-silicon-wheel-gpu-list-empty-no-metal.txt");
+    assert_eq!(
+        inv.os.kind.map(|k| k.value),
+        Some(gpucompat::inventory::OsKind::Macos)
+    );
+    let e = f.iter().find(|f| f.code == "ERR019").unwrap();
+    assert_eq!(
+        e.fix.as_ref().and_then(|x| x.command.as_deref()),
+        Some("pip install tensorflow-metal")
+    );
+}

@@ -245,6 +245,10 @@ pub static CATALOG: &[Entry] = &[
         "code=222( cudaErrorUnsupportedPtxVersion ) cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)"),
     e("ollama-driver-too-old-or-missing", "your nvidia driver is too old or missing", K::InsufficientDriver, Some(35),
         "msg=\"Unable to load cudart\" library=C:\\Users\\asus\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\cudart64_12.dll error=\"your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama\""),
+    // An application's own check, naming CUDA in the same line (games print
+    // "video driver is too old" too, without it).
+    ea("app-video-driver-too-old-for-cuda", "video driver is too old", &["cuda"], K::DriverTooOld, None,
+        "Can't start miner, video driver is too old Please update the video driver or use T-Rex Competted with Cuda V11.0 or older."),
     ea("driver-symbol-lookup-failed", "symbol lookup for cu", &["failed"], K::DriverTooOld, None,
         "msg=\"unable to load cuda driver library\" library=C:\\WINDOWS\\system32\\nvcuda.dll error=\"symbol lookup for cuCtxCreate_v3 failed\""),
     // --- GPU architecture ------------------------------------------------------------------------
@@ -642,6 +646,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
     ("torch-cuda-home-not-set", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home)", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/Zheng-Chong/CatVTON/issues/23"]),
     ("cuda-invalid-device-symbol", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidSymbol = 13)", "https://github.com/andyschwarzl/gpuNUFFT/issues/97 (K10 built for another capability)", "https://github.com/lumark/PWP3D/issues/4 (fixed by the GPU's -gencode)", "https://github.com/ethereum-mining/ethminer/issues/422 (CC 2.0 GPU below the build)"]),
+    ("app-video-driver-too-old-for-cuda", &["https://github.com/trexminer/T-Rex/issues/259 (the CUDA 11.1 build on an older driver)"]),
     ("nvcc-value-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)", "https://github.com/cryoem-uoft/cryosparc-issues/issues/131 (CUDA 7.5 asked for sm_61)"]),
     ("ollama-nvml-init-failure-9", &["https://github.com/ollama/ollama/issues/1898"]),
     ("cuda-unsupported-ptx-runtime-enum", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnsupportedPtxVersion = 222)", "https://github.com/Jittor/jittor/issues/194"]),

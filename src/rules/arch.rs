@@ -493,7 +493,7 @@ pub static ARCH007: Rule = Rule {
 
 /// Whether an observed architecture error is a compiler's refusal (nvcc,
 /// ptxas, NVRTC) rather than a prebuilt binary's missing kernel.
-fn compiler_refused(e: &crate::inventory::ObservedError) -> bool {
+pub(super) fn compiler_refused(e: &crate::inventory::ObservedError) -> bool {
     let t = e.text.to_ascii_lowercase();
     [
         "nvcc",

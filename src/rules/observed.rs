@@ -572,7 +572,20 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         .filter(|e| kinds.contains(&e.kind) && claimed_by(inv, e).is_none())
         .collect();
     let ambiguous = ambiguous_cause(rule.code, &errs, inv);
+    // nvcc, ptxas or NVRTC refusing an architecture: the compiler, not a wheel, is what to change.
+    let compiler = rule.code == "ERR004"
+        && !errs.is_empty()
+        && errs.iter().all(|e| super::arch::compiler_refused(e));
     let mut out = report(rule, errs, fix);
+    if compiler {
+        for f in &mut out {
+            f.fix = Some(crate::finding::Fix {
+                command: Some("nvcc --version; nvcc --list-gpu-arch; nvidia-smi --query-gpu=name,compute_cap --format=csv".into()),
+                note: Some("compile with a CUDA toolkit whose nvcc (or NVRTC, for run-time compilers such as CuPy) targets the GPU's compute capability, and ask it for that architecture: a toolkit older than the GPU does not know it, one newer than an old GPU has dropped it".into()),
+                ..Default::default()
+            });
+        }
+    }
     if let Some(message) = ambiguous {
         for f in &mut out {
             f.severity = Severity::Warning;
