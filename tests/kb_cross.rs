@@ -52,6 +52,18 @@ fn every_torch_variant_names_a_known_cuda() {
                 r.version
             );
         }
+        // Another platform's PyPI wheel: CPU, or a CUDA variant of this release.
+        for (p, d) in r.platform_defaults.iter().flatten() {
+            assert!(
+                ["linux-aarch64", "windows-x86_64", "macos-arm64"].contains(&p.as_str()),
+                "torch {}: unknown platform {p}",
+                r.version
+            );
+            let known = d == "cpu"
+                || r.default_variant.as_ref() == Some(d)
+                || r.cuda_variants.iter().flatten().any(|v| v == d);
+            assert!(known, "torch {} on {p}: {d} is no variant of it", r.version);
+        }
     }
     for r in &kb.torch_arch.row {
         if let Some(c) = cuda_of_variant(&r.variant) {

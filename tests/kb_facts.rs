@@ -555,3 +555,21 @@ fn tegra_gpus_run_only_their_own_sass() {
     assert_eq!(kernel("sm_60", "6.2"), "none");
     assert_eq!(kernel("sm_60", "6.1"), "sass");
 }
+
+#[test]
+fn a_bare_torch_version_is_the_pypi_wheel_of_its_platform() {
+    // torch/version.py read from each PyPI wheel (torch_releases platform_defaults).
+    let b = |v: &str, p: &str| kb().torch_build_on(v, p).variant;
+    assert_eq!(b("2.5.1", "linux-x86_64").as_deref(), Some("cu124"));
+    assert_eq!(b("2.5.1", "windows-x86_64").as_deref(), Some("cpu"));
+    assert_eq!(b("2.5.1", "linux-aarch64").as_deref(), Some("cpu"));
+    assert_eq!(b("2.11.0", "linux-aarch64").as_deref(), Some("cu130"));
+    assert_eq!(b("2.15.0", "macos-arm64").as_deref(), Some("cpu"));
+    // 1.x defaults the install page never stated, read from the wheels.
+    assert_eq!(b("1.0.0", "linux-x86_64").as_deref(), Some("cu90"));
+    assert_eq!(b("1.11.0", "linux-x86_64").as_deref(), Some("cu102"));
+    // No Windows wheel on PyPI before 1.7.0: unknown, not guessed.
+    assert_eq!(b("1.6.0", "windows-x86_64"), None);
+    // A local tag is what it says on every platform.
+    assert_eq!(b("2.5.1+cu121", "windows-x86_64").as_deref(), Some("cu121"));
+}

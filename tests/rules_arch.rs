@@ -308,3 +308,30 @@ fn a_compiler_refusal_bounds_an_unseen_toolkit() {
     assert!(fired(&inv, "ARCH007").is_empty());
     assert!(codes(&inv).contains(&"ERR004".to_string()));
 }
+
+#[test]
+fn a_bare_torch_on_windows_is_the_cpu_wheel() {
+    use gpucompat::inventory::{Fact, TorchBuild};
+    let bare = |b: B, v: &str| {
+        b.gpu("NVIDIA GeForce RTX 4070")
+            .package("torch", v)
+            .with(|i| {
+                i.python[0].torch = Some(TorchBuild {
+                    version: Some(Fact::new(v.to_string(), "pip list")),
+                    ..Default::default()
+                })
+            })
+            .build()
+    };
+    // PyPI's Windows wheel of 2.5.1 is CPU-only: WHL001 says so.
+    let inv = bare(B::windows(), "2.5.1");
+    let f = fired(&inv, "WHL001");
+    assert_eq!(f.len(), 1, "{:?}", codes(&inv));
+    assert!(f[0]
+        .evidence
+        .iter()
+        .any(|e| e.source.contains("PyPI windows-x86_64 wheel")));
+    // The same bare version on Linux x86_64 is the cu124 wheel.
+    let inv = bare(B::linux().driver("550.54.14", Some("12.4")), "2.5.1");
+    assert!(fired(&inv, "WHL001").is_empty(), "{:?}", codes(&inv));
+}

@@ -732,9 +732,30 @@ impl Kb {
         })
     }
 
+    /// What a bare version of `release` is on `platform` (`linux-x86_64`,
+    /// `linux-aarch64`, `windows-x86_64`, `macos-arm64`): the variant of the
+    /// PyPI wheel built for it, when known.
+    pub fn torch_default_on(&self, release: &str, platform: &str) -> Option<&str> {
+        let row = self.torch_release(release)?;
+        if platform == "linux-x86_64" {
+            return row.default_variant.as_deref();
+        }
+        row.platform_defaults
+            .as_ref()?
+            .get(platform)
+            .map(String::as_str)
+    }
+
     /// What a torch version string says about its build: `2.5.1+cu124`,
     /// `2.5.1+cpu`, `2.5.1+rocm6.2`, or a bare `2.5.1` (the PyPI default variant).
     pub fn torch_build(&self, version: &str) -> TorchBuildInfo<'_> {
+        self.torch_build_on(version, "linux-x86_64")
+    }
+
+    /// [`Kb::torch_build`] for a wheel of `platform`: a bare version is the
+    /// PyPI wheel of that platform (CPU-only on Windows and macOS, and on
+    /// linux-aarch64 before 2.11).
+    pub fn torch_build_on(&self, version: &str, platform: &str) -> TorchBuildInfo<'_> {
         let version = version.trim();
         let (release, local) = match version.split_once('+') {
             Some((r, l)) => (r.to_string(), Some(l.to_string())),
@@ -743,7 +764,11 @@ impl Kb {
         let release_row = self.torch_release(&release);
         let (variant, from_default) = match local {
             Some(l) => (Some(l), false),
-            None => (release_row.and_then(|r| r.default_variant.clone()), true),
+            None => (
+                self.torch_default_on(&release, platform)
+                    .map(str::to_string),
+                true,
+            ),
         };
         let cuda = variant
             .as_deref()

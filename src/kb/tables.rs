@@ -165,6 +165,10 @@ pub struct TorchReleaseRow {
     pub python: Option<String>,
     pub cuda_variants: Option<Vec<String>>,
     pub default_variant: Option<String>,
+    /// The variant of the PyPI wheel for other platforms (`linux-aarch64`,
+    /// `windows-x86_64`, `macos-arm64`): `cpu` or `cuXYZ`. `default_variant`
+    /// is linux-x86_64's. A platform missing here is unknown or has no wheel.
+    pub platform_defaults: Option<std::collections::BTreeMap<String, String>>,
     pub rocm_variants: Option<Vec<String>>,
     pub torchvision: Option<String>,
     pub torchaudio: Option<String>,

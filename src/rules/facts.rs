@@ -139,14 +139,20 @@ impl TorchView<'_> {
     }
 }
 
-fn pypi_default_is_cuda(inv: &Inventory) -> bool {
-    let linux = matches!(os_kind(inv), None | Some(OsKind::Linux));
-    let x86 = inv
-        .os
-        .arch
-        .as_ref()
-        .map_or(true, |a| a.value == "x86_64" || a.value == "amd64");
-    linux && x86
+/// The platform whose PyPI wheel a bare torch version is (`linux-x86_64`
+/// when nothing says otherwise), or None when the report's platform has no
+/// known PyPI default (an Intel Mac).
+fn pypi_platform(inv: &Inventory, env: &PythonEnv) -> Option<&'static str> {
+    let arm = |a: &str| matches!(a.trim(), "aarch64" | "arm64");
+    let arch = env.arch.as_ref().or(inv.os.arch.as_ref());
+    let is_arm = arch.is_some_and(|a| arm(&a.value));
+    match os_kind(inv) {
+        None | Some(OsKind::Linux) if is_arm => Some("linux-aarch64"),
+        None | Some(OsKind::Linux) => Some("linux-x86_64"),
+        Some(OsKind::Windows) => Some("windows-x86_64"),
+        Some(OsKind::Macos) if is_arm => Some("macos-arm64"),
+        _ => None,
+    }
 }
 
 /// The arch-list row of a torch build for the platform its wheel is built for: Linux aarch64
@@ -179,7 +185,8 @@ fn wheel_arch_row<'a>(
 pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Option<TorchView<'a>> {
     let torch = env.torch.as_ref()?;
     let version = torch.version.as_ref();
-    let info = version.map(|v| kb.torch_build(&v.value));
+    let platform = pypi_platform(inv, env);
+    let info = version.map(|v| kb.torch_build_on(&v.value, platform.unwrap_or("linux-x86_64")));
     let release = info.as_ref().map(|i| i.release.clone());
     let hip = torch
         .hip
@@ -214,12 +221,14 @@ pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Opt
         match (&info, version) {
             (Some(i), Some(v))
                 if !i.variant_from_default
-                    || (pypi_default_is_cuda(inv) && env.kind != EnvKind::Conda) =>
+                    || (platform.is_some() && env.kind != EnvKind::Conda) =>
             {
                 let src = if i.variant_from_default {
                     format!(
-                        "{} (no local tag: the PyPI Linux x86_64 default of torch {})",
-                        v.source, i.release
+                        "{} (no local tag: the PyPI {} wheel of torch {})",
+                        v.source,
+                        platform.unwrap_or("linux-x86_64"),
+                        i.release
                     )
                 } else {
                     format!("{} (local version tag)", v.source)

@@ -28,6 +28,9 @@ pub struct TorchAnswer {
     pub torchaudio: Option<String>,
     /// The variant a plain `pip install torch` gets from PyPI.
     pub default_variant: Option<String>,
+    /// The PyPI wheel's variant on other platforms (`linux-aarch64`,
+    /// `windows-x86_64`, `macos-arm64`), where known.
+    pub platform_defaults: std::collections::BTreeMap<String, String>,
     /// Null when the table does not know the list.
     pub cuda_variants: Option<Vec<String>>,
     pub rocm_variants: Option<Vec<String>>,
@@ -171,6 +174,7 @@ pub fn answer(kb: &Kb, args: &Args) -> Result<TorchAnswer, Unknown> {
         torchvision: row.torchvision.clone(),
         torchaudio: row.torchaudio.clone(),
         default_variant: row.default_variant.clone(),
+        platform_defaults: row.platform_defaults.clone().unwrap_or_default(),
         cuda_variants: row.cuda_variants.clone(),
         rocm_variants: row.rocm_variants.clone(),
         note: row.note.clone(),
@@ -199,7 +203,14 @@ impl Answer for TorchAnswer {
         out.kv("python", or_unknown(&self.python));
         out.kv("torchvision", or_unknown(&self.torchvision));
         out.kv("torchaudio", or_unknown(&self.torchaudio));
-        out.kv("PyPI default", or_unknown(&self.default_variant));
+        let pypi = match (&self.default_variant, self.platform_defaults.is_empty()) {
+            (Some(d), false) => format!("{d} (linux-x86_64)"),
+            _ => or_unknown(&self.default_variant).to_string(),
+        };
+        out.kv("PyPI default", pypi);
+        for (platform, v) in &self.platform_defaults {
+            out.kv(format!("  on {platform}"), v);
+        }
         out.kv("CUDA variants", list(&self.cuda_variants));
         out.kv("ROCm variants", list(&self.rocm_variants));
         for v in &self.variants {
