@@ -169,6 +169,9 @@ pub struct Setting {
     /// An NVIDIA Jetson (Tegra, L4T, JetPack).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jetson: F<bool>,
+    /// A Google Colab runtime (its URL, its paths, the report's words).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colab: F<bool>,
     /// A pasted `docker run`: whether it gave the container GPUs
     /// (`--gpus`, `--runtime=nvidia`, `--device nvidia.com/gpu=...`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -826,3 +826,22 @@ fn no_cuda_on_a_mac_for_a_build_or_for_tensorflow() {
         Some("pip install tensorflow-metal")
     );
 }
+
+#[test]
+fn no_driver_in_a_colab_notebook_is_its_cpu_runtime() {
+    // lllyasviel/Fooocus#1583: Colab on a CPU runtime.
+    let (inv, f) = explain("corpus/c28a-fooocus-colab-cpu-runtime-found-no-nvidia-driver.txt");
+    assert!(inv.setting.colab.is_some());
+    assert!(f.iter().any(|f| f.code == "ERR066"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+}
+
+#[test]
+fn an_application_s_gpu_floor_and_a_driver_api_it_lacks() {
+    // NVIDIA/cuml#2884: cuML on a GTX 750 Ti.
+    let (_, f) = explain("corpus/c28a-cuml-gtx-750ti-question-maxwell-too-old.txt");
+    assert!(f.iter().any(|f| f.code == "ARCH006"), "{f:?}");
+    // NVIDIA/k8s-device-plugin#66: nvmlDeviceGetPciInfo_v3 missing from the driver's NVML.
+    let (_, f) = explain("corpus/c28b-k8s-device-plugin-111-undefined-nvmlDeviceGetPciInfo-v3.txt");
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+}

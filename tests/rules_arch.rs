@@ -335,3 +335,19 @@ fn a_bare_torch_on_windows_is_the_cpu_wheel() {
     let inv = bare(B::linux().driver("550.54.14", Some("12.4")), "2.5.1");
     assert!(fired(&inv, "WHL001").is_empty(), "{:?}", codes(&inv));
 }
+
+#[test]
+fn rapids_below_its_floor() {
+    // NVIDIA/cuml#2884: a GTX 750 Ti (5.0) asked about for cuML.
+    let on = |gpu: &str| {
+        B::linux()
+            .gpu(gpu)
+            .with(|i| i.setting.app = f("rapids".into(), "input line 1"))
+            .build()
+    };
+    let f = fired(&on("NVIDIA GeForce GTX 750 Ti"), "ARCH006");
+    assert_eq!(f.len(), 1);
+    assert!(f[0].message.contains("RAPIDS"), "{}", f[0].message);
+    // A Pascal GPU ran RAPIDS up to 23.12: no finding from the floor.
+    assert!(fired(&on("NVIDIA GeForce GTX 1080"), "ARCH006").is_empty());
+}

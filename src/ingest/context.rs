@@ -19,6 +19,7 @@ regex_fn!(
     |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/|\bwindows\s+subsystem\s+for\s+linux\b|/dev/dxg\b)
     |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|^\s*(?:os|platform|operating\s+system)\s*:\s*windows\b|^\s*on\s+windows\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
     |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}\b|\b(?:an?|my|the|with)\s+amd\s+(?:gpu|card|graphics)s?\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|(?:^|[\s\x22'(=:,])amdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b)
+    |(?P<colab>\bgoogle\s+colab\b|\bcolab\.research\.google\.com\b|\bcolab\s+(?:notebook|runtime|instance)s?\b|\bin\s+colab\b|\bon\s+colab\b|/dist-packages/google/colab/)
     |(?P<jetson>\bjetson\b|\btegra\b|\bl4t\b|\bjetpack\b|\bnvidia-l4t|\bagx\s+orin\b|\borin\s+nano\b|\bxavier\b)
     |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\benabled\s+mig\s+mode\s+for\s+gpu\b|\bmig-[0-9a-f]{8}-|\bmig\s+(?:a100|a30|h100|h200|h800|a800|b200|gb200)\b|\b(?:a100|a30|h100|h200)\s+(?:with\s+)?mig\b|\bmig\s+(?:instances?|partitions?|slices?|devices?)\b|\bmulti-instance\s+gpu\b|\bpartitioned\s+(?:nvidia\s+)?(?:a100|a30|h100|h200|h800|a800|b200)\b)
     |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
@@ -28,7 +29,7 @@ regex_fn!(
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
-    |(?P<app>\bollama\b)
+    |(?P<app>\bollama\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
     |(?P<rtclass>\bruntimeclassname\b)
     "
 );
@@ -130,6 +131,7 @@ pub struct Clues {
     win: Option<String>,
     amd: Option<(String, String)>,
     jetson: Option<String>,
+    colab: Option<String>,
     docker_run: Option<(bool, String)>,
     docker_other: Option<String>,
     in_container: Option<String>,
@@ -227,6 +229,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             if m.name("jetson").is_some() {
                 first(&mut c.jetson);
             }
+            if m.name("colab").is_some() {
+                first(&mut c.colab);
+            }
             if c.linux_driver_pkg.is_none() && m.name("wsl").is_some() && driver_in_wsl(&lower) {
                 c.linux_driver_pkg = Some((
                     "an NVIDIA Linux driver".to_string(),
@@ -312,7 +317,14 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if let Some(a) = m.name("app") {
                 if c.app.is_none() {
-                    c.app = Some((a.as_str().to_ascii_lowercase(), src.to_string()));
+                    let name = a.as_str().to_ascii_lowercase();
+                    // cuDF, cuML and cuGraph share RAPIDS' GPU floor.
+                    let name = if name == "ollama" {
+                        name
+                    } else {
+                        "rapids".to_string()
+                    };
+                    c.app = Some((name, src.to_string()));
                 }
             }
         }
@@ -640,6 +652,10 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         s.jetson
             .get_or_insert_with(|| Fact::new(true, src).with_note(note));
     }
+    if let Some(src) = &c.colab {
+        s.colab
+            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
+    }
     if let Some((r, src)) = &c.l4t_host {
         s.l4t_host.get_or_insert_with(|| {
             Fact::new(*r, src).with_note("the host's L4T release as the report names it")
@@ -824,6 +840,17 @@ mod tests {
         assert_eq!(k.value, OsKind::Macos);
         assert_eq!(k.source, "input line 3");
         assert!(k.note.unwrap().contains("clue"));
+    }
+
+    #[test]
+    fn a_colab_notebook() {
+        let inv =
+            run("Fooocus colab.research.google.com/drive .gradio.live Found no NVIDIA driver\n");
+        assert!(inv.setting.colab.unwrap().value);
+        let inv = run("I run it in Colab with a T4\n");
+        assert!(inv.setting.colab.is_some());
+        let inv = run("git clone https://github.com/hollowstrawberry/kohya-colab\n");
+        assert!(inv.setting.colab.is_none());
     }
 
     #[test]

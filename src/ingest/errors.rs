@@ -293,6 +293,9 @@ pub static CATALOG: &[Entry] = &[
         "UserWarning: You will need a GPU with NVIDIA Pascal or newer architecture"),
     e("nvrtc-bad-arch", "invalid value for --gpu-architecture", K::ArchNotCompiled, None,
         "nvrtc: error: invalid value for --gpu-architecture (-arch)"),
+    // RAPIDS' own check of the GPU on import (rapidsai/cudf#15053).
+    ea("rapids-unsupported-gpu", "UnsupportedCUDAError", &["compute capability", "architecture is required"], K::ArchNotCompiled, None,
+        "cudf.errors.UnsupportedCUDAError: A GPU with NVIDIA Volta™ (Compute Capability 7.0) or newer architecture is required."),
     // NVRTC's status for the same refusal, often the only line shown.
     e("nvrtc-invalid-option", "NVRTC_ERROR_INVALID_OPTION", K::ArchNotCompiled, None,
         "pygpu.gpuarray.GpuArrayException: (b'nvrtcCompileProgram: NVRTC_ERROR_INVALID_OPTION', 3)"),
@@ -643,6 +646,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvcc-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("kokkos-arch-mismatch", &["https://github.com/kokkos/kokkos/blob/develop/core/src/Cuda/Kokkos_Cuda_Instance.cpp (initialize: kernels compiled for another compute capability than the device's)", "https://github.com/kokkos/kokkos/issues/1944"]),
     ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
+    ("rapids-unsupported-gpu", &["https://github.com/rapidsai/cudf/pull/15053 (error on import for unsupported GPUs)", "https://docs.rapids.ai/notices/rsn0034/"]),
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
     ("torch-cuda-home-not-set", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home)", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/Zheng-Chong/CatVTON/issues/23"]),
     ("cuda-invalid-device-symbol", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidSymbol = 13)", "https://github.com/andyschwarzl/gpuNUFFT/issues/97 (K10 built for another capability)", "https://github.com/lumark/PWP3D/issues/4 (fixed by the GPU's -gencode)", "https://github.com/ethereum-mining/ethminer/issues/422 (CC 2.0 GPU below the build)"]),
@@ -1618,13 +1622,11 @@ fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
         return Some(K::LibraryShadowed);
     }
     // A CUDA driver API entry point (`cuKernelGetName`, `cuGetProcAddress_v2`)
-    // that the loaded libcuda lacks: the driver is older than the API.
+    // that the loaded libcuda lacks, or an NVML one (`nvmlDeviceGetPciInfo_v3`)
+    // that libnvidia-ml lacks: the driver is older than the API.
     let b = sym.as_bytes();
-    if b.len() > 3
-        && b.starts_with(b"cu")
-        && b[2].is_ascii_uppercase()
-        && !sym.starts_with("cuFile")
-    {
+    let api = |p: &[u8]| b.len() > p.len() && b.starts_with(p) && b[p.len()].is_ascii_uppercase();
+    if (api(b"cu") && !sym.starts_with("cuFile")) || api(b"nvml") {
         return Some(K::DriverTooOld);
     }
     let torch_sym = [
@@ -2801,6 +2803,8 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
             // NVIDIA/TensorRT-LLM#3629: a CUDA 12.3 driver API under an older driver.
             ("ImportError: /usr/local/lib/python3.10/dist-packages/tensorrt_llm/libs/libtensorrt_llm.so: undefined symbol: cuKernelGetName", K::DriverTooOld),
             ("OSError: /opt/lib/libcufile_rdma.so.1: undefined symbol: cuFileDriverOpen", K::ExtensionMismatch),
+            // NVIDIA/k8s-device-plugin#66: a binary built against a newer NVML than the driver's.
+            ("nvidia-device-plugin: symbol lookup error: nvidia-device-plugin: undefined symbol: nvmlDeviceGetPciInfo_v3", K::DriverTooOld),
         ] {
             let inv = run(text);
             assert!(kinds(&inv).contains(&kind), "{text}: {:?}", kinds(&inv));

@@ -311,6 +311,10 @@ pub enum Prebuilt {
 #[serde(deny_unknown_fields)]
 pub struct AppRow {
     pub app: String,
+    /// How the application calls itself (`Ollama`, `RAPIDS (cuDF, cuML, cuGraph)`).
+    pub name: Option<String>,
+    /// What it does when no GPU it supports is present (`falls back to the CPU`).
+    pub without_gpu: Option<String>,
     pub min_cc: Option<ComputeCapability>,
     pub note: Option<String>,
     pub source: String,

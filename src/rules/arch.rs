@@ -450,11 +450,14 @@ fn check_arch006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .into_iter()
         .map(|g| {
             let cc = g.cc.as_ref().map(|c| c.value.to_string()).unwrap_or_default();
+            let name = row.name.as_deref().unwrap_or(&app.value);
+            let without = match (all_below, &row.without_gpu) {
+                (true, Some(w)) => format!(" and {w}"),
+                _ => String::new(),
+            };
             let mut f = ARCH006.finding(format!(
-                "{} has compute capability {cc}; {} supports NVIDIA GPUs of compute capability {floor} and newer, so it cannot use this GPU{}.",
+                "{} has compute capability {cc}; {name} supports NVIDIA GPUs of compute capability {floor} and newer, so it cannot use this GPU{without}.",
                 g.label,
-                app.value,
-                if all_below { " and runs on the CPU (or finds no GPU)" } else { "" }
             ));
             f = g
                 .cite_cc(g.cite_name(f))

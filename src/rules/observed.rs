@@ -382,6 +382,14 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if super::container::k3s_pod_without_runtime(inv, k) {
         return Some("CTR004");
     }
+    // A Colab notebook runs with a GPU and its driver, or on a CPU runtime with neither.
+    let colab_no_driver = matches!(
+        k,
+        ErrorKind::NoNvidiaDriver | ErrorKind::SmiNoDriver | ErrorKind::NoDevice
+    );
+    if colab_no_driver && flag(&inv.setting.colab) == Some(true) && !inv.has_nvidia_hardware() {
+        return Some("ERR066");
+    }
     let container_no_gpus = flag(&inv.setting.docker_run_gpus) == Some(false);
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
         return Some("ERR021");
@@ -682,6 +690,10 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR021" => add("docker run gives the container GPUs", &s.docker_run_gpus),
+            "ERR066" => {
+                add("Google Colab", &s.colab);
+                f.message = "Observed error in a Google Colab notebook: no NVIDIA driver or device. A Colab runtime comes with a GPU and its driver or with neither, so this notebook runs on a CPU runtime. To be sure, run in a cell: !nvidia-smi".into();
+            }
             "ERR022" => {
                 if let Some(r) = &inv.container.runtime {
                     f.push_evidence("container runtime", &r.value, &r.source);
@@ -1412,6 +1424,13 @@ observed_rule!(ERR065, check_err065, "ERR065", "observed-no-toolkit-for-build", 
     "Install a CUDA toolkit of the same major.minor as torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`), then `export CUDA_HOME=/usr/local/cuda-X.Y` and `export PATH=$CUDA_HOME/bin:$PATH` before building; or install a prebuilt wheel of the package if it publishes one.",
     ["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_find_cuda_home: CUDA_HOME or CUDA_PATH, then nvcc on PATH, then /usr/local/cuda; _join_cuda_home raises 'CUDA_HOME environment variable is not set')", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/meder411/PyTorch-EMDLoss/issues/10"]);
 
+setting_rule!(ERR066, check_err066, "ERR066", "observed-colab-cpu-runtime", Category::PlatformPosture, [],
+    "No NVIDIA driver or device in a Google Colab notebook: the runtime has no GPU attached.",
+    "No-driver and no-device errors (no NVIDIA driver, nvidia-smi cannot reach the driver, no CUDA device) in a report from a Colab notebook that names no NVIDIA GPU.",
+    "A Colab runtime comes with its GPU and a matching driver, or with no GPU at all. On a CPU runtime (the default, or what is assigned once GPU quota is used up) there is no NVIDIA driver to install: the notebook has no GPU to drive.",
+    "Switch the notebook to a GPU runtime (Runtime > Change runtime type > a GPU such as T4) and run it again; `!nvidia-smi` in a cell then lists the GPU. Installing a driver in the notebook does not help.",
+    ["https://research.google.com/colaboratory/faq.html (GPUs and usage limits)", "https://github.com/lllyasviel/Fooocus/issues/1583"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
@@ -1419,5 +1438,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065,
+    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066,
 ];

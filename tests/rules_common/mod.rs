@@ -752,6 +752,9 @@ pub fn firing(code: &str) -> Inventory {
             .error(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")
             .build(),
         "ERR062" => jax_on_470("11.6.2"),
+        "ERR066" => in_setting(NoNvidiaDriver, "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx", |i| {
+            i.setting.colab = f(true, "input line 1");
+        }),
         "ERR064" => B::linux()
             .gpu("NVIDIA GeForce GTX 970")
             .error(OpenvinoGpuPluginFailed, "GeForce GTX 970: invalid vendor type")
@@ -1209,6 +1212,12 @@ pub fn near_miss(code: &str) -> Inventory {
         // A toolkit the driver supports: the GPU or the build is the suspect (ERR004).
         "ERR062" => jax_on_470("11.4.2"),
         // The same failure with no NVIDIA GPU in sight is the Intel GPU's own.
+        // Colab with its T4 in sight: the driver is there, something else failed.
+        "ERR066" => B::linux()
+            .gpu("Tesla T4")
+            .error(NoDevice, "RuntimeError: No CUDA GPUs are available")
+            .with(|i| i.setting.colab = f(true, "input line 1"))
+            .build(),
         "ERR064" => pasted(OpenvinoGpuPluginFailed, "[GPU] Couldn't find a suitable kernel for result:sink_port_0 params raw string: F32_BFYX"),
         // A Hyper-V VM's own display adapter is no WSL2 GPU.
         "PLAT009" => gpucompat::ingest::ingest(&[(
