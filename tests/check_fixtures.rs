@@ -43,7 +43,7 @@ const EXPECT: &[(&str, &[&str], &[&str], i32)] = &[
         &["DRV002", "DRV006", "DRV007"],
         1,
     ),
-    ("multi-toolkit", &["ARCH007"], &["DRV001", "DRV002"], 0),
+    ("multi-toolkit", &[], &["DRV001", "DRV002", "ARCH007"], 0),
     ("nouveau", &["DRV002"], &["DRV001"], 1),
     ("odd-files", &["DRV003"], &["DRV006"], 1),
     ("smi-hangs", &["DRV006"], &["PLAT007", "DRV007"], 1),

@@ -351,3 +351,29 @@ fn rapids_below_its_floor() {
     // A Pascal GPU ran RAPIDS up to 23.12: no finding from the floor.
     assert!(fired(&on("NVIDIA GeForce GTX 1080"), "ARCH006").is_empty());
 }
+
+#[test]
+fn an_old_toolkit_beside_one_that_targets_the_gpu() {
+    let two = || {
+        B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 4090")
+            .toolkit("/usr/local/cuda-10.2", "10.2.89", true)
+            .toolkit("/usr/local/cuda-12.4", "12.4.131", true)
+    };
+    // Left on disk beside a 12.4 toolkit: nothing to say.
+    assert!(fired(&two().build(), "ARCH007").is_empty());
+    // CUDA_HOME names the old one: builds take it, and the fix names the other.
+    let inv = two().env_var("CUDA_HOME", "/usr/local/cuda-10.2").build();
+    let f = fired(&inv, "ARCH007");
+    assert_eq!(f.len(), 1, "{:?}", codes(&inv));
+    let note = f[0]
+        .fix
+        .as_ref()
+        .and_then(|x| x.note.clone())
+        .unwrap_or_default();
+    assert!(
+        note.contains("export CUDA_HOME=/usr/local/cuda-12.4"),
+        "{note}"
+    );
+}

@@ -481,7 +481,7 @@ pub static ARCH007: Rule = Rule {
     summary: "A CUDA toolkit's nvcc cannot compile for a GPU: the GPU is newer than the toolkit (an RTX 4090's sm_89 before CUDA 11.8) or older than it (Kepler after CUDA 11).",
     semantics: &[CompatSemantic::Toolkit],
     docs: Docs {
-        what_it_checks: "For each CUDA toolkit (nvcc --version, a toolkit directory, or one the report names) and each NVIDIA GPU with a known compute capability: the lowest and highest SASS target that toolkit's nvcc knows (`nvcc_targets`). An error when the report shows the compiler refusing the architecture (nvcc, ptxas or NVRTC), a warning otherwise.",
+        what_it_checks: "For each CUDA toolkit (nvcc --version, a toolkit directory, or one the report names) and each NVIDIA GPU with a known compute capability: the lowest and highest SASS target that toolkit's nvcc knows (`nvcc_targets`). A toolkit left beside another that targets the GPU is named only when CUDA_HOME / CUDA_PATH points at it or a compiler refusal is seen. An error when the report shows the compiler refusing the architecture (nvcc, ptxas or NVRTC), a warning otherwise.",
         why_it_breaks: "Whatever compiles device code with this toolkit for the GPU it runs on fails: CUDA extensions built from source (flash-attn, apex, a torch cpp_extension), and run-time compilers that use its nvcc or NVRTC (CuPy, PyCUDA, Numba, Theano). nvcc stops with 'Unsupported gpu architecture' or 'Value sm_XY is not defined', NVRTC with an invalid option. Prebuilt wheels do not use the toolkit and are not affected.",
         how_to_fix: "Install a toolkit whose nvcc targets the GPU (the fix names the first or last one that does) and point CUDA_HOME and PATH at it for the build.",
         sources: &[
@@ -616,12 +616,22 @@ fn check_arch007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         let Some(row) = kb.nvcc_targets(&t.version.value) else {
             continue;
         };
+        let home = named_by_home(inv, t);
         for g in &gpus {
             let Some(cc) = g.cc.as_ref() else { continue };
             let c = cc.value.plain();
             let newer = row.max_sm.as_ref().is_some_and(|m| c > m.plain());
             let older = row.min_sm.as_ref().is_some_and(|m| c < m.plain());
             if !newer && !older {
+                continue;
+            }
+            // Another toolkit here targets the GPU: an old one left beside it
+            // matters only when a build is pointed at it or was seen failing.
+            let other_here = inv
+                .toolkits
+                .iter()
+                .find(|k| k.has_nvcc && toolkit_targets(kb, k, &cc.value) == Some(true));
+            if other_here.is_some() && home.is_none() && refused.is_empty() {
                 continue;
             }
             let (range, other) = if newer {
@@ -655,21 +665,72 @@ fn check_arch007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 f.severity = Severity::Error;
                 f = f.observed(refused.iter().copied());
             }
-            let note = match (other, newer) {
-                (Some(o), true) => {
-                    f = f.kb(o.kb());
-                    format!("install CUDA toolkit {} or newer (its nvcc is the first that targets {}) and point CUDA_HOME and PATH at it for the build", o.cuda.major_minor(), c.sm())
+            if let Some(h) = home {
+                f = f.fact(h.0, h.1);
+            }
+            let note = match (other_here, other, newer) {
+                (Some(k), _, _) => format!(
+                    "use the CUDA {} toolkit already here, whose nvcc targets {}: `export CUDA_HOME={}` and `export PATH=$CUDA_HOME/bin:$PATH` before the build",
+                    k.version.value.major_minor(),
+                    c.sm(),
+                    k.path
+                ),
+                (None, o, n) => {
+                    let (g, note) = toolkit_note(f, o, n, c);
+                    f = g;
+                    note
                 }
-                (Some(o), false) => {
-                    f = f.kb(o.kb());
-                    format!("use CUDA toolkit {} or older (the last whose nvcc targets {}), with builds of the software made for it", o.cuda.major_minor(), c.sm())
-                }
-                (None, _) => format!("use a CUDA toolkit whose nvcc targets {}", c.sm()),
             };
             out.push(f.fix_note(note));
         }
     }
     out
+}
+
+/// The fix's words when no toolkit here targets the GPU, with the row that
+/// names the toolkit to install.
+fn toolkit_note(
+    f: Finding,
+    other: Option<&crate::kb::tables::NvccTargetsRow>,
+    newer: bool,
+    c: crate::version::ComputeCapability,
+) -> (Finding, String) {
+    match (other, newer) {
+        (Some(o), true) => (
+            f.kb(o.kb()),
+            format!("install CUDA toolkit {} or newer (its nvcc is the first that targets {}) and point CUDA_HOME and PATH at it for the build", o.cuda.major_minor(), c.sm()),
+        ),
+        (Some(o), false) => (
+            f.kb(o.kb()),
+            format!("use CUDA toolkit {} or older (the last whose nvcc targets {}), with builds of the software made for it", o.cuda.major_minor(), c.sm()),
+        ),
+        (None, _) => (f, format!("use a CUDA toolkit whose nvcc targets {}", c.sm())),
+    }
+}
+
+/// Whether a toolkit's nvcc targets a compute capability (None: its range is unknown).
+fn toolkit_targets(
+    kb: &Kb,
+    t: &crate::inventory::Toolkit,
+    cc: &crate::version::ComputeCapability,
+) -> Option<bool> {
+    let row = kb.nvcc_targets(&t.version.value)?;
+    let c = cc.plain();
+    let hi = row.max_sm.as_ref()?;
+    let below = row.min_sm.as_ref().is_some_and(|m| c < m.plain());
+    Some(c <= hi.plain() && !below)
+}
+
+/// The CUDA_HOME / CUDA_PATH variable that names this toolkit's directory.
+fn named_by_home<'a>(
+    inv: &'a Inventory,
+    t: &crate::inventory::Toolkit,
+) -> Option<(&'static str, &'a crate::inventory::Fact<String>)> {
+    let dir = t.path.trim_end_matches(['/', '\\']);
+    ["CUDA_HOME", "CUDA_PATH"].into_iter().find_map(|k| {
+        let v = inv.env.get(k)?;
+        (v.value.trim_end_matches(['/', '\\']) == dir).then_some((k, v))
+    })
 }
 
 /// Errors that say the program got no GPU.
