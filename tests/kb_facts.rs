@@ -573,3 +573,17 @@ fn a_bare_torch_version_is_the_pypi_wheel_of_its_platform() {
     // A local tag is what it says on every platform.
     assert_eq!(b("2.5.1+cu121", "windows-x86_64").as_deref(), Some("cu121"));
 }
+
+#[test]
+fn the_toolkits_that_target_a_gpu() {
+    // nvcc_targets: CMake's and clang's tables.
+    let first = |c: &str| kb().nvcc_first_for(&cc(c)).map(|r| r.cuda.to_string());
+    let last = |c: &str| kb().nvcc_last_for(&cc(c)).map(|r| r.cuda.to_string());
+    assert_eq!(first("8.9").as_deref(), Some("11.8"));
+    assert_eq!(first("6.1").as_deref(), Some("8.0"));
+    assert_eq!(first("12.0").as_deref(), Some("12.8"));
+    assert_eq!(last("6.1").as_deref(), Some("12.9"));
+    assert_eq!(last("3.0").as_deref(), Some("10.2"));
+    // Beyond every known nvcc's newest target: unknown, not the newest row.
+    assert_eq!(first("15.0"), None);
+}

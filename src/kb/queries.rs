@@ -207,6 +207,20 @@ impl NvccTargetsRow {
     pub fn kb(&self) -> KbRef {
         kbref("nvcc_targets", self.cuda, &self.source)
     }
+
+    /// Whether this toolkit's nvcc targets a compute capability (its SASS):
+    /// false when a known end of its range excludes it, None when an end
+    /// that would decide is unknown.
+    pub fn targets(&self, cc: &ComputeCapability) -> Option<bool> {
+        let c = cc.plain();
+        let above = self.max_sm.as_ref().map(|m| c > m.plain());
+        let below = self.min_sm.as_ref().map(|m| c < m.plain());
+        match (above, below) {
+            (Some(true), _) | (_, Some(true)) => Some(false),
+            (Some(false), Some(false)) => Some(true),
+            _ => None,
+        }
+    }
 }
 
 /// A driver satisfies a table minimum. Branch-only minimums (`R615`, `580`)
@@ -832,37 +846,26 @@ impl Kb {
             .find(|r| r.cuda.major_minor() == mm)
     }
 
-    /// The oldest toolkit whose nvcc targets a compute capability (its SASS,
-    /// within the row's known lowest and highest target).
+    /// The oldest toolkit whose nvcc targets a compute capability.
     pub fn nvcc_first_for(&self, cc: &ComputeCapability) -> Option<&NvccTargetsRow> {
-        let cc = cc.plain();
-        let mut rows: Vec<&NvccTargetsRow> = self
-            .nvcc_targets
-            .row
-            .iter()
-            .filter(|r| {
-                r.max_sm.as_ref().is_some_and(|m| cc <= m.plain())
-                    && r.min_sm.as_ref().map_or(true, |m| m.plain() <= cc)
-            })
-            .collect();
-        rows.sort_by_key(|r| r.cuda.major_minor());
-        rows.first().copied()
+        self.nvcc_rows_for(cc).into_iter().next()
     }
 
     /// The newest toolkit whose nvcc still targets a compute capability.
     pub fn nvcc_last_for(&self, cc: &ComputeCapability) -> Option<&NvccTargetsRow> {
-        let cc = cc.plain();
+        self.nvcc_rows_for(cc).pop()
+    }
+
+    /// The toolkits whose nvcc targets a compute capability, oldest first.
+    fn nvcc_rows_for(&self, cc: &ComputeCapability) -> Vec<&NvccTargetsRow> {
         let mut rows: Vec<&NvccTargetsRow> = self
             .nvcc_targets
             .row
             .iter()
-            .filter(|r| {
-                r.min_sm.as_ref().is_some_and(|m| m.plain() <= cc)
-                    && r.max_sm.as_ref().map_or(true, |m| cc <= m.plain())
-            })
+            .filter(|r| r.targets(cc) == Some(true))
             .collect();
         rows.sort_by_key(|r| r.cuda.major_minor());
-        rows.last().copied()
+        rows
     }
 
     /// The MIG minimum driver row whose model key appears in a GPU name.

@@ -627,10 +627,13 @@ fn check_arch007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             }
             // Another toolkit here targets the GPU: an old one left beside it
             // matters only when a build is pointed at it or was seen failing.
-            let other_here = inv
-                .toolkits
-                .iter()
-                .find(|k| k.has_nvcc && toolkit_targets(kb, k, &cc.value) == Some(true));
+            let other_here = inv.toolkits.iter().find(|k| {
+                k.has_nvcc
+                    && kb
+                        .nvcc_targets(&k.version.value)
+                        .and_then(|r| r.targets(&cc.value))
+                        == Some(true)
+            });
             if other_here.is_some() && home.is_none() && refused.is_empty() {
                 continue;
             }
@@ -706,19 +709,6 @@ fn toolkit_note(
         ),
         (None, _) => (f, format!("use a CUDA toolkit whose nvcc targets {}", c.sm())),
     }
-}
-
-/// Whether a toolkit's nvcc targets a compute capability (None: its range is unknown).
-fn toolkit_targets(
-    kb: &Kb,
-    t: &crate::inventory::Toolkit,
-    cc: &crate::version::ComputeCapability,
-) -> Option<bool> {
-    let row = kb.nvcc_targets(&t.version.value)?;
-    let c = cc.plain();
-    let hi = row.max_sm.as_ref()?;
-    let below = row.min_sm.as_ref().is_some_and(|m| c < m.plain());
-    Some(c <= hi.plain() && !below)
 }
 
 /// The CUDA_HOME / CUDA_PATH variable that names this toolkit's directory.
