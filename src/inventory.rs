@@ -845,6 +845,9 @@ pub enum ErrorKind {
     /// OpenVINO's GPU device (its intel_gpu plugin) failed: "invalid vendor
     /// type", "Couldn't find a suitable kernel".
     OpenvinoGpuPluginFailed,
+    /// The program turned GPU use off because the CPU lacks AVX (Ollama's
+    /// "CPU does not have AVX or AVX2, disabling GPU support").
+    CpuLacksAvx,
     /// A build found no CUDA toolkit: torch's cpp_extension "CUDA_HOME
     /// environment variable is not set", "No CUDA runtime is found".
     ToolkitNotFound,

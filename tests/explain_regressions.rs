@@ -845,3 +845,48 @@ fn an_application_s_gpu_floor_and_a_driver_api_it_lacks() {
     let (_, f) = explain("corpus/c28b-k8s-device-plugin-111-undefined-nvmlDeviceGetPciInfo-v3.txt");
     assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
 }
+
+#[test]
+fn error_804_beside_a_driver_library_mismatch_is_the_mismatch() {
+    // ollama/ollama#15918: a driver update without a reboot; libcuda took the
+    // old module for forward compatibility.
+    let (_, f) = explain("corpus/c29a-ollama-driver-update-no-reboot-forward-compat-cpu.txt");
+    assert!(
+        categories(&f).contains(&Category::DriverLibraryMismatch),
+        "{f:?}"
+    );
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+    let e = f
+        .iter()
+        .find(|f| f.category == Category::DriverLibraryMismatch)
+        .unwrap();
+    assert!(e
+        .evidence
+        .iter()
+        .any(|x| x.value.contains("forward compatibility")));
+}
+
+#[test]
+fn an_application_s_own_words_for_no_gpu() {
+    // RVC-Project/Retrieval-based-Voice-Conversion-WebUI#350: its Chinese start-up line.
+    let (_, f) = explain("corpus/c29b-rvc-win-rtx3090-torch-cpu-build-no-supported-n-card.txt");
+    assert!(f.iter().any(|f| f.code == "ERR041"), "{f:?}");
+    // ollama/ollama#2903: GPU support off on a CPU without AVX.
+    let (_, f) = explain("corpus/c29a-ollama-windows-x5675-no-avx-gpu-disabled.txt");
+    assert!(f.iter().any(|f| f.code == "ERR067"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+}
+
+#[test]
+fn found_no_nvidia_driver_with_no_nvidia_gpu_named_is_a_question() {
+    // lllyasviel/Fooocus#3: the message on a machine whose GPU is AMD.
+    let text = "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n";
+    let (_, f) = explain_text("t", text);
+    let e = f.iter().find(|f| f.code == "ERR006").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("no NVIDIA GPU at all"), "{}", e.message);
+    // With an NVIDIA GPU in the report the driver is what is missing.
+    let (_, f) = explain_text("t", &format!("GPU: NVIDIA GeForce RTX 3060\n{text}"));
+    let e = f.iter().find(|f| f.category == Category::NoDriver).unwrap();
+    assert_eq!(e.severity, Severity::Error, "{f:?}");
+}

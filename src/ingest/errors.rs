@@ -293,6 +293,12 @@ pub static CATALOG: &[Entry] = &[
         "UserWarning: You will need a GPU with NVIDIA Pascal or newer architecture"),
     e("nvrtc-bad-arch", "invalid value for --gpu-architecture", K::ArchNotCompiled, None,
         "nvrtc: error: invalid value for --gpu-architecture (-arch)"),
+    e("ollama-no-avx-gpu-disabled", "does not have AVX or AVX2, disabling GPU support", K::CpuLacksAvx, None,
+        "msg=\"CPU does not have AVX or AVX2, disabling GPU support.\""),
+    // RVC's and GPT-SoVITS' start-up line when torch finds no CUDA device:
+    // "no supported NVIDIA card found, inferring on the CPU".
+    e("rvc-no-supported-nvidia-card", "没有发现支持的N卡", K::CudaUnavailable, None,
+        "没有发现支持的N卡, 使用CPU进行推理"),
     // RAPIDS' own check of the GPU on import (rapidsai/cudf#15053).
     ea("rapids-unsupported-gpu", "UnsupportedCUDAError", &["compute capability", "architecture is required"], K::ArchNotCompiled, None,
         "cudf.errors.UnsupportedCUDAError: A GPU with NVIDIA Volta™ (Compute Capability 7.0) or newer architecture is required."),
@@ -646,6 +652,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvcc-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("kokkos-arch-mismatch", &["https://github.com/kokkos/kokkos/blob/develop/core/src/Cuda/Kokkos_Cuda_Instance.cpp (initialize: kernels compiled for another compute capability than the device's)", "https://github.com/kokkos/kokkos/issues/1944"]),
     ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
+    ("ollama-no-avx-gpu-disabled", &["https://github.com/ollama/ollama/issues/2903"]),
+    ("rvc-no-supported-nvidia-card", &["https://github.com/RVC-Project/Retrieval-based-Voice-Conversion-WebUI/issues/350 (printed when torch.cuda.is_available() is False; a CPU-only torch there)"]),
     ("rapids-unsupported-gpu", &["https://github.com/rapidsai/cudf/pull/15053 (error on import for unsupported GPUs)", "https://docs.rapids.ai/notices/rsn0034/"]),
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
     ("torch-cuda-home-not-set", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home)", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/Zheng-Chong/CatVTON/issues/23"]),

@@ -230,6 +230,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "OpenVINO's GPU device failed; it is Intel's GPU plugin and drives Intel GPUs only",
             "python -c \"import openvino as ov; print(ov.Core().available_devices)\"",
         ),
+        CpuLacksAvx => (
+            "the program's GPU build needs a CPU with AVX, so on this CPU it turned GPU use off",
+            "grep -o -w -E 'avx|avx2' /proc/cpuinfo | sort -u (Linux), or the CPU model's specification",
+        ),
         ToolkitNotFound => (
             "a CUDA extension was being built and no CUDA toolkit was found: torch looks for nvcc through CUDA_HOME, then PATH, then /usr/local/cuda",
             "which nvcc; nvcc --version; echo $CUDA_HOME; python -c \"import torch; print(torch.version.cuda)\"",
@@ -395,6 +399,14 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
         return Some("ERR021");
     }
     let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
+    // After a driver update without a reboot the new libcuda meets the old
+    // module and takes it for forward compatibility (error 804): the mismatch
+    // NVML reports beside it is the cause.
+    if k == ErrorKind::CompatNotSupported
+        && (has(ErrorKind::NvmlDriverLibraryMismatch) || has(ErrorKind::SystemDriverMismatch))
+    {
+        return Some("ERR001");
+    }
     // The adapter's init failure is what the GSP or open-module refusal caused.
     if k == ErrorKind::GspInitFailed
         || (k == ErrorKind::InitFailed && has(ErrorKind::GspInitFailed))
@@ -577,7 +589,11 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
     let errs: Vec<_> = inv
         .errors
         .iter()
-        .filter(|e| kinds.contains(&e.kind) && claimed_by(inv, e).is_none())
+        .filter(|e| match claimed_by(inv, e) {
+            None => kinds.contains(&e.kind),
+            // Another kind's error that this rule's cause explains.
+            Some(code) => code == rule.code,
+        })
         .collect();
     let ambiguous = ambiguous_cause(rule.code, &errs, inv);
     // nvcc, ptxas or NVRTC refusing an architecture: the compiler, not a wheel, is what to change.
@@ -614,6 +630,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
         // process that never reached this driver, gives error 35 there.
         "ERR002" if only(ErrorKind::InsufficientDriver) => cuda_12_driver_and_no_runtime(inv).map(|max| format!("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime) beside a driver whose newest CUDA is {max}, which runs every CUDA 12.x runtime under minor-version compatibility, and the report names no runtime: either the program bundles a CUDA 13 runtime (cu130 wheels, cuda-python 13, CUDA 13 images), which needs an R580 driver, or the process did not reach this driver (a container without GPU access, a stub libcuda). To be sure, run: python -c \"import torch; print(torch.version.cuda)\" (or the framework's own CUDA version) where the error happens.")),
+        // torch's "Found no NVIDIA driver on your system" is also what a machine
+        // without an NVIDIA GPU prints; with no NVIDIA GPU named, both fit.
+        "ERR006" if only(ErrorKind::NoNvidiaDriver) && !inv.has_nvidia_hardware() && !driver_in_sight(inv) => Some("Observed error: no NVIDIA driver was found, and the report names no NVIDIA GPU: either the driver is not installed or not loaded, or the machine has no NVIDIA GPU at all (an AMD or Intel GPU, a VM or cloud runtime without one), where a CUDA build of the program cannot run. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)".into()),
         // CUDA found no device, and nothing says why: a missing driver is one
         // cause among several that give the same error.
         "ERR006" if only(ErrorKind::NoDevice) => Some("Observed error: CUDA found no device, and nothing in the report says why: no NVIDIA driver bound to the GPU, CUDA_VISIBLE_DEVICES (or a launcher such as Ray or Slurm) hiding the GPUs, a container started without GPUs, or MIG on without instances all give this error. To be sure, run: nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES (and, in a container, whether it was started with --gpus)".into()),
@@ -1431,6 +1450,13 @@ setting_rule!(ERR066, check_err066, "ERR066", "observed-colab-cpu-runtime", Cate
     "Switch the notebook to a GPU runtime (Runtime > Change runtime type > a GPU such as T4) and run it again; `!nvidia-smi` in a cell then lists the GPU. Installing a driver in the notebook does not help.",
     ["https://research.google.com/colaboratory/faq.html (GPUs and usage limits)", "https://github.com/lllyasviel/Fooocus/issues/1583"]);
 
+observed_rule!(ERR067, check_err067, "ERR067", "observed-gpu-off-without-avx", Category::PlatformPosture, Severity::Error,
+    [CpuLacksAvx], [],
+    "The program disabled the GPU because the CPU has no AVX ('CPU does not have AVX or AVX2, disabling GPU support').",
+    "Some applications ship their CUDA runners built only for CPUs with AVX (Ollama did so): on an older CPU without it (Xeon 5600 series and earlier, some Pentium and Celeron parts) they refuse the GPU path and run on the CPU, whatever the GPU, driver and CUDA.",
+    "Use a machine whose CPU has AVX, or build the application from source with its AVX requirement turned off where its project documents how; driver and CUDA changes do not help.",
+    ["https://github.com/ollama/ollama/issues/2903"]);
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
@@ -1438,5 +1464,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066,
+    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067,
 ];

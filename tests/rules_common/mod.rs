@@ -763,6 +763,7 @@ pub fn firing(code: &str) -> Inventory {
             "lspci".into(),
             "2761:00:00.0 3D controller: Microsoft Corporation Device 008e\n".into(),
         )]),
+        "ERR067" => pasted(CpuLacksAvx, "time=2024-03-04 level=INFO source=gpu.go:112 msg=\"CPU does not have AVX or AVX2, disabling GPU support.\""),
         "ERR065" => pasted(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
         "ERR063" => pasted(PtxasOlderThanGpu, "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9"),
         "ERR036" => B::linux()
@@ -1225,6 +1226,7 @@ pub fn near_miss(code: &str) -> Inventory {
             "00:08.0 VGA compatible controller: Microsoft Corporation Hyper-V virtual VGA\n".into(),
         )]),
         // The same load failure with no word on ptxas: nothing names the toolkit.
+        "ERR067" => pasted(Other, "msg=\"CPU has AVX2\""),
         // The same message on a Mac: no toolkit exists there, ERR019 says so.
         "ERR065" => in_setting(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", |i| {
             i.os.kind = f(gpucompat::inventory::OsKind::Macos, "input line 1");
