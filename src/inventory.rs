@@ -230,6 +230,35 @@ pub struct Setting {
     /// base knows (`ollama`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: F<String>,
+    /// Subjects of the stack the report mentions (first line of each), for
+    /// hints when no rule names a cause.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<Mention>,
+}
+
+/// A subject a report mentions, with the line that does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mention {
+    pub topic: Topic,
+    /// The line, trimmed to at most 160 bytes.
+    pub text: String,
+    pub source: String,
+    /// The line reads as a failure (an error, something missing or refused).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failing: bool,
+}
+
+/// What a mention is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Topic {
+    Mig,
+    Nvswitch,
+    Onnxruntime,
+    Tensorrt,
+    Cudnn,
+    /// CUDA_VISIBLE_DEVICES or LD_LIBRARY_PATH.
+    EnvVar,
 }
 
 impl Setting {

@@ -890,3 +890,21 @@ fn found_no_nvidia_driver_with_no_nvidia_gpu_named_is_a_question() {
     let e = f.iter().find(|f| f.category == Category::NoDriver).unwrap();
     assert_eq!(e.severity, Severity::Error, "{f:?}");
 }
+
+#[test]
+fn a_hint_where_no_rule_names_a_cause() {
+    // jax-ml/jax#16078: cuDNN failing to start, nothing else in the report.
+    let (_, f) = explain("corpus/c29a-jax-quadro-m1000m-cudnn-handle-internal-error.txt");
+    let h = f.iter().find(|f| f.code == "HINT006").unwrap();
+    assert_eq!(h.severity, Severity::Info);
+    assert_eq!(f.len(), 1, "{f:?}");
+    // A working setup whose collect_env could not see a system cuDNN: no hint.
+    let (_, f) = explain("61-working-wsl-rtx4070-cu121.txt");
+    assert!(f.iter().all(|f| !f.code.starts_with("HINT")), "{f:?}");
+    // TensorFlow's optional TF-TRT probe is no TensorRT problem.
+    let (_, f) = explain_text(
+        "t",
+        "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n",
+    );
+    assert!(f.iter().all(|f| !f.code.starts_with("HINT")), "{f:?}");
+}

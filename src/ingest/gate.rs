@@ -30,6 +30,8 @@ pub enum Gate {
     Prose = 1 << 9,
     /// Device numbering clues (see [`super::context`]).
     Devices = 1 << 10,
+    /// Subjects a report mentions (see [`super::topics`]).
+    Topic = 1 << 11,
 }
 
 /// Words (lowercase letters only) that can make a line matter to a parser.
@@ -309,6 +311,24 @@ const WORDS: &[(Gate, &[&str])] = &[
             "wheels",
             "built",
             "isolation",
+        ],
+    ),
+    (
+        Gate::Topic,
+        &[
+            "mig",
+            "nvswitch",
+            "fabricmanager",
+            "fabric",
+            "onnxruntime",
+            "cudaexecutionprovider",
+            "tensorrt",
+            "libnvinfer",
+            "trtexec",
+            "cudnn",
+            "libcudnn",
+            "visible",
+            "ld",
         ],
     ),
     (

@@ -33,6 +33,7 @@ pub mod pip;
 pub mod proc_version;
 pub mod prose;
 pub mod repl;
+pub mod topics;
 
 use serde::Serialize;
 
@@ -136,6 +137,7 @@ pub fn parse_doc(doc: &Doc, b: &mut Builder) {
     dockerfile::parse(doc, b);
     env::parse(doc, b);
     errors::parse(doc, b);
+    topics::scan(doc, b);
     // Last: typed facts fill only what no tool output stated.
     prose::parse(doc, b);
 }

@@ -19,6 +19,7 @@ pub mod extension;
 pub mod fabric;
 pub mod facts;
 pub mod fix;
+pub mod hint;
 pub mod library;
 pub mod macos;
 pub mod mig;
@@ -143,6 +144,7 @@ pub fn all() -> Vec<&'static Rule> {
     v.extend_from_slice(windows::RULES);
     v.extend_from_slice(misconception::RULES);
     v.extend_from_slice(observed::RULES);
+    v.extend_from_slice(hint::RULES);
     v
 }
 
@@ -192,6 +194,7 @@ pub fn run_rules(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             None => findings.push(f),
         }
     }
+    hint::settle(&mut findings);
     findings
 }
 

@@ -372,6 +372,20 @@ fn jax_on_470(toolkit: &str) -> Inventory {
 }
 
 /// The inventory that makes each rule fire.
+/// A report whose only signal is a line that mentions `topic`.
+pub fn mentioning(topic: Topic, text: &str, failing: bool) -> Inventory {
+    B::linux()
+        .with(|i| {
+            i.setting.mentions.push(Mention {
+                topic,
+                text: text.into(),
+                source: "input line 1".into(),
+                failing,
+            })
+        })
+        .build()
+}
+
 pub fn firing(code: &str) -> Inventory {
     use ErrorKind::*;
     match code {
@@ -763,6 +777,13 @@ pub fn firing(code: &str) -> Inventory {
             "lspci".into(),
             "2761:00:00.0 3D controller: Microsoft Corporation Device 008e\n".into(),
         )]),
+        "HINT001" => mentioning(Topic::Mig, "llama.cpp only detects the first partition of the MIG A100", true),
+        "HINT002" => mentioning(Topic::Nvswitch, "nvidia-fabricmanager.service failed", true),
+        "HINT003" => B::wsl().error(Other, "Segmentation fault (core dumped)").build(),
+        "HINT004" => mentioning(Topic::Onnxruntime, "CUDAExecutionProvider is not in available providers", true),
+        "HINT005" => mentioning(Topic::Tensorrt, "trtexec failed to deserialize the engine", true),
+        "HINT006" => mentioning(Topic::Cudnn, "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR", true),
+        "HINT007" => mentioning(Topic::EnvVar, "after export CUDA_VISIBLE_DEVICES=\"0\" no GPU is detected", true),
         "ERR067" => pasted(CpuLacksAvx, "time=2024-03-04 level=INFO source=gpu.go:112 msg=\"CPU does not have AVX or AVX2, disabling GPU support.\""),
         "ERR065" => pasted(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
         "ERR063" => pasted(PtxasOlderThanGpu, "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9"),
@@ -1226,6 +1247,28 @@ pub fn near_miss(code: &str) -> Inventory {
             "00:08.0 VGA compatible controller: Microsoft Corporation Hyper-V virtual VGA\n".into(),
         )]),
         // The same load failure with no word on ptxas: nothing names the toolkit.
+        // A line that names the subject without a failure: nothing to hint at.
+        "HINT001" => mentioning(Topic::Mig, "MIG M.: Disabled", false),
+        "HINT002" => mentioning(Topic::Nvswitch, "Fabric Manager state: Completed", false),
+        // WSL2 and nothing wrong in sight.
+        "HINT003" => B::wsl().build(),
+        "HINT004" => mentioning(Topic::Onnxruntime, "onnxruntime-gpu 1.20.1", false),
+        "HINT005" => mentioning(Topic::Tensorrt, "TF-TRT Warning: Could not find TensorRT", false),
+        "HINT006" => mentioning(Topic::Cudnn, "cuDNN version: 9.1.0", false),
+        // A loud finding is there: the hint stays quiet beside it.
+        "HINT007" => B::linux()
+            .driver("535.104.05", Some("12.2"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .torch("2.5.1+cpu", None)
+            .with(|i| {
+                i.setting.mentions.push(Mention {
+                    topic: Topic::EnvVar,
+                    text: "CUDA_VISIBLE_DEVICES=0 does not work".into(),
+                    source: "input line 1".into(),
+                    failing: true,
+                })
+            })
+            .build(),
         "ERR067" => pasted(Other, "msg=\"CPU has AVX2\""),
         // The same message on a Mac: no toolkit exists there, ERR019 says so.
         "ERR065" => in_setting(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", |i| {
