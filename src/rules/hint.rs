@@ -107,7 +107,7 @@ hint_rule!(HINT005, check_hint005, "HINT005", "hint-tensorrt", Category::Tensorr
 hint_rule!(HINT006, check_hint006, "HINT006", "hint-cudnn", Category::CudnnMismatch, Some(Topic::Cudnn),
     "cuDNN",
     "cuDNN must be of the major the framework was built for, and the copy on the loader path (a system libcudnn, one in LD_LIBRARY_PATH) can shadow the one the wheel brings.",
-    "Run `ldconfig -p | grep cudnn`, `pip list | grep -i cudnn` and the framework's own view (`python -c \"import torch; print(torch.backends.cudnn.version())\"`); keep one cuDNN of the framework's major on the path.",
+    "Run `ldconfig -p | grep cudnn`, `pip list | grep -i cudnn` and the framework's own view (for torch `python -c \"import torch; print(torch.backends.cudnn.version())\"`, for jax `pip list | grep -E 'jax|nvidia-cudnn'`); keep one cuDNN of the framework's major on the path.",
     &["https://docs.nvidia.com/deeplearning/cudnn/latest/reference/support-matrix.html"]);
 
 hint_rule!(HINT007, check_hint007, "HINT007", "hint-env", Category::EnvVar, Some(Topic::EnvVar),
