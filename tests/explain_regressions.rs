@@ -908,3 +908,33 @@ fn a_hint_where_no_rule_names_a_cause() {
     );
     assert!(f.iter().all(|f| !f.code.starts_with("HINT")), "{f:?}");
 }
+
+#[test]
+fn nvenc_s_driver_checks_are_a_driver_too_old() {
+    // obsproject/obs-studio#8723 and HandBrake/HandBrake#1827.
+    for rel in [
+        "corpus/c30a-obs-nvenc-min-driver-471.txt",
+        "corpus/c30a-handbrake-nvenc-invalid-version-15.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let e = f
+            .iter()
+            .find(|f| f.category == Category::DriverTooOld)
+            .unwrap_or_else(|| panic!("{rel}: {f:?}"));
+        assert!(e.message.contains("NVENC"), "{rel}: {}", e.message);
+    }
+    // The same status number outside NVENC is no driver verdict.
+    let (_, f) = explain_text("t", "parse error: invalid version (15) in manifest\n");
+    assert!(f.is_empty(), "{f:?}");
+}
+
+#[test]
+fn a_gtx_name_in_a_longer_sentence() {
+    // seanghay/uvr-mdx-infer#2: "They only have a GTX 1050 Ti, which is below the minimum specs, ..."
+    let (inv, f) = explain("corpus/c30a-uvr-mdx-infer-cpu-torch-1050ti.txt");
+    assert!(inv
+        .gpus
+        .iter()
+        .any(|g| g.name.as_ref().is_some_and(|n| n.value.contains("1050"))));
+    assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
+}

@@ -295,6 +295,14 @@ pub static CATALOG: &[Entry] = &[
         "nvrtc: error: invalid value for --gpu-architecture (-arch)"),
     e("ollama-no-avx-gpu-disabled", "does not have AVX or AVX2, disabling GPU support", K::CpuLacksAvx, None,
         "msg=\"CPU does not have AVX or AVX2, disabling GPU support.\""),
+    // NVENC (ffmpeg's nvenc.c, and OBS, HandBrake and the other encoders
+    // built on it): the encoder API the program was built for needs a newer driver.
+    e("nvenc-minimum-driver", "minimum required Nvidia driver for nvenc is", K::DriverTooOld, None,
+        "22:45:40.550: error:   The minimum required Nvidia driver for nvenc is 471.41 or newer"),
+    e("nvenc-api-version", "Driver does not support the required nvenc API version", K::DriverTooOld, None,
+        "[h264_nvenc @ 0x55d5c0c0] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0"),
+    ea("nvenc-invalid-version", "invalid version (15)", &["nvenc"], K::DriverTooOld, None,
+        "[h264_nvenc @ 000001e8482050c0] Cannot get the preset configuration: invalid version (15)"),
     // RVC's and GPT-SoVITS' start-up line when torch finds no CUDA device:
     // "no supported NVIDIA card found, inferring on the CPU".
     e("rvc-no-supported-nvidia-card", "没有发现支持的N卡", K::CudaUnavailable, None,
@@ -653,6 +661,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("kokkos-arch-mismatch", &["https://github.com/kokkos/kokkos/blob/develop/core/src/Cuda/Kokkos_Cuda_Instance.cpp (initialize: kernels compiled for another compute capability than the device's)", "https://github.com/kokkos/kokkos/issues/1944"]),
     ("ptxas-arch-not-defined", &["https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-feature-list (the GPUs each nvcc knows)"]),
     ("ollama-no-avx-gpu-disabled", &["https://github.com/ollama/ollama/issues/2903"]),
+    ("nvenc-minimum-driver", &["https://github.com/FFmpeg/FFmpeg/blob/master/libavcodec/nvenc.c (\"The minimum required Nvidia driver for nvenc is %s or newer\")", "https://github.com/obsproject/obs-studio/issues/8723"]),
+    ("nvenc-api-version", &["https://github.com/FFmpeg/FFmpeg/blob/master/libavcodec/nvenc.c (\"Driver does not support the required nvenc API version\")"]),
+    ("nvenc-invalid-version", &["https://docs.nvidia.com/video-technologies/video-codec-sdk/ (NV_ENC_ERR_INVALID_VERSION = 15: the driver's encode API is older than the SDK the program was built with)", "https://github.com/HandBrake/HandBrake/issues/1827"]),
     ("rvc-no-supported-nvidia-card", &["https://github.com/RVC-Project/Retrieval-based-Voice-Conversion-WebUI/issues/350 (printed when torch.cuda.is_available() is False; a CPU-only torch there)"]),
     ("rapids-unsupported-gpu", &["https://github.com/rapidsai/cudf/pull/15053 (error on import for unsupported GPUs)", "https://docs.rapids.ai/notices/rsn0034/"]),
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),

@@ -715,7 +715,7 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
             let short = sentence_around(t, m.get(1).map_or(0, |g| g.start())).len() <= 120;
             // A brand word makes the name specific enough in a longer sentence too.
             let lower = name.to_ascii_lowercase();
-            let branded = ["nvidia ", "tesla ", "geforce ", "quadro "]
+            let branded = ["nvidia ", "tesla ", "geforce ", "quadro ", "gtx", "rtx"]
                 .iter()
                 .any(|w| lower.contains(w));
             if (short || branded) && (!name.starts_with(['A', 'H', 'L']) || t.contains("NVIDIA")) {
@@ -1084,7 +1084,7 @@ mod tests {
         let inv = run("The install was made against CUDA 7.5 on a machine with a GTX1080 and a Quadro M6000. With the GTX1080 disabled, re-running with only the Quadro gives the error below.\n");
         assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "GTX1080");
         // One long sentence stays unread without a brand word.
-        let inv = run("The install was made against CUDA 7.5 on a machine with a GTX1080 and a Quadro M6000 and with the GTX1080 disabled re-running it gives the error below\n");
+        let inv = run("The install was made against CUDA 7.5 on a machine with a P40 and a Quadro M6000 and with the P40 disabled re-running it gives the error below\n");
         assert!(inv.gpus.is_empty());
     }
 

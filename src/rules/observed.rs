@@ -597,10 +597,26 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         .collect();
     let ambiguous = ambiguous_cause(rule.code, &errs, inv);
     // nvcc, ptxas or NVRTC refusing an architecture: the compiler, not a wheel, is what to change.
+    let errs_nvenc: Vec<bool> = errs
+        .iter()
+        .map(|e| crate::ingest::clean::has_ci(&e.text, "nvenc"))
+        .collect();
     let compiler = rule.code == "ERR004"
         && !errs.is_empty()
         && errs.iter().all(|e| super::arch::compiler_refused(e));
     let mut out = report(rule, errs, fix);
+    // NVENC's driver check: the encoder API, not a CUDA runtime, needs the newer driver.
+    let nvenc = rule.code == "ERR002" && !errs_nvenc.is_empty() && errs_nvenc.iter().all(|&n| n);
+    if nvenc {
+        for f in &mut out {
+            f.message = "Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)".into();
+            f.fix = Some(crate::finding::Fix {
+                command: None,
+                note: Some("update the NVIDIA driver to at least the version the message names (or the one the program's release notes require), or use a release of the program built for the installed driver".into()),
+                ..Default::default()
+            });
+        }
+    }
     if compiler {
         for f in &mut out {
             f.fix = Some(crate::finding::Fix {
