@@ -938,3 +938,17 @@ fn a_gtx_name_in_a_longer_sentence() {
         .any(|g| g.name.as_ref().is_some_and(|n| n.value.contains("1050"))));
     assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
 }
+
+#[test]
+fn the_oci_runtime_s_file_exists_is_driver_files_in_the_image() {
+    // NVIDIA/nvidia-container-toolkit#371: nvidia-opencl-dev put driver libraries in the image.
+    let (_, f) =
+        explain("corpus/c30b-nct-pytorch-2307-nvidia-opencl-dev-libnvidia-ml-file-exists.txt");
+    assert!(f.iter().any(|f| f.code == "ERR033"), "{f:?}");
+    // A user's own symlink that already exists is nothing of the kind.
+    let (_, f) = explain_text(
+        "t",
+        "ln: failed to create symbolic link '/usr/lib/x86_64-linux-gnu/libcuda.so': File exists\n",
+    );
+    assert!(f.is_empty(), "{f:?}");
+}

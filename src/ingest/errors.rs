@@ -521,7 +521,8 @@ pub static CATALOG: &[Entry] = &[
         "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", container_cli_init),
     ex("nvidia-docker1-unsupported-cuda", "unsupported CUDA version: driver", &[], K::ContainerRequirementUnsatisfied, None,
         "nvidia-docker | 2016/09/23 23:21:01 Error: unsupported CUDA version: driver 7.0 < image 8.0", nvidia_docker1_cuda),
-    ex("container-driver-file-exists", "file exists", &["nvidia-container-cli", "mount error", "/merged/"], K::ContainerDriverFilesInImage, None,
+    // `...: file exists: unknown` is the OCI runtime's wording of the same refusal.
+    ex("container-driver-file-exists", "file exists", &["nvidia-container-cli", "mount error", "/merged/", "file exists: unknown"], K::ContainerDriverFilesInImage, None,
         "mount error: file creation failed: /var/lib/docker/overlay2/bd4f3570d4eb/merged/usr/bin/nvidia-smi: file exists", driver_file_in_image),
     ex("nvml-insufficient-permissions", "NVML: Insufficient Permissions", &[], K::NvmlNoPermission, Some(4),
         "Failed to initialize NVML: Insufficient Permissions", container_if_mentioned),
