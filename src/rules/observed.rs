@@ -4,7 +4,7 @@
 //! when one of those fires, this finding is dropped and the error text joins
 //! that finding's evidence (see `rules::run_rules`).
 
-use crate::finding::{Category, Finding, Severity};
+use crate::finding::{Category, Finding, Fix, Severity};
 use crate::inventory::{ErrorKind, GpuVendor, Inventory, ObservedError};
 use crate::kb::Kb;
 
@@ -596,34 +596,14 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         })
         .collect();
     let ambiguous = ambiguous_cause(rule.code, &errs, inv);
-    // nvcc, ptxas or NVRTC refusing an architecture: the compiler, not a wheel, is what to change.
-    let errs_nvenc: Vec<bool> = errs
-        .iter()
-        .map(|e| crate::ingest::clean::has_ci(&e.text, "nvenc"))
-        .collect();
-    let compiler = rule.code == "ERR004"
-        && !errs.is_empty()
-        && errs.iter().all(|e| super::arch::compiler_refused(e));
+    let special = special_case(rule.code, &errs);
     let mut out = report(rule, errs, fix);
-    // NVENC's driver check: the encoder API, not a CUDA runtime, needs the newer driver.
-    let nvenc = rule.code == "ERR002" && !errs_nvenc.is_empty() && errs_nvenc.iter().all(|&n| n);
-    if nvenc {
+    if let Some((message, fix)) = special {
         for f in &mut out {
-            f.message = "Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)".into();
-            f.fix = Some(crate::finding::Fix {
-                command: None,
-                note: Some("update the NVIDIA driver to at least the version the message names (or the one the program's release notes require), or use a release of the program built for the installed driver".into()),
-                ..Default::default()
-            });
-        }
-    }
-    if compiler {
-        for f in &mut out {
-            f.fix = Some(crate::finding::Fix {
-                command: Some("nvcc --version; nvcc --list-gpu-arch; nvidia-smi --query-gpu=name,compute_cap --format=csv".into()),
-                note: Some("compile with a CUDA toolkit whose nvcc (or NVRTC, for run-time compilers such as CuPy) targets the GPU's compute capability, and ask it for that architecture: a toolkit older than the GPU does not know it, one newer than an old GPU has dropped it".into()),
-                ..Default::default()
-            });
+            if let Some(m) = message {
+                f.message = m.into();
+            }
+            f.fix = Some(fix.clone());
         }
     }
     if let Some(message) = ambiguous {
@@ -633,6 +613,32 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         }
     }
     out
+}
+
+/// Errors whose own words name what to change better than their kind's
+/// default: a message and a fix for them, when every error is of that sort.
+fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static str>, Fix)> {
+    let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
+    match code {
+        // NVENC's driver check: the encoder API, not a CUDA runtime, needs the newer driver.
+        "ERR002" if all(&|e| crate::ingest::clean::has_ci(&e.text, "nvenc")) => Some((
+            Some("Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)"),
+            Fix {
+                note: Some("update the NVIDIA driver to at least the version the message names (or the one the program's release notes require), or use a release of the program built for the installed driver".into()),
+                ..Default::default()
+            },
+        )),
+        // nvcc, ptxas or NVRTC refusing an architecture: the compiler, not a wheel, is what to change.
+        "ERR004" if all(&|e| super::arch::compiler_refused(e)) => Some((
+            None,
+            Fix {
+                command: Some("nvcc --version; nvcc --list-gpu-arch; nvidia-smi --query-gpu=name,compute_cap --format=csv".into()),
+                note: Some("compile with a CUDA toolkit whose nvcc (or NVRTC, for run-time compilers such as CuPy) targets the GPU's compute capability, and ask it for that architecture: a toolkit older than the GPU does not know it, one newer than an old GPU has dropped it".into()),
+                ..Default::default()
+            },
+        )),
+        _ => None,
+    }
 }
 
 /// Where the errors a rule collects are as much another cause's, and no fact
@@ -705,7 +711,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 let tf = f.evidence.iter().any(|e| e.value.contains("TensorFlow"))
                     || inv.python.iter().any(|e| e.package("tensorflow").is_some());
                 if tf {
-                    f.fix = Some(crate::finding::Fix {
+                    f.fix = Some(Fix {
                         command: Some("pip install tensorflow-metal".into()),
                         note: Some("TensorFlow uses a Mac's GPU only through Apple's tensorflow-metal plugin (arm64 Python, macOS 12 or later); with it installed, tf.config.list_physical_devices('GPU') lists the Apple GPU. https://developer.apple.com/metal/tensorflow-plugin/".into()),
                         ..Default::default()
