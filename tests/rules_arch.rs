@@ -331,6 +331,15 @@ fn a_bare_torch_on_windows_is_the_cpu_wheel() {
         .evidence
         .iter()
         .any(|e| e.source.contains("PyPI windows-x86_64 wheel")));
+    // Its fix installs a CUDA build of the release: the CPU wheel is what is installed.
+    let inv = bare(B::windows().driver("560.94", Some("12.6")), "2.5.1");
+    let f = fired(&inv, "WHL001");
+    let cmd = f[0]
+        .fix
+        .as_ref()
+        .and_then(|x| x.command.clone())
+        .unwrap_or_default();
+    assert!(cmd.contains("whl/cu124"), "{cmd}");
     // The same bare version on Linux x86_64 is the cu124 wheel.
     let inv = bare(B::linux().driver("550.54.14", Some("12.4")), "2.5.1");
     assert!(fired(&inv, "WHL001").is_empty(), "{:?}", codes(&inv));
@@ -376,4 +385,10 @@ fn an_old_toolkit_beside_one_that_targets_the_gpu() {
         note.contains("export CUDA_HOME=/usr/local/cuda-12.4"),
         "{note}"
     );
+    // CUDA_HOME wins over CUDA_PATH, as in torch's cpp_extension: a build takes 12.4.
+    let inv = two()
+        .env_var("CUDA_HOME", "/usr/local/cuda-12.4")
+        .env_var("CUDA_PATH", "/usr/local/cuda-10.2")
+        .build();
+    assert!(fired(&inv, "ARCH007").is_empty(), "{:?}", codes(&inv));
 }

@@ -571,11 +571,10 @@ fn sentences(t: &str) -> Vec<&str> {
     if t.len() <= 200 {
         return vec![t];
     }
-    let bytes = t.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
-    for i in 1..bytes.len() {
-        if bytes[i] == b' ' && matches!(bytes[i - 1], b'.' | b';' | b'!') {
+    for i in 1..t.len() {
+        if sentence_ends(t.as_bytes(), i) {
             out.push(t[start..i].trim());
             start = i + 1;
         }
@@ -585,15 +584,21 @@ fn sentences(t: &str) -> Vec<&str> {
     out
 }
 
-/// The sentence of `t` (split after `. `, `; ` or `! `) that holds byte `at`.
+/// A sentence ends at byte `i`: the space after `.`, `;` or `!`.
+fn sentence_ends(b: &[u8], i: usize) -> bool {
+    b[i] == b' ' && i > 0 && matches!(b[i - 1], b'.' | b';' | b'!')
+}
+
+/// The sentence of `t` (as [`sentences`] splits them) that holds byte `at`.
 fn sentence_around(t: &str, at: usize) -> &str {
     let b = t.as_bytes();
-    let ends = |i: usize| b[i] == b' ' && i > 0 && matches!(b[i - 1], b'.' | b';' | b'!');
     let start = (1..at.min(b.len()))
         .rev()
-        .find(|&i| ends(i))
+        .find(|&i| sentence_ends(b, i))
         .map_or(0, |i| i + 1);
-    let end = (at..b.len()).find(|&i| ends(i)).unwrap_or(b.len());
+    let end = (at..b.len())
+        .find(|&i| sentence_ends(b, i))
+        .unwrap_or(b.len());
     t[start..end].trim()
 }
 

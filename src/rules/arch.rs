@@ -711,16 +711,13 @@ fn toolkit_note(
     }
 }
 
-/// The CUDA_HOME / CUDA_PATH variable that names this toolkit's directory.
+/// The CUDA_HOME / CUDA_PATH a build takes, when it names this toolkit's directory.
 fn named_by_home<'a>(
     inv: &'a Inventory,
     t: &crate::inventory::Toolkit,
 ) -> Option<(&'static str, &'a crate::inventory::Fact<String>)> {
-    let dir = t.path.trim_end_matches(['/', '\\']);
-    ["CUDA_HOME", "CUDA_PATH"].into_iter().find_map(|k| {
-        let v = inv.env.get(k)?;
-        (v.value.trim_end_matches(['/', '\\']) == dir).then_some((k, v))
-    })
+    let dir = |p: &str| p.trim_end_matches(['/', '\\']).to_string();
+    facts::cuda_home(inv).filter(|(_, v)| dir(&v.value) == dir(&t.path))
 }
 
 /// Errors that say the program got no GPU.

@@ -2,7 +2,7 @@
 //! CUDA_HOME pointing somewhere the stack does not expect.
 
 use crate::finding::{Category, Finding, Severity};
-use crate::inventory::{ErrorKind, Fact, Inventory};
+use crate::inventory::{ErrorKind, Inventory};
 use crate::kb::Kb;
 use crate::version::CudaVersion;
 
@@ -270,10 +270,7 @@ pub static ENV003: Rule = Rule {
 };
 
 fn check_env003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
-    let home: Option<(&str, &Fact<String>)> = ["CUDA_HOME", "CUDA_PATH"]
-        .iter()
-        .find_map(|k| inv.env.get(*k).map(|v| (*k, v)));
-    let Some((var, home)) = home else {
+    let Some((var, home)) = facts::cuda_home(inv) else {
         return vec![];
     };
     let Some((cuda, src)) = dir_cuda(inv, home.value.trim()) else {

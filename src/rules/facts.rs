@@ -166,27 +166,31 @@ fn wheel_arch_row<'a>(
     env: &PythonEnv,
     i: &crate::kb::TorchBuildInfo<'a>,
 ) -> Option<&'a crate::kb::tables::TorchArchRow> {
-    let arm = |a: &str| matches!(a.trim(), "aarch64" | "arm64");
-    let aarch64 = env.arch.as_ref().map_or_else(
-        || inv.os.arch.as_ref().is_some_and(|a| arm(&a.value)),
-        |a| arm(&a.value),
-    ) && matches!(os_kind(inv), None | Some(OsKind::Linux));
-    if aarch64 {
-        let variant = i.variant.as_deref()?;
-        kb.torch_arch_on(&i.release, variant, "linux-aarch64")
-    } else if os_kind(inv) == Some(OsKind::Windows) {
-        let variant = i.variant.as_deref()?;
-        kb.torch_arch_on(&i.release, variant, "windows-x86_64")
-    } else {
-        i.arch_row
+    match pypi_platform(inv, env) {
+        Some(p @ ("linux-aarch64" | "windows-x86_64")) => {
+            kb.torch_arch_on(&i.release, i.variant.as_deref()?, p)
+        }
+        _ => i.arch_row,
     }
+}
+
+/// What a torch version says about its build on this environment's
+/// platform: a bare version is that platform's PyPI wheel (see
+/// [`pypi_platform`]; Linux x86_64's when the platform has none known).
+pub fn torch_build<'a>(
+    inv: &Inventory,
+    kb: &'a Kb,
+    env: &PythonEnv,
+    version: &str,
+) -> TorchBuildInfo<'a> {
+    kb.torch_build_on(version, pypi_platform(inv, env).unwrap_or("linux-x86_64"))
 }
 
 pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Option<TorchView<'a>> {
     let torch = env.torch.as_ref()?;
     let version = torch.version.as_ref();
     let platform = pypi_platform(inv, env);
-    let info = version.map(|v| kb.torch_build_on(&v.value, platform.unwrap_or("linux-x86_64")));
+    let info = version.map(|v| torch_build(inv, kb, env, &v.value));
     let release = info.as_ref().map(|i| i.release.clone());
     let hip = torch
         .hip
@@ -405,4 +409,12 @@ pub fn cuda_version_in_path(path: &str) -> Option<CudaVersion> {
         .take_while(|c| c.is_ascii_digit() || *c == '.')
         .collect();
     v.trim_end_matches('.').parse().ok()
+}
+
+/// The variable a build takes its CUDA toolkit from, and its value:
+/// CUDA_HOME, else CUDA_PATH (torch.utils.cpp_extension's order).
+pub fn cuda_home(inv: &Inventory) -> Option<(&'static str, &Fact<String>)> {
+    ["CUDA_HOME", "CUDA_PATH"]
+        .into_iter()
+        .find_map(|k| inv.env.get(k).map(|v| (k, v)))
 }

@@ -399,10 +399,11 @@ fn plan_note(p: &TorchPick, lim: &Limits, lead: String, uv: &str) -> String {
     )
 }
 
-/// The variant the environment has installed (`cu124`, `cpu`), when its version says.
-fn installed_variant(kb: &Kb, env: &PythonEnv, release: &str) -> Option<String> {
+/// The variant the environment has installed (`cu124`, `cpu`), when its
+/// version says (a bare version: its platform's PyPI wheel, as the rules read it).
+fn installed_variant(inv: &Inventory, kb: &Kb, env: &PythonEnv, release: &str) -> Option<String> {
     let v = env.torch.as_ref()?.version.as_ref()?;
-    let info = kb.torch_build(&v.value);
+    let info = facts::torch_build(inv, kb, env, &v.value);
     (info.release == release).then_some(info.variant).flatten()
 }
 
@@ -426,7 +427,7 @@ pub fn torch_fix_at_least(
     let lim = Limits::of(inv, kb);
     let ccs = lim.ccs.clone();
     let inst = installer(inv, env);
-    let installed = installed_variant(kb, env, release);
+    let installed = installed_variant(inv, kb, env, release);
     let want = Want {
         skip: installed.clone().map(|v| (release.to_string(), v)),
         min_runs: Some(min_runs),
