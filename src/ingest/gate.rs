@@ -314,24 +314,6 @@ const WORDS: &[(Gate, &[&str])] = &[
         ],
     ),
     (
-        Gate::Topic,
-        &[
-            "mig",
-            "nvswitch",
-            "fabricmanager",
-            "fabric",
-            "onnxruntime",
-            "cudaexecutionprovider",
-            "tensorrt",
-            "libnvinfer",
-            "trtexec",
-            "cudnn",
-            "libcudnn",
-            "visible",
-            "ld",
-        ],
-    ),
-    (
         Gate::Prose,
         &[
             "driver",
@@ -492,6 +474,12 @@ fn table() -> &'static Table {
         for (gate, ws) in WORDS {
             for w in *ws {
                 m.entry(word_hash(w.bytes())).or_default().gates |= *gate as u16;
+            }
+        }
+        // The topic words gate as catalog needles do: by their best key word.
+        for (_, needles) in super::topics::TOPICS {
+            for w in needles.iter().filter_map(|n| catalog_word(n)) {
+                m.entry(word_hash(w.bytes())).or_default().gates |= Gate::Topic as u16;
             }
         }
         for (i, e) in super::errors::CATALOG.iter().enumerate() {

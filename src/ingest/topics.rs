@@ -8,8 +8,9 @@ use super::gate::Gate;
 use super::Builder;
 use crate::inventory::{Mention, Topic};
 
-/// Words (lowercase, matched at word boundaries) that mention each topic.
-const TOPICS: &[(Topic, &[&str])] = &[
+/// Words (lowercase, matched at word boundaries) that mention each topic;
+/// a line is read only when it holds one's key word (see [`super::gate`]).
+pub(super) const TOPICS: &[(Topic, &[&str])] = &[
     (Topic::Mig, &["mig", "multi-instance gpu"]),
     (
         Topic::Nvswitch,
