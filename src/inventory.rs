@@ -259,6 +259,8 @@ pub enum Topic {
     Cudnn,
     /// CUDA_VISIBLE_DEVICES or LD_LIBRARY_PATH.
     EnvVar,
+    /// A GPU, CUDA or NVIDIA itself (`the GPU does not appear`).
+    Gpu,
 }
 
 impl Setting {

@@ -553,6 +553,12 @@ fn an_l4t_image_of_another_release_than_the_host_is_named() {
         Some(35)
     );
     assert!(codes(&f).contains("CTR003"), "{f:?}");
+    assert!(!codes(&f).contains("CTR005"), "{f:?}");
+    // dusty-nv/jetson-containers #149: an r34.1 image on an L4T R32.6 host, the
+    // other way round: the host's driver is too old for the image's CUDA.
+    let (_, f) = explain("corpus/c32c-jetson-containers-r34-container-on-r32-host.txt");
+    assert_eq!(codes(&f), BTreeSet::from(["CTR005"]), "{f:?}");
+    assert_eq!(f[0].category, Category::DriverTooOld);
 }
 
 #[test]
@@ -907,6 +913,77 @@ fn a_hint_where_no_rule_names_a_cause() {
         "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n",
     );
     assert!(f.iter().all(|f| !f.code.starts_with("HINT")), "{f:?}");
+}
+
+#[test]
+fn a_platform_hint_where_something_failed_there() {
+    // MouseLand/cellpose#366 (the GPU option never appears on macOS) and
+    // colmap/colmap#840 (num_cuda_devices is 0 on macOS Mojave).
+    for rel in [
+        "corpus/c30a-cellpose-macos-gpu-missing.txt",
+        "corpus/c25a-colmap-macos-mojave-num-cuda-devices-zero.txt",
+    ] {
+        let (_, f) = explain(rel);
+        assert_eq!(codes(&f), BTreeSet::from(["HINT008"]), "{rel}");
+        assert_eq!(f[0].severity, Severity::Info);
+        assert!(f[0].evidence.iter().any(|e| e.fact == "platform"), "{rel}");
+    }
+    // ray-project/ray#17914: WSL2 and a GPU Ray does not discover, no error line.
+    let (_, f) = explain("corpus/c24a-ray-wsl2-proc-driver-nvidia-gpus-missing.txt");
+    assert_eq!(codes(&f), BTreeSet::from(["HINT003"]));
+    // A Mac whose report shows nothing failing gets no hint.
+    let (_, f) = explain_text(
+        "t",
+        "ProductName: macOS\nProductVersion: 14.4\nThe GPU is an Apple M2 Max\n",
+    );
+    assert!(f.is_empty(), "{f:?}");
+    // An AMD GPU and a failing line about the GPU; not when an NVIDIA GPU is named too.
+    let amd = "GPU: AMD Radeon RX 6800\nThe GPU does not appear in the device list.\n";
+    let (_, f) = explain_text("t", amd);
+    assert_eq!(codes(&f), BTreeSet::from(["HINT009"]));
+    let (_, f) = explain_text(
+        "t",
+        &format!("{amd}It works with my GeForce RTX 3060 though.\n"),
+    );
+    assert!(f.iter().all(|f| f.code != "HINT009"), "{f:?}");
+}
+
+#[test]
+fn a_missing_cuda_library_with_no_cuda_install_in_sight_is_a_question() {
+    // dmlc/dgl#919: dgl-cuda10.0 asks for libcudart.so.9.2; nothing shows the CUDA installed.
+    let (_, f) = explain("corpus/c32a-dgl-2019-conda-cuda100-package-wants-cudart92.txt");
+    let e = f.iter().find(|f| f.code == "ERR017").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("no CUDA install"), "{}", e.message);
+    // With the CUDA 12 wheels in the report, a CUDA 11 library asked for is another major.
+    let (_, f) = explain_text(
+        "t",
+        "nvidia-cublas-cu12==12.4.5.8\nnvidia-cuda-runtime-cu12==12.4.127\nImportError: libcublasLt.so.11: cannot open shared object file: No such file or directory\n",
+    );
+    let e = f.iter().find(|f| f.code == "ERR017").unwrap();
+    assert_eq!(e.severity, Severity::Error, "{f:?}");
+}
+
+#[test]
+fn the_cpu_build_as_the_reporter_names_it() {
+    // pytorch/pytorch#168065: `pip install torch` on a GB200 gave the CPU build.
+    let (inv, f) = explain("corpus/c5-pytorch-gb200-aarch64-pip-install-cpu-torch.txt");
+    let t = inv.python[0].torch.as_ref().unwrap();
+    assert_eq!(t.cuda.as_ref().map(|c| c.value), Some(None));
+    assert_eq!(codes(&f), BTreeSet::from(["WHL004"]));
+    assert!(f[0].evidence.iter().all(|e| e.source.ends_with("(prose)")));
+}
+
+#[test]
+fn uv_s_install_summary_is_a_package_list() {
+    // jax-ml/jax#28929: `uv pip install -U "jax[cuda12]"` prints ` + jax==0.6.1`.
+    let (inv, _) = explain("corpus/c2-jax-061-cusparse-nvjitlink-from-ld-library-path.txt");
+    let e = &inv.python[0];
+    assert_eq!(
+        e.package("jaxlib").map(|p| p.version.as_str()),
+        Some("0.6.1")
+    );
+    assert!(e.package("nvidia-nvjitlink-cu12").is_some());
 }
 
 #[test]

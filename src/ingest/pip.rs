@@ -184,7 +184,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
             continue;
         }
-        if let Some((n, v)) = requirement(t) {
+        // uv's install summary marks what it added (`+`) or reinstalled (`~`);
+        // a `-` line is what it removed.
+        let req = t
+            .strip_prefix("+ ")
+            .or_else(|| t.strip_prefix("~ "))
+            .unwrap_or(t);
+        if let Some((n, v)) = requirement(req) {
             b.package(&n, &v, src);
             continue;
         }
@@ -416,6 +422,21 @@ Successfully installed nvidia-cudnn-cu12-9.1.0.70 onnxruntime-gpu-1.20.1");
             .first()
             .and_then(|e| e.package("torch"))
             .is_none());
+    }
+
+    #[test]
+    fn uv_install_summary() {
+        let inv = run("Installed 3 packages in 6.00s\n + jax==0.6.1\n ~ nvidia-cudnn-cu12==9.10.1.4\n - torch==2.5.1\n");
+        let e = &inv.python[0];
+        assert_eq!(e.package("jax").map(|p| p.version.as_str()), Some("0.6.1"));
+        assert_eq!(
+            e.package("nvidia-cudnn-cu12").map(|p| p.version.as_str()),
+            Some("9.10.1.4")
+        );
+        assert!(
+            e.package("torch").is_none(),
+            "a removed package is not there"
+        );
     }
 
     #[test]

@@ -48,6 +48,18 @@ regex_fn!(
     cpu_fallback_said_re,
     r"(?i)\b(?:(?:is|was|only|still|keeps|always|everything)\s+(?:running|runs|run|using|uses|use)\s+(?:on\s+)?(?:the\s+)?cpu\b|(?:does\s*n[o']t|didn't|isn't|is\s+not|never|not)\s+(?:use|using|uses|utili[sz]e|utili[sz]ing)\s+(?:the\s+|my\s+|any\s+)?(?:nvidia\s+|amd\s+|dedicated\s+)?gpu\b|runs?\s+on\s+(?:the\s+)?cpu\s+(?:instead|rather|not))"
 );
+// The reporter says the torch they got is the CPU build: `resulted in the CPU
+// version of torch`, `installs PyTorch CPU version`, `picks the "CPU" build of
+// PyTorch`, `a CPU-only torch`.
+regex_fn!(
+    cpu_build_said_re,
+    r#"(?i)\b(?:"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)s?\s+of\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)\b|cpu[\s-]+only\s+(?:py)?torch\b)"#
+);
+// The words that make that a result, not advice or a wish.
+regex_fn!(
+    got_re,
+    r"(?i)\b(?:install(?:s|ed)|result(?:s|ed)|got|gets|pick(?:s|ed)|pull(?:s|ed)|downloads|downloaded|end(?:s|ed)\s+up|still|came|comes)\b"
+);
 regex_fn!(
     gpu_re,
     r"(?i)^[\s*\-_>|]*(?:gpu|gpus|gpu\s+models?(?:\s+and\s+configuration)?|gpu\s+type|graphics\s+card|video\s+card)[\s*_]*:\s*[\s*_]*(?:[0-9]+\s*x\s*)?(.{3,60}?)[\s.*_]*$"
@@ -67,7 +79,7 @@ regex_fn!(
 );
 regex_fn!(
     gpu_named_re,
-    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4})\b"
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?)\b"
 );
 
 regex_fn!(
@@ -542,6 +554,27 @@ fn said_builds(t: &str, src: &str, b: &mut Builder) {
     }
 }
 
+/// "`pip install torch` resulted in the CPU version of torch": the build of
+/// the torch the reporter got, where nothing else said which build it is.
+/// Not when the CPU build is what they were advised or chose instead
+/// ("instead of the CPU version", "install the CPU-only torch").
+fn cpu_build_said(t: &str, src: &str, b: &mut Builder) {
+    if !has_ci(t, "cpu") || !has_ci(t, "torch") || torch_build_known(b) {
+        return;
+    }
+    let Some(m) = cpu_build_said_re().find(t) else {
+        return;
+    };
+    let before = t[..m.start()].to_ascii_lowercase();
+    if before.trim_end().ends_with("instead of the") || before.trim_end().ends_with("instead of") {
+        return;
+    }
+    if !got_re().is_match(t) {
+        return;
+    }
+    b.torch_cuda(Fact::new(None, src).with_note("the CPU build, as the report states it"));
+}
+
 /// A toolkit (with nvcc) known only from the report's words.
 fn toolkit_stated(b: &mut Builder, what: &str, version: CudaVersion, src: &str, note: &str) {
     b.inv.toolkits.push(crate::inventory::Toolkit {
@@ -746,6 +779,7 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
             }
         }
     }
+    cpu_build_said(t, &src, b);
     // "`torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0".
     said_builds(t, &src, b);
     // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
@@ -1023,6 +1057,33 @@ mod tests {
             let inv = run(text);
             let g = inv.gpus.first().and_then(|g| g.name.as_ref());
             assert_eq!(g.map(|g| g.value.as_str()), Some(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_cpu_build_of_torch_in_the_reporter_s_words() {
+        // pytorch/pytorch#168065 and mamba-org/mamba#1617, as reported.
+        for text in [
+            "Hi, noticing that trying to `pip install torch` resulted in the CPU version of torch stable.\n",
+            "Title: mamba installs PyTorch CPU version instead of the CUDA version\n",
+            "Mamba 0.22.1 still picks the \"CPU\" build of PyTorch when asked for the CUDA one\n",
+        ] {
+            let inv = run(text);
+            let t = inv.python[0].torch.as_ref().expect(text);
+            assert_eq!(t.cuda.as_ref().map(|f| f.value), Some(None), "{text}");
+            assert!(t.cuda.as_ref().unwrap().source.ends_with("(prose)"));
+        }
+        for text in [
+            "It installs the CUDA version instead of the CPU version of torch\n",
+            "You can install the CPU-only torch from the cpu index\n",
+            "The CPU version of torch works, but slowly\n",
+        ] {
+            let inv = run(text);
+            assert!(
+                inv.python.iter().all(|e| e.torch.is_none()),
+                "{text}: {:?}",
+                inv.python
+            );
         }
     }
 

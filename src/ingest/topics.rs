@@ -1,5 +1,5 @@
 //! Subjects of the stack a report mentions (MIG, NVSwitch, onnxruntime,
-//! TensorRT, cuDNN, CUDA_VISIBLE_DEVICES / LD_LIBRARY_PATH), each with the
+//! TensorRT, cuDNN, CUDA_VISIBLE_DEVICES / LD_LIBRARY_PATH, the GPU itself), each with the
 //! first line that does. They back the hint rules, which speak only when no
 //! rule names a cause.
 
@@ -31,6 +31,7 @@ pub(super) const TOPICS: &[(Topic, &[&str])] = &[
     ),
     (Topic::Cudnn, &["cudnn", "libcudnn"]),
     (Topic::EnvVar, &["cuda_visible_devices", "ld_library_path"]),
+    (Topic::Gpu, &["gpu", "gpus", "cuda", "nvidia"]),
 ];
 
 /// Words that make a line read as a failure.
@@ -59,6 +60,12 @@ const FAILING: &[&str] = &[
     "only the first",
     "no gpu",
     "no device",
+    "not appear",
+    "not show",
+    "not recogni",
+    "not discover",
+    "never",
+    "no longer",
 ];
 
 /// Messages that name a subject and are known to be harmless.
@@ -112,7 +119,8 @@ pub fn scan(doc: &Doc, b: &mut Builder) {
             }
             let failing = FAILING.iter().any(|w| lower.contains(w))
                 && !HARMLESS.iter().any(|w| lower.contains(w));
-            if at.is_some() && !failing {
+            // The GPU itself is named everywhere: only a failing line says something.
+            if (at.is_some() || *topic == Topic::Gpu) && !failing {
                 continue;
             }
             let t = line.text.trim();
@@ -168,5 +176,19 @@ mod tests {
         let m = &inv.setting.mentions[0];
         assert!(m.failing, "the later failing line is the one kept");
         assert_eq!(m.text, "Could not create cudnn handle");
+    }
+
+    #[test]
+    fn the_gpu_itself_only_in_a_failing_line() {
+        assert!(topics("Using device cuda:0\nThe GPU is an RTX 3090\n").is_empty());
+        // MouseLand/cellpose#366, as reported.
+        assert_eq!(
+            topics("They say the GPU does not appear on screen and ask for help.\n"),
+            [Topic::Gpu]
+        );
+        assert_eq!(
+            topics("Check failed: num_cuda_devices > 0 (0 vs. 0)\n"),
+            [Topic::Gpu]
+        );
     }
 }

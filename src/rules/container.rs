@@ -9,7 +9,7 @@ use crate::version::{CudaVersion, DriverVersion};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&CTR001, &CTR002, &CTR003, &CTR004];
+pub static RULES: &[&Rule] = &[&CTR001, &CTR002, &CTR003, &CTR005, &CTR004];
 
 pub static CTR001: Rule = Rule {
     code: "CTR001",
@@ -385,10 +385,10 @@ pub static CTR003: Rule = Rule {
     name: "jetson-image-for-another-l4t-release",
     category: Category::Container,
     severity: Severity::Error,
-    summary: "A Jetson container image is tagged for another L4T (JetPack) major release than the host runs: its CUDA does not work on that host.",
+    summary: "A Jetson container image is tagged for an older L4T (JetPack) major release than the host runs: its CUDA does not work on that host.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "On a Jetson, the L4T major release of the host (/etc/nv_tegra_release's `# R36 (release)`, `L4T 36.4.0`, `JetPack 6`) against the release an l4t image's tag names (`dustynv/l4t-ml:r35.4.1`, `nvcr.io/nvidia/l4t-base:r32.7.1`).",
+        what_it_checks: "On a Jetson, the L4T major release of the host (/etc/nv_tegra_release's `# R36 (release)`, `L4T 36.4.0`, `JetPack 6`) against the release an l4t image's tag names (`dustynv/l4t-ml:r35.4.1`, `nvcr.io/nvidia/l4t-base:r32.7.1`), when the image's is the older one (an image newer than the host is CTR005's).",
         why_it_breaks: "Jetson has no discrete driver stack to share: a JetPack 4 (L4T R32) image gets CUDA, cuDNN and TensorRT mounted from the host by the NVIDIA runtime, and JetPack 5 and 6 (R35, R36) images carry a CUDA built against their own release's driver. An image runs only on a host of its own L4T major; on another one, CUDA finds no usable device or libraries (torch.cuda.is_available() is False).",
         how_to_fix: "Use the image tagged for the host's release (`cat /etc/nv_tegra_release`; jetson-containers' `autotag` picks it), or rebuild the image on that release's base.",
         sources: &[
@@ -401,23 +401,62 @@ pub static CTR003: Rule = Rule {
     superseded_by: &[],
 };
 
+pub static CTR005: Rule = Rule {
+    code: "CTR005",
+    name: "jetson-image-newer-than-host-l4t",
+    category: Category::DriverTooOld,
+    severity: Severity::Error,
+    summary: "A Jetson container image is tagged for a newer L4T (JetPack) major release than the host runs: the host's driver is older than the image's CUDA needs.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "On a Jetson, the L4T major release of the host against the release an l4t image's tag names, when the image's is the newer one.",
+        why_it_breaks: "On Jetson the GPU driver is part of L4T, and each JetPack's CUDA needs the driver of its own L4T release: JetPack 5 (R34/R35) brings CUDA 11.4 and JetPack 6 (R36) CUDA 12.2, which the R32 driver of JetPack 4 (CUDA 10.2) cannot run. The container starts, and CUDA fails at initialization ('cudaGetDeviceCount returned 3 -> initialization error').",
+        how_to_fix: "Use the image tagged for the host's release (`cat /etc/nv_tegra_release`; jetson-containers' `autotag` picks it), or flash the Jetson with the JetPack the image was built for, where the module supports it.",
+        sources: &[
+            "https://developer.nvidia.com/embedded/jetpack-archive (JetPack 4.x ships L4T R32.x with CUDA 10.2, 5.x R34/R35 with CUDA 11.4, 6.x R36 with CUDA 12.2)",
+            "https://github.com/dusty-nv/jetson-containers/issues/149",
+        ],
+    },
+    check: check_ctr005,
+    superseded_by: &[],
+};
+
 fn check_ctr003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    l4t_mismatch(&CTR003, inv, false)
+}
+
+fn check_ctr005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    l4t_mismatch(&CTR005, inv, true)
+}
+
+/// An l4t image of another L4T major than the host's: `newer` picks the
+/// image newer than the host (the host's driver is too old for it) or older.
+fn l4t_mismatch(rule: &'static Rule, inv: &Inventory, newer: bool) -> Vec<Finding> {
     let st = &inv.setting;
     let (Some(host), Some(image), Some(rel)) = (&st.l4t_host, &st.l4t_image, &st.l4t_image_release)
     else {
         return vec![];
     };
     let (rel, name) = (&rel.value, &image.value);
-    if *rel == host.value {
+    if *rel == host.value || (*rel > host.value) != newer {
         return vec![];
     }
-    let mut f = CTR003
+    let why = if newer {
+        "the host's L4T driver is older than the CUDA of the image's JetPack needs"
+    } else {
+        "a Jetson image runs only on a host of its own L4T major release"
+    };
+    let mut f = rule
         .finding(format!(
-            "The image {name} is built for L4T R{rel}, and the host runs L4T R{}: a Jetson image runs only on a host of its own L4T major release.",
+            "The image {name} is built for L4T R{rel}, and the host runs L4T R{}: {why}.",
             host.value
         ))
         .evidence("host L4T release", format!("R{}", host.value), &host.source)
-        .evidence("image's L4T release", format!("R{rel} ({name})"), &image.source);
+        .evidence(
+            "image's L4T release",
+            format!("R{rel} ({name})"),
+            &image.source,
+        );
     let name = name.as_str();
     f = f.observed(inv.errors_of(&[
         ErrorKind::CudaUnavailable,

@@ -658,8 +658,32 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // CUDA found no device, and nothing says why: a missing driver is one
         // cause among several that give the same error.
         "ERR006" if only(ErrorKind::NoDevice) => Some("Observed error: CUDA found no device, and nothing in the report says why: no NVIDIA driver bound to the GPU, CUDA_VISIBLE_DEVICES (or a launcher such as Ray or Slurm) hiding the GPUs, a container started without GPUs, or MIG on without instances all give this error. To be sure, run: nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES (and, in a container, whether it was started with --gpus)".into()),
+        // A library of one CUDA major missing, with no CUDA install in the
+        // report to compare it with: that CUDA not installed, a package built
+        // for another CUDA than it says, or a path that hides it all fit.
+        "ERR017" if only(ErrorKind::CudaLibraryMissing) && !cuda_install_in_sight(inv) => Some("Observed error: a CUDA library of one major (the version in its name) could not be loaded, and the report shows no CUDA install to compare it with: either that CUDA's runtime is not installed (or not on the loader path), or the program or one of its packages was built for another CUDA than the one installed for it. To be sure, run: pip list | grep -i -E 'nvidia|cuda'; ls /usr/local/cuda*/lib64 | head; and compare with the CUDA the failing package names (its build or wheel tag)".into()),
         _ => None,
     }
+}
+
+/// Some CUDA the program could load is in the report: a toolkit, a
+/// framework's CUDA build, CUDA runtime packages (nvidia-*-cuXX wheels,
+/// conda's cudatoolkit), or a CUDA directory on the loader path.
+fn cuda_install_in_sight(inv: &Inventory) -> bool {
+    !inv.toolkits.is_empty()
+        || !torch_cuda_builds(inv).is_empty()
+        || inv.python.iter().any(|e| {
+            e.packages.iter().any(|p| {
+                p.name == "cudatoolkit"
+                    || p.name == "cuda-runtime"
+                    || (p.name.starts_with("nvidia-")
+                        && super::facts::cu_suffix_major(&p.name).is_some())
+            })
+        })
+        || inv
+            .env
+            .get("LD_LIBRARY_PATH")
+            .is_some_and(|v| crate::ingest::clean::has_ci(&v.value, "cuda"))
 }
 
 /// The driver's newest CUDA when it is a 12.x one and no torch build in the

@@ -373,6 +373,12 @@ fn jax_on_470(toolkit: &str) -> Inventory {
 
 /// The inventory that makes each rule fire.
 /// A report whose only signal is a line that mentions `topic`.
+/// An inventory changed by `f`.
+pub fn on(mut inv: Inventory, f: impl FnOnce(&mut Inventory)) -> Inventory {
+    f(&mut inv);
+    inv
+}
+
 pub fn mentioning(topic: Topic, text: &str, failing: bool) -> Inventory {
     B::linux()
         .with(|i| {
@@ -541,6 +547,13 @@ pub fn firing(code: &str) -> Inventory {
                 i.setting.l4t_host = f(36, "input line 1");
                 i.setting.l4t_image = f("dustynv/l4t-ml:r35.4.1".into(), "input line 3");
                 i.setting.l4t_image_release = f(35, "input line 3");
+            })
+            .build(),
+        "CTR005" => B::linux()
+            .with(|i| {
+                i.setting.l4t_host = f(32, "input line 1");
+                i.setting.l4t_image = f("nvcr.io/nvidia/l4t-ml:r34.1.0".into(), "input line 3");
+                i.setting.l4t_image_release = f(34, "input line 3");
             })
             .build(),
         "CTR002" => B::linux()
@@ -780,6 +793,12 @@ pub fn firing(code: &str) -> Inventory {
         "HINT001" => mentioning(Topic::Mig, "llama.cpp only detects the first partition of the MIG A100", true),
         "HINT002" => mentioning(Topic::Nvswitch, "nvidia-fabricmanager.service failed", true),
         "HINT003" => B::wsl().error(Other, "Segmentation fault (core dumped)").build(),
+        "HINT008" => on(mentioning(Topic::Gpu, "They say the GPU does not appear on screen", true), |i| {
+            i.os.kind = f(OsKind::Macos, "input line 1");
+        }),
+        "HINT009" => on(mentioning(Topic::Gpu, "the GPU is not detected", true), |i| {
+            i.amd.gfx_targets.push(Fact::new("gfx1100".into(), "input line 2"));
+        }),
         "HINT004" => mentioning(Topic::Onnxruntime, "CUDAExecutionProvider is not in available providers", true),
         "HINT005" => mentioning(Topic::Tensorrt, "trtexec failed to deserialize the engine", true),
         "HINT006" => mentioning(Topic::Cudnn, "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR", true),
@@ -978,6 +997,14 @@ pub fn near_miss(code: &str) -> Inventory {
                 i.setting.l4t_host = f(36, "input line 1");
                 i.setting.l4t_image = f("dustynv/l4t-ml:r36.2.0".into(), "input line 3");
                 i.setting.l4t_image_release = f(36, "input line 3");
+            })
+            .build(),
+        // The image is older than the host's release: CTR003's.
+        "CTR005" => B::linux()
+            .with(|i| {
+                i.setting.l4t_host = f(36, "input line 1");
+                i.setting.l4t_image = f("dustynv/l4t-ml:r35.4.1".into(), "input line 3");
+                i.setting.l4t_image_release = f(35, "input line 3");
             })
             .build(),
         "CTR002" => B::linux()
@@ -1252,6 +1279,18 @@ pub fn near_miss(code: &str) -> Inventory {
         "HINT002" => mentioning(Topic::Nvswitch, "Fabric Manager state: Completed", false),
         // WSL2 and nothing wrong in sight.
         "HINT003" => B::wsl().build(),
+        // A Mac whose report names the GPU in no failing line.
+        "HINT008" => on(mentioning(Topic::Gpu, "the GPU is an Apple M2 Max", false), |i| {
+            i.os.kind = f(OsKind::Macos, "input line 1");
+        }),
+        // An NVIDIA GPU is named beside the AMD one: the failure may be either's.
+        "HINT009" => on(mentioning(Topic::Gpu, "the GPU is not detected", true), |i| {
+            i.amd.gfx_targets.push(Fact::new("gfx1100".into(), "input line 2"));
+            i.gpus.push(Gpu {
+                name: f("NVIDIA GeForce RTX 3060".into(), "input line 3"),
+                ..Default::default()
+            });
+        }),
         "HINT004" => mentioning(Topic::Onnxruntime, "onnxruntime-gpu 1.20.1", false),
         "HINT005" => mentioning(Topic::Tensorrt, "TF-TRT Warning: Could not find TensorRT", false),
         "HINT006" => mentioning(Topic::Cudnn, "cuDNN version: 9.1.0", false),
