@@ -965,6 +965,52 @@ fn a_missing_cuda_library_with_no_cuda_install_in_sight_is_a_question() {
 }
 
 #[test]
+fn a_report_that_names_no_torch_gets_torch_advice_as_info() {
+    // NVIDIA/gpu-operator#8: the operator's 418 driver container fails to install;
+    // no torch anywhere. That driver 418 is too old for torch 2.x is advice.
+    let (_, f) = explain("corpus/c2-gpu-operator-418-driver-pod-nouveau.txt");
+    let d = f.iter().find(|f| f.code == "DRV009").unwrap();
+    assert_eq!(d.severity, Severity::Info);
+    assert!(
+        d.message.contains("advice for the next install"),
+        "{}",
+        d.message
+    );
+    // On a probed machine with no torch it is a warning: the next `pip install torch` fails there.
+    let mut inv = Inventory::new("probe /");
+    inv.nvidia.driver_version = Some(gpucompat::inventory::Fact::new(
+        "495.29.05".parse().unwrap(),
+        "nvidia-smi",
+    ));
+    let f = run_rules(&inv, Kb::embedded());
+    let d = f.iter().find(|f| f.code == "DRV009").unwrap();
+    assert_eq!(d.severity, Severity::Warning);
+}
+
+#[test]
+fn the_gpu_operator_s_driver_pod_failing_is_no_driver() {
+    // NVIDIA/gpu-operator#15 (the driver pod in CrashLoopBackOff) and #8 (its
+    // installer cannot copy dkms.conf).
+    for rel in [
+        "corpus/c22b-gpu-operator-2019-ubuntu1804-nouveau-blocks-driver-pod.txt",
+        "corpus/c2-gpu-operator-418-driver-pod-nouveau.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let e = f
+            .iter()
+            .find(|f| f.code == "ERR053")
+            .unwrap_or_else(|| panic!("{rel}: {f:?}"));
+        assert_eq!(e.category, Category::NoDriver);
+    }
+    // A running driver pod is no failure.
+    let (_, f) = explain_text(
+        "t",
+        "gpu-operator   nvidia-driver-daemonset-tm22t   1/1   Running   0   6m27s\n",
+    );
+    assert!(f.iter().all(|f| f.code != "ERR053"), "{f:?}");
+}
+
+#[test]
 fn the_cpu_build_as_the_reporter_names_it() {
     // pytorch/pytorch#168065: `pip install torch` on a GB200 gave the CPU build.
     let (inv, f) = explain("corpus/c5-pytorch-gb200-aarch64-pip-install-cpu-torch.txt");

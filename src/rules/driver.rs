@@ -691,7 +691,7 @@ pub static DRV009: Rule = Rule {
     summary: "No torch is installed, and the driver is too old for the newest torch builds: `pip install torch` gives a wheel it cannot run; the finding names the newest that runs.",
     semantics: &[CompatSemantic::Toolkit, CompatSemantic::MinorVersion],
     docs: Docs {
-        what_it_checks: "With a known driver and no torch installed (in any environment read), the newest torch release in the knowledge base with kernels for these GPUs against the newest one whose CUDA variants this driver runs (natively or under minor-version compatibility). Quiet when the driver is on the last branch that drives a GPU here (DRV005/ARCH003 name that), when a GPU is newer than the driver (DRV004), and when a torch is installed (RUN001 judges the real one).",
+        what_it_checks: "With a known driver and no torch installed (in any environment read), the newest torch release in the knowledge base with kernels for these GPUs against the newest one whose CUDA variants this driver runs (natively or under minor-version compatibility). Quiet when the driver is on the last branch that drives a GPU here (DRV005/ARCH003 name that), when a GPU is newer than the driver (DRV004), and when a torch is installed (RUN001 judges the real one). In a pasted report, which names no torch, it is an info finding: advice for the next install, not the cause of what the report shows.",
         why_it_breaks: "Each torch release ships builds for a few CUDA versions only, and its default wheel for the newest. A driver whose newest CUDA is below every variant of the current release cannot start any of them: `torch.cuda.is_available()` is False (or CUDA error 35), while an older torch would run.",
         how_to_fix: "Upgrade the driver to the minimum the finding names (the production branch of the newest CUDA is the lasting fix), or install the newest torch this driver runs, with its wheel index (the finding gives the command).",
         sources: &[
@@ -799,6 +799,13 @@ fn check_drv009(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         ),
         None => format!("or upgrade the driver for torch {}", newest.release),
     };
+    // A pasted report that names no torch is about something else: this is
+    // advice for the next install, not the cause of what the report shows.
+    if !inv.origin.starts_with("probe") {
+        f.severity = Severity::Info;
+        f.message
+            .push_str(" The report names no torch: this is advice for the next install, not the cause of what it shows.");
+    }
     vec![f.fix_command(cmd, Some(note))]
 }
 

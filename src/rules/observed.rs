@@ -628,6 +628,14 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // The GPU Operator's driver pod: its log says why, often nouveau holding the GPU.
+        "ERR053" if all(&|e| crate::ingest::clean::has_ci(&e.text, "nvidia-driver-daemonset")) => Some((
+            Some("Observed error: the GPU Operator's driver pod keeps failing, so the node has no NVIDIA driver: the pod builds and loads the nvidia kernel module on the node, and it fails when the module cannot be built for the node's kernel or cannot load (nouveau holding the GPU, Secure Boot). To be sure, run: kubectl logs -n gpu-operator <the nvidia-driver-daemonset pod> --all-containers; and on the node: lsmod | grep nouveau"),
+            Fix {
+                note: Some("read the driver pod's log for the failing step; blacklist nouveau on the node (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`, rebuild the initramfs, reboot), and use a driver version the GPU Operator supports for the node's OS and kernel".into()),
+                ..Default::default()
+            },
+        )),
         // nvcc, ptxas or NVRTC refusing an architecture: the compiler, not a wheel, is what to change.
         "ERR004" if all(&|e| super::arch::compiler_refused(e)) => Some((
             None,
