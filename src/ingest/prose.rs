@@ -50,10 +50,10 @@ regex_fn!(
 );
 // The reporter says the torch they got is the CPU build: `resulted in the CPU
 // version of torch`, `installs PyTorch CPU version`, `picks the "CPU" build of
-// PyTorch`, `a CPU-only torch`.
+// PyTorch`, `a CPU-only torch`, `installed a torch build without CUDA`.
 regex_fn!(
     cpu_build_said_re,
-    r#"(?i)\b(?:"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)s?\s+of\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)\b|cpu[\s-]+only\s+(?:py)?torch\b)"#
+    r#"(?i)\b(?:"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)s?\s+of\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)\b|cpu[\s-]+only\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?(?:build\s+|version\s+|wheel\s+)?without\s+cuda\b)"#
 );
 // The words that make that a result, not advice or a wish.
 regex_fn!(
@@ -559,7 +559,10 @@ fn said_builds(t: &str, src: &str, b: &mut Builder) {
 /// Not when the CPU build is what they were advised or chose instead
 /// ("instead of the CPU version", "install the CPU-only torch").
 fn cpu_build_said(t: &str, src: &str, b: &mut Builder) {
-    if !has_ci(t, "cpu") || !has_ci(t, "torch") || torch_build_known(b) {
+    if !(has_ci(t, "cpu") || has_ci(t, "without cuda"))
+        || !has_ci(t, "torch")
+        || torch_build_known(b)
+    {
         return;
     }
     let Some(m) = cpu_build_said_re().find(t) else {
@@ -1067,6 +1070,8 @@ mod tests {
             "Hi, noticing that trying to `pip install torch` resulted in the CPU version of torch stable.\n",
             "Title: mamba installs PyTorch CPU version instead of the CUDA version\n",
             "Mamba 0.22.1 still picks the \"CPU\" build of PyTorch when asked for the CUDA one\n",
+            // raryelcostasouza/pyTranscriber#56, as reported.
+            "The reporter found that the openai-whisper dependency had installed a torch build without CUDA\n",
         ] {
             let inv = run(text);
             let t = inv.python[0].torch.as_ref().expect(text);
