@@ -107,6 +107,10 @@ fn amd(inv: &Inventory) -> Option<(String, String)> {
 }
 
 fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str) -> Vec<Finding> {
+    let said = match subject_of {
+        Subject::Topic(_) => format!("the report mentions {subject}"),
+        Subject::Platform(_) => format!("the report comes from {subject} and something failed there"),
+    };
     let mut f = match subject_of {
         // A mention in a line that reads as a failure, or any mention beside
         // an error the catalog read: a working setup's lines that name cuDNN
@@ -131,7 +135,7 @@ fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str
         }
     };
     f.message = format!(
-        "No rule found a cause here, but the report mentions {subject}: {} {}",
+        "No rule found a cause here, but {said}. {} {}",
         rule.docs.why_it_breaks, "This is a hint from the report's words, not a verdict."
     );
     vec![f.fix_note(rule.docs.how_to_fix)]
@@ -139,19 +143,19 @@ fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str
 
 hint_rule!(HINT001, check_hint001, "HINT001", "hint-mig", Category::Mig, Subject::Topic(Topic::Mig),
     "MIG",
-    "under MIG a GPU is not a CUDA device itself, each compute instance is: CUDA_VISIBLE_DEVICES takes MIG UUIDs, a process enumerates one MIG instance (CUDA 11 and 12), and a GPU in MIG mode with no instances gives CUDA no device.",
+    "Under MIG a GPU is not a CUDA device itself, each compute instance is: CUDA_VISIBLE_DEVICES takes MIG UUIDs, a process enumerates one MIG instance (CUDA 11 and 12), and a GPU in MIG mode with no instances gives CUDA no device.",
     "Run `nvidia-smi -L` (MIG devices and their UUIDs) and `nvidia-smi mig -lgi`; select an instance with `CUDA_VISIBLE_DEVICES=MIG-<uuid>` and run one process per instance.",
     &["https://docs.nvidia.com/datacenter/tesla/mig-user-guide/ (CUDA device enumeration)"]);
 
 hint_rule!(HINT002, check_hint002, "HINT002", "hint-nvswitch", Category::FabricManager, Subject::Topic(Topic::Nvswitch),
     "NVSwitch or the fabric manager",
-    "on NVSwitch systems (HGX, DGX) CUDA and NCCL need nvidia-fabricmanager running at exactly the driver's version; without it CUDA reports 'system not yet initialized' and NVLink collectives fail.",
+    "On NVSwitch systems (HGX, DGX) CUDA and NCCL need nvidia-fabricmanager running at exactly the driver's version; without it CUDA reports 'system not yet initialized' and NVLink collectives fail.",
     "Run `systemctl status nvidia-fabricmanager` and `nvidia-smi -q | grep -i -A2 fabric`; install the fabric manager of the driver's exact version and start it.",
     &["https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/"]);
 
 hint_rule!(HINT003, check_hint003, "HINT003", "hint-wsl", Category::Wsl, Subject::Platform(wsl),
     "WSL2",
-    "under WSL2 the GPU comes from the Windows driver through /usr/lib/wsl/lib and /dev/dxg; a Linux NVIDIA driver installed inside WSL, a libcuda from elsewhere on the loader path, or a Windows driver too old for WSL CUDA breaks it.",
+    "Under WSL2 the GPU comes from the Windows driver through /usr/lib/wsl/lib and /dev/dxg; a Linux NVIDIA driver installed inside WSL, a libcuda from elsewhere on the loader path, or a Windows driver too old for WSL CUDA breaks it.",
     "In WSL run `ls /usr/lib/wsl/lib; ls -l /dev/dxg; nvidia-smi`; install or update the NVIDIA driver on Windows only, never a Linux driver inside WSL (the CUDA toolkit for WSL-Ubuntu is fine).",
     &["https://docs.nvidia.com/cuda/wsl-user-guide/index.html"]);
 
@@ -163,7 +167,7 @@ hint_rule!(HINT004, check_hint004, "HINT004", "hint-onnxruntime", Category::Onnx
 
 hint_rule!(HINT005, check_hint005, "HINT005", "hint-tensorrt", Category::TensorrtMismatch, Subject::Topic(Topic::Tensorrt),
     "TensorRT",
-    "a TensorRT engine runs only under the TensorRT version it was built with (and on its GPU architecture), and the TensorRT libraries must match the CUDA major they were built for.",
+    "A TensorRT engine runs only under the TensorRT version it was built with (and on its GPU architecture), and the TensorRT libraries must match the CUDA major they were built for.",
     "Compare `python -c \"import tensorrt; print(tensorrt.__version__)\"` (or `ldconfig -p | grep nvinfer`) with the version the engine was built with; rebuild the engine with the TensorRT that runs it.",
     &["https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/support-matrix.html"]);
 
