@@ -259,7 +259,7 @@ pub enum Topic {
     Cudnn,
     /// CUDA_VISIBLE_DEVICES or LD_LIBRARY_PATH.
     EnvVar,
-    /// A GPU, CUDA or NVIDIA itself (`the GPU does not appear`).
+    /// A GPU, CUDA, nvcc or NVIDIA itself (`the GPU does not appear`).
     Gpu,
 }
 

@@ -917,11 +917,13 @@ fn a_hint_where_no_rule_names_a_cause() {
 
 #[test]
 fn a_platform_hint_where_something_failed_there() {
-    // MouseLand/cellpose#366 (the GPU option never appears on macOS) and
+    // MouseLand/cellpose#366 (the GPU option never appears on macOS),
     // colmap/colmap#840 (num_cuda_devices is 0 on macOS Mojave).
     for rel in [
         "corpus/c30a-cellpose-macos-gpu-missing.txt",
         "corpus/c25a-colmap-macos-mojave-num-cuda-devices-zero.txt",
+        // gnina/gnina#145: CMake fails to find nvcc on an Intel MacBook Pro.
+        "corpus/c33b-gnina-macbook-pro-intel-cmake-failed-to-find-nvcc.txt",
     ] {
         let (_, f) = explain(rel);
         assert_eq!(codes(&f), BTreeSet::from(["HINT008"]), "{rel}");

@@ -31,7 +31,7 @@ pub(super) const TOPICS: &[(Topic, &[&str])] = &[
     ),
     (Topic::Cudnn, &["cudnn", "libcudnn"]),
     (Topic::EnvVar, &["cuda_visible_devices", "ld_library_path"]),
-    (Topic::Gpu, &["gpu", "gpus", "cuda", "nvidia"]),
+    (Topic::Gpu, &["gpu", "gpus", "cuda", "nvidia", "nvcc"]),
 ];
 
 /// Words that make a line read as a failure.

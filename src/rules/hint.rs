@@ -109,7 +109,9 @@ fn amd(inv: &Inventory) -> Option<(String, String)> {
 fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str) -> Vec<Finding> {
     let said = match subject_of {
         Subject::Topic(_) => format!("the report mentions {subject}"),
-        Subject::Platform(_) => format!("the report comes from {subject} and something failed there"),
+        Subject::Platform(_) => {
+            format!("the report comes from {subject} and something failed there")
+        }
     };
     let mut f = match subject_of {
         // A mention in a line that reads as a failure, or any mention beside
