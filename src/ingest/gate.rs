@@ -32,6 +32,10 @@ pub enum Gate {
     Devices = 1 << 10,
     /// Subjects a report mentions (see [`super::topics`]).
     Topic = 1 << 11,
+    /// The GPU itself named (`gpu`, `cuda`, `nvidia`): a topic only in a failing line.
+    GpuWord = 1 << 12,
+    /// A word of a phrase that makes a line read as a failure (`error`, `cannot`).
+    Failing = 1 << 13,
 }
 
 /// Words (lowercase letters only) that can make a line matter to a parser.
@@ -477,9 +481,25 @@ fn table() -> &'static Table {
             }
         }
         // The topic words gate as catalog needles do: by their best key word.
-        for (_, needles) in super::topics::TOPICS {
+        for (topic, needles) in super::topics::TOPICS {
+            let gate = if *topic == crate::inventory::Topic::Gpu {
+                Gate::GpuWord
+            } else {
+                Gate::Topic
+            };
             for w in needles.iter().filter_map(|n| catalog_word(n)) {
-                m.entry(word_hash(w.bytes())).or_default().gates |= Gate::Topic as u16;
+                m.entry(word_hash(w.bytes())).or_default().gates |= gate as u16;
+            }
+        }
+        // A failing phrase matches inside longer words (`fail` in `failed`),
+        // so its key word gates with the usual endings too.
+        for w in super::topics::FAILING
+            .iter()
+            .filter_map(|n| catalog_word(n))
+        {
+            for end in ["", "s", "d", "ed", "es", "ing", "ure", "ures"] {
+                let word = format!("{w}{end}");
+                m.entry(word_hash(word.bytes())).or_default().gates |= Gate::Failing as u16;
             }
         }
         for (i, e) in super::errors::CATALOG.iter().enumerate() {

@@ -35,7 +35,7 @@ pub(super) const TOPICS: &[(Topic, &[&str])] = &[
 ];
 
 /// Words that make a line read as a failure.
-const FAILING: &[&str] = &[
+pub(super) const FAILING: &[&str] = &[
     "error",
     "fail",
     "not found",
@@ -105,7 +105,14 @@ pub fn scan(doc: &Doc, b: &mut Builder) {
             return;
         }
         // nvidia-smi's table names MIG in every header.
-        if !line.gate(Gate::Topic) || line.text.trim_start().starts_with('|') {
+        // A line naming only the GPU itself counts when it may read as a
+        // failure and no failing one was kept yet (every nvidia-smi CSV row
+        // names NVIDIA).
+        let gpu_only = !line.gate(Gate::Topic)
+            && line.gate(Gate::GpuWord)
+            && line.gate(Gate::Failing)
+            && !mentions.iter().any(|m| m.topic == Topic::Gpu && m.failing);
+        if !(line.gate(Gate::Topic) || gpu_only) || line.text.trim_start().starts_with('|') {
             continue;
         }
         let lower = line.text.to_ascii_lowercase();
