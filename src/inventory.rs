@@ -98,6 +98,13 @@ impl Inventory {
         }
     }
 
+    /// Read from a machine by the probe (its origin is `probe ...`, kept when
+    /// its card or check JSON is read back), not from a pasted report, where
+    /// what is absent is only unsaid.
+    pub fn probed(&self) -> bool {
+        self.origin.starts_with("probe")
+    }
+
     pub fn note(&mut self, subject: impl Into<String>, message: impl Into<String>) {
         self.notes.push(Note {
             subject: subject.into(),

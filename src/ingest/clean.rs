@@ -99,21 +99,13 @@ pub fn clean(label: &str, text: &str) -> Doc {
         k += 1;
         let mut line: &str = joined.as_deref().unwrap_or(raws[i]);
         if line.len() > MAX_LINE {
-            let mut cut = MAX_LINE;
-            while !line.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            line = &line[..cut];
+            line = &line[..floor_boundary(line, MAX_LINE)];
             doc.truncated_lines += 1;
         }
         let mut text = clean_line(line);
         if text.len() > MAX_LINE {
             // Tab expansion can grow a line; keep the cap.
-            let mut cut = MAX_LINE;
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            text.truncate(cut);
+            text.truncate(floor_boundary(&text, MAX_LINE));
         }
         let src = source(label, i + 1);
         let cmd_at = prompt_command(&text).map(|c| c.as_ptr() as usize - text.as_ptr() as usize);
@@ -593,6 +585,16 @@ fn strip_backticks(s: &str) -> &str {
 /// Substring test (the parsers' gates keep it off most lines).
 pub fn has(hay: &str, needle: &str) -> bool {
     hay.contains(needle)
+}
+
+/// The largest char boundary of `s` at or below `i` (at most `s.len()`),
+/// where a byte limit may cut a line or a window may start.
+pub fn floor_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// [`has`] ignoring ASCII case, for a lowercase `needle`, without lowering a copy of `hay`.

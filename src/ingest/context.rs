@@ -355,10 +355,7 @@ fn across(prev: &str, t: &str, src: &str, c: &mut Clues) {
     let tail = (tail..prev.len())
         .find(|&k| prev.is_char_boundary(k))
         .unwrap_or(prev.len());
-    let head = (0..=SPAN.min(t.len()))
-        .rev()
-        .find(|&k| t.is_char_boundary(k))
-        .unwrap_or(0);
+    let head = super::clean::floor_boundary(t, SPAN);
     let cut = prev.len() - tail;
     let joint = format!("{} {}", &prev[tail..], t[..head].trim_start());
     for m in clue_re().captures_iter(&joint) {
@@ -549,11 +546,9 @@ fn amd_name(t: &str, at: usize) -> String {
         .find(['(', ',', ';', '|', '"', '\''])
         .unwrap_or(rest.len())
         .min(48);
-    let mut end = end;
-    while !rest.is_char_boundary(end) {
-        end -= 1;
-    }
-    rest[..end].trim().to_string()
+    rest[..super::clean::floor_boundary(rest, end)]
+        .trim()
+        .to_string()
 }
 
 /// Fill what the parsers left unknown from the clues of every input.

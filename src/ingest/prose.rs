@@ -569,7 +569,12 @@ fn cpu_build_said(t: &str, src: &str, b: &mut Builder) {
         return;
     };
     let before = t[..m.start()].to_ascii_lowercase();
-    if before.trim_end().ends_with("instead of the") || before.trim_end().ends_with("instead of") {
+    let before = before.trim_end();
+    if before
+        .strip_suffix(" the")
+        .unwrap_or(before)
+        .ends_with("instead of")
+    {
         return;
     }
     if !got_re().is_match(t) {
@@ -676,10 +681,7 @@ fn driver_in_sentence(t: &str) -> Option<DriverVersion> {
             continue;
         }
         let whole = m.get(0)?;
-        let mut from = whole.start().saturating_sub(48);
-        while !t.is_char_boundary(from) {
-            from -= 1;
-        }
+        let from = super::clean::floor_boundary(t, whole.start().saturating_sub(48));
         let before = &t[from..whole.start()];
         if NOT_THE_INSTALLED_DRIVER.iter().any(|w| has_ci(before, w)) {
             continue;

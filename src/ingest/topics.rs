@@ -3,7 +3,7 @@
 //! first line that does. They back the hint rules, which speak only when no
 //! rule names a cause.
 
-use super::clean::Doc;
+use super::clean::{floor_boundary, Doc};
 use super::gate::Gate;
 use super::Builder;
 use crate::inventory::{Mention, Topic};
@@ -131,13 +131,9 @@ pub fn scan(doc: &Doc, b: &mut Builder) {
                 continue;
             }
             let t = line.text.trim();
-            let mut end = t.len().min(160);
-            while !t.is_char_boundary(end) {
-                end -= 1;
-            }
             let m = Mention {
                 topic: *topic,
-                text: t[..end].to_string(),
+                text: t[..floor_boundary(t, 160)].to_string(),
                 source: line.src.to_string(),
                 failing,
             };

@@ -801,7 +801,7 @@ fn check_drv009(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     };
     // A pasted report that names no torch is about something else: this is
     // advice for the next install, not the cause of what the report shows.
-    if !inv.origin.starts_with("probe") {
+    if !inv.probed() {
         f.severity = Severity::Info;
         f.message
             .push_str(" The report names no torch: this is advice for the next install, not the cause of what it shows.");

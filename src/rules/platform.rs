@@ -472,7 +472,7 @@ pub static PLAT007: Rule = Rule {
 
 fn check_plat007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     // Containers and WSL do not show the host's PCI bus reliably: absence proves nothing there.
-    if !inv.origin.starts_with("probe") || facts::in_container(inv) || facts::is_wsl(inv) {
+    if !inv.probed() || facts::in_container(inv) || facts::is_wsl(inv) {
         return vec![];
     }
     // A PCI scan that degraded (a note says so) cannot prove absence either.
