@@ -179,7 +179,7 @@ regex_fn!(
 );
 regex_fn!(
     field_re,
-    r"^(?:#{2,6}\s*(?P<h>[^#].*?)\s*#*|[-*\s]*\*\*(?P<b>[^*]+?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+)|(?P<p>(?i:tensorflow version|cudnn|cudnn version|cuda/cudnn version|nvidia-smi|gpu model and memory|os platform and distribution)):\s+(?P<pv>.+))$"
+    r"^(?:#{2,6}\s*(?P<h>[^#].*?)\s*#*|[-*\s]*\*\*(?P<b>[^*]+?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+)|(?P<p>(?i:tensorflow version|cudnn|cudnn version|cuda/cudnn version|cuda|cuda version|cuda toolkit|cuda toolkit version|nvidia-smi|gpu model and memory|os platform and distribution)):\s+(?P<pv>.+))$"
 );
 
 /// Compile the patterns most reports reach, ahead of their first use.
@@ -198,6 +198,10 @@ const PLAIN_KEYS: &[&str] = &[
     "cudnn",
     "cudnn version",
     "cuda/cudnn version",
+    "cuda",
+    "cuda version",
+    "cuda toolkit",
+    "cuda toolkit version",
     "nvidia-smi",
     "gpu model and memory",
     "os platform and distribution",
@@ -353,6 +357,31 @@ fn template(doc: &Doc, b: &mut Builder) {
                 b.package("tensorflow", &v, &src);
             }
             continue;
+        }
+        // `CUDA version: 11.2`, `CUDA/cuDNN version: 10.1 / 7.6`: the CUDA
+        // the reporter installed, read as a toolkit where no tool named one.
+        if matches!(
+            key.as_str(),
+            "cuda"
+                | "cuda version"
+                | "cuda toolkit"
+                | "cuda toolkit version"
+                | "cuda/cudnn version"
+        ) && b.inv.toolkits.is_empty()
+        {
+            if let Some(c) = version_token_re()
+                .captures(&value)
+                .and_then(|m| m[1].parse::<CudaVersion>().ok())
+                .filter(|c| (7..=13).contains(&c.major))
+            {
+                toolkit_stated(
+                    b,
+                    "a CUDA toolkit",
+                    c,
+                    &src,
+                    "the CUDA version a template field states",
+                );
+            }
         }
         // `cuDNN: 8.0.4`, `CUDA/cuDNN version: 10.1 / 7.6`: the cuDNN the reporter installed.
         if key.starts_with("cudnn") || key == "cuda/cudnn version" {
@@ -910,8 +939,17 @@ mod tests {
             inv.python[0].package("tensorflow").unwrap().version,
             "2.3.1"
         );
+        assert_eq!(inv.toolkits[0].version.value.to_string(), "10.1.243");
+        assert!(inv.toolkits[0].version.source.ends_with("(prose)"));
         let inv = run("- CUDA/cuDNN version: 10.1 / 7.6\n");
         assert_eq!(inv.libraries.cudnn[0].version.value, "7.6");
+        assert_eq!(inv.toolkits[0].version.value.to_string(), "10.1");
+        // cupy #4664's template: the CUDA the reporter installed.
+        let inv = run("CuPy version: 8.4\nPlatform: Debian Linux\nCUDA: 11.2\n");
+        assert_eq!(inv.toolkits[0].version.value.to_string(), "11.2");
+        // Not a CUDA version: a yes/no field, or a number that is no CUDA release.
+        let inv = run("- CUDA: yes\n- CUDA version: 2.1\n");
+        assert!(inv.toolkits.is_empty());
         // Other `Key: value` lines are not template fields.
         let inv = run("Error: cuDNN 8.0.4 failed\nnote: cudnn: 9.1 was loaded\n");
         assert!(inv.libraries.cudnn.is_empty());

@@ -448,6 +448,19 @@ fn undecorated(name: &str) -> Option<String> {
     (bare != name.trim() && !bare.is_empty()).then_some(bare)
 }
 
+/// A typed name with its memory after it ("GTX 1080 8GB", "RTX 3060 (12 GB)",
+/// "RTX 3090 24GB VRAM"), without it. Tried last: names nvidia-smi prints
+/// with their memory ("NVIDIA H100 80GB HBM3") are found whole.
+fn without_typed_memory(name: &str) -> Option<String> {
+    static MEMORY: OnceLock<Regex> = OnceLock::new();
+    let memory = MEMORY.get_or_init(|| {
+        Regex::new(r"(?i)\s+\(?\d{1,3}\s?GB\)?(?:\s+(?:VRAM|GDDR\dX?))?\s*$")
+            .expect("memory suffix pattern")
+    });
+    let bare = memory.replace(name.trim(), "").into_owned();
+    (bare != name.trim() && !bare.is_empty()).then_some(bare)
+}
+
 /// Levenshtein distance, for "did you mean".
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
@@ -606,10 +619,15 @@ impl Kb {
         }
         // A MIG instance, a vGPU profile or a Vulkan-decorated Tegra name
         // is the board it runs on.
-        match undecorated(name).and_then(|bare| self.gpu_candidates_as_given(&bare)) {
-            Some(found @ GpuLookup::Found(_)) => Some(found),
-            _ => full,
+        for bare in [undecorated(name), without_typed_memory(name)]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(found @ GpuLookup::Found(_)) = self.gpu_candidates_as_given(&bare) {
+                return Some(found);
+            }
         }
+        full
     }
 
     fn gpu_candidates_as_given(&self, name: &str) -> Option<GpuLookup<'_>> {
@@ -907,7 +925,7 @@ impl Kb {
 
 #[cfg(test)]
 mod tests {
-    use super::{undecorated, NameKey};
+    use super::{undecorated, without_typed_memory, GpuLookup, NameKey};
 
     fn same_part(query: &str, row: &str) -> bool {
         NameKey::new(query).same_part(&NameKey::new(row))
@@ -946,6 +964,34 @@ mod tests {
         ] {
             assert_eq!(undecorated(decorated).as_deref(), Some(bare), "{decorated}");
         }
+    }
+
+    #[test]
+    fn typed_memory_comes_off_last() {
+        for (typed, bare) in [
+            ("GTX 1080 8GB", "GTX 1080"),
+            ("RTX 3060 (12 GB)", "RTX 3060"),
+            ("RTX 3090 24GB VRAM", "RTX 3090"),
+        ] {
+            assert_eq!(
+                without_typed_memory(typed).as_deref(),
+                Some(bare),
+                "{typed}"
+            );
+        }
+        assert_eq!(without_typed_memory("NVIDIA A100-SXM4-40GB"), None);
+        let kb = crate::kb::Kb::embedded();
+        let GpuLookup::Found(r) = kb.gpu_match("GTX 1080 8GB") else {
+            panic!("GTX 1080 8GB not found");
+        };
+        assert_eq!(r.name, "NVIDIA GeForce GTX 1080");
+        // Whole names that carry their memory are still their own rows.
+        let GpuLookup::Found(r) = kb.gpu_match("NVIDIA H100 80GB HBM3") else {
+            panic!("H100 80GB HBM3 not found");
+        };
+        assert_eq!(r.name, "NVIDIA H100 80GB HBM3");
+        // Two rows left after the memory comes off decide nothing.
+        assert!(!matches!(kb.gpu_match("A100 80GB"), GpuLookup::Found(_)));
     }
 
     #[test]
