@@ -229,6 +229,10 @@ pub struct Setting {
     /// configuration (`k3s`, `RKE2`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub k3s: F<String>,
+    /// A DGX or HGX 8-GPU system the report names (`DGX A100`, `HGX H100`),
+    /// whose GPUs are joined through NVSwitches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nvswitch_board: F<String>,
     /// The report names a pod's `runtimeClassName` (the nvidia runtime
     /// chosen per pod, not by default).
     #[serde(skip_serializing_if = "Option::is_none")]

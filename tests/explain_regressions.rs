@@ -1077,3 +1077,66 @@ fn the_oci_runtime_s_file_exists_is_driver_files_in_the_image() {
     );
     assert!(f.is_empty(), "{f:?}");
 }
+
+#[test]
+fn an_nvswitch_system_where_cuda_fails_is_a_fabric_manager_hint() {
+    // NVIDIA/gpu-operator#545 (DGX A100, the CUDA validator crash-loops) and
+    // #286 (an A100 HGX, the same): nvidia-smi works, CUDA does not.
+    for rel in [
+        "corpus/c34c-gpu-operator-2023-dgx-a100-rke2-fabricmanager-not-started.txt",
+        "corpus/c34c-gpu-operator-2021-hgx-a100-centos7-fabricmanager-missing.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let h = f
+            .iter()
+            .find(|f| f.code == "HINT002")
+            .unwrap_or_else(|| panic!("{rel}: {f:?}"));
+        assert_eq!(h.severity, Severity::Info);
+        assert!(h.message.contains("an NVSwitch system"), "{}", h.message);
+        assert!(
+            f.iter().all(|f| f.severity == Severity::Info),
+            "{rel}: {f:?}"
+        );
+    }
+    // Eight A100 SXM4 GPUs in nvidia-smi are an HGX A100 8-GPU board.
+    let rows: String = (0..8)
+        .map(|i| format!("GPU {i}: NVIDIA A100-SXM4-80GB (UUID: GPU-{i}aaaaaaa-0000-0000-0000-000000000000)\n"))
+        .collect();
+    let failing = "RuntimeError: CUDA error: unknown error when starting the CUDA validator\n";
+    let (_, f) = explain_text("t", &format!("{rows}{failing}"));
+    assert!(f.iter().any(|f| f.code == "HINT002"), "{f:?}");
+    // Two of them are not; a DGX that shows nothing failing gets no hint;
+    // an HGX A100 4-GPU board has no NVSwitch.
+    let two: String = rows.lines().take(2).map(|l| format!("{l}\n")).collect();
+    let (_, f) = explain_text("t", &format!("{two}{failing}"));
+    assert!(f.iter().all(|f| f.code != "HINT002"), "{f:?}");
+    let (_, f) = explain_text("t", "Our DGX A100 runs the training jobs every night.\n");
+    assert!(f.iter().all(|f| f.code != "HINT002"), "{f:?}");
+    let (inv, _) = explain_text("t", &format!("Node: HGX A100 4-GPU\n{failing}"));
+    assert!(inv.setting.nvswitch_board.is_none());
+}
+
+#[test]
+fn a_driver_branch_past_its_end_of_life_is_advice_in_a_paste() {
+    // jax-ml/jax#12335: a V100 on R470 typed in the report; the branch is not the failure.
+    let (_, f) = explain("corpus/c34a-jax-2022-jax-platforms-gpu-means-rocm.txt");
+    let d = f.iter().find(|f| f.code == "DRV005").unwrap();
+    assert_eq!(d.severity, Severity::Info);
+    assert!(d.message.contains("lifecycle advice"), "{}", d.message);
+    // On a probed machine it is a warning.
+    let mut inv = Inventory::new("probe /");
+    inv.nvidia.driver_version = Some(gpucompat::inventory::Fact::new(
+        "470.57.02".parse().unwrap(),
+        "nvidia-smi",
+    ));
+    inv.gpus.push(gpucompat::inventory::Gpu {
+        name: Some(gpucompat::inventory::Fact::new(
+            "Tesla V100-SXM2-16GB".to_string(),
+            "nvidia-smi",
+        )),
+        ..Default::default()
+    });
+    let f = run_rules(&inv, Kb::embedded());
+    let d = f.iter().find(|f| f.code == "DRV005").unwrap();
+    assert_eq!(d.severity, Severity::Warning);
+}

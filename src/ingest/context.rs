@@ -29,6 +29,7 @@ regex_fn!(
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
+    |(?P<nvsw>\b(?:[dh]gx[\s-]?(?:a100|a800|h100|h200|h800|b200|b300)|(?:a100|a800|h100|h200|h800|b200|b300)[\s-]hgx|[dh]gx-2)\b)
     |(?P<app>\bollama\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
     |(?P<rtclass>\bruntimeclassname\b)
     "
@@ -151,6 +152,7 @@ pub struct Clues {
     ext_build: Option<(String, String)>,
     l4t_host: Option<(u32, String)>,
     k3s: Option<(String, String)>,
+    nvswitch_board: Option<(String, String)>,
     runtime_class: Option<String>,
     app: Option<(String, String)>,
     l4t_image: Option<(u32, String, String)>,
@@ -215,11 +217,27 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 let template = key.starts_with("rocm used to build")
                     || key.starts_with("hip runtime")
                     || key.starts_with("miopen");
-                if c.amd.is_none() && !nvidia_word(&lower) && !template {
-                    // `an AMD card` names no model.
-                    let generic = a.as_str().split_whitespace().count() >= 3;
+                // A command's `--rocm` flag (`singularity --nv --rocm`) names no GPU.
+                let flag = t[..a.start()].ends_with("--");
+                if c.amd.is_none() && !nvidia_word(&lower) && !template && !flag {
+                    let clue = a.as_str().to_ascii_lowercase();
+                    // `an AMD card` names no model; a stack's name (ROCm,
+                    // DirectML, ZLUDA) names none either.
+                    let generic = clue.split_whitespace().count() >= 3;
+                    let stack = ["rocm", "/whl/rocm", "directml", "zluda", "amdgpu"]
+                        .iter()
+                        .any(|w| {
+                            clue.trim_start_matches(|ch: char| {
+                                !ch.is_ascii_alphanumeric() && ch != '/'
+                            }) == *w
+                        });
                     let name = if generic {
                         "AMD (no model named)".to_string()
+                    } else if stack {
+                        format!(
+                            "AMD (no model named; the report names {})",
+                            a.as_str().trim()
+                        )
                     } else {
                         amd_name(t, a.start())
                     };
@@ -310,6 +328,16 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                         "RKE2"
                     };
                     c.k3s = Some((which.to_string(), src.to_string()));
+                }
+            }
+            if let Some(n) = m.name("nvsw") {
+                // An HGX A100 4-GPU board joins its GPUs without NVSwitches.
+                let after = lower[n.end()..].trim_start();
+                let four = ["4-gpu", "4 gpu", "4gpu"]
+                    .iter()
+                    .any(|w| after.starts_with(w));
+                if c.nvswitch_board.is_none() && !four {
+                    c.nvswitch_board = Some((n.as_str().to_string(), src.to_string()));
                 }
             }
             if m.name("rtclass").is_some() {
@@ -698,6 +726,11 @@ pub fn apply(c: &Clues, b: &mut Builder) {
             Fact::new(true, src).with_note("the report names a Kubernetes distribution")
         });
     }
+    if let Some((board, src)) = &c.nvswitch_board {
+        s.nvswitch_board.get_or_insert_with(|| {
+            Fact::new(board.clone(), src).with_note("the report names the system")
+        });
+    }
     if let Some((app, src)) = &c.app {
         s.app
             .get_or_insert_with(|| Fact::new(app.clone(), src).with_note("the report names it"));
@@ -906,6 +939,19 @@ mod tests {
             assert!(run(t).pci.is_empty(), "{t}");
         }
         assert_eq!(run("  ROCm 6.2 on gfx1100\n").pci.len(), 1);
+    }
+
+    #[test]
+    fn a_rocm_flag_names_no_gpu_and_the_stack_s_name_is_no_model() {
+        // apptainer/singularity #5002: `--nv --rocm` are the command's flags.
+        let inv =
+            run("Title: --nv --rocm won't find correct ldconfig when run from Nix userspace\n");
+        assert!(inv.pci.is_empty());
+        let inv = run("I run it on ROCm and it won't start\n");
+        assert_eq!(
+            inv.pci[0].name.as_deref(),
+            Some("AMD (no model named; the report names ROCm)")
+        );
     }
 
     #[test]

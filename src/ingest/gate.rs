@@ -251,6 +251,8 @@ const WORDS: &[(Gate, &[&str])] = &[
             "whl",
             "jetson",
             "colab",
+            "dgx",
+            "hgx",
             "tegra",
             "l",
             "jetpack",

@@ -375,7 +375,7 @@ pub static DRV005: Rule = Rule {
     summary: "A datacenter GPU or Kubernetes node runs a new-feature (short-lived) or end-of-life driver branch.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "The driver's branch (`535.104.05` → R535) in the `driver_branches` table: its kind (LTSB, PB or NFB) and end-of-life date, compared with the knowledge base's date. It fires only where the branch matters for support: a datacenter GPU, or a Kubernetes node.",
+        what_it_checks: "The driver's branch (`535.104.05` → R535) in the `driver_branches` table: its kind (LTSB, PB or NFB) and end-of-life date, compared with the knowledge base's date. It fires only where the branch matters for support: a datacenter GPU, or a Kubernetes node. A warning on a machine gpucompat probes; in a pasted report, an info finding: lifecycle advice beside the failure the report shows.",
         why_it_breaks: "NVIDIA's datacenter drivers come in Long Term Support (LTSB), Production (PB) and New Feature (NFB) branches. NFBs are short-lived and get no long-term fixes; an end-of-life branch gets no security or bug fixes and no support for newer CUDA. Fleets on such branches drift apart and break on the next CUDA image.",
         how_to_fix: "Move to a supported production or LTS branch (the finding lists those still supported). Keep the same branch on every node of a cluster. Where the branch is the last one that drives the GPU (the `architectures` table's last driver branch, R470 for Kepler), no newer branch is a fix: the finding says so and gives the choices, staying on that branch past its end of life or replacing the GPU, with the newest torch build that still has kernels for it.",
         sources: &[
@@ -461,6 +461,14 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     if let Some(k) = &inv.container.kubernetes {
         f = f.fact("Kubernetes", k);
+    }
+    // A pasted report shows a failure; a branch's lifecycle is advice beside
+    // it, not its cause, and must not hide what the report's words point at.
+    if !inv.probed() {
+        f.severity = Severity::Info;
+        f.message.push_str(
+            " In a pasted report this is lifecycle advice: it names no cause of what the report shows.",
+        );
     }
     if let Some(fx) = last_branch_fix(inv, kb, &drv.value, &mut f) {
         f.fix = Some(fx);

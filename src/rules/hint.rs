@@ -14,15 +14,22 @@ use super::{Docs, Rule};
 /// In code order: the first that applies is kept, so the platforms, which
 /// decide what any other hint would mean, come first.
 pub static RULES: &[&Rule] = &[
-    &HINT008, &HINT009, &HINT003, &HINT001, &HINT002, &HINT004, &HINT005, &HINT006, &HINT007,
+    &HINT008, &HINT009, &HINT003, &HINT002, &HINT001, &HINT004, &HINT005, &HINT006, &HINT007,
 ];
 
 /// What makes a hint speak: a subject the report mentions in a failing line,
-/// or a platform fact of the report beside a failure.
+/// a platform fact of the report beside a failure, or either.
 #[derive(Clone, Copy)]
 enum Subject {
     Topic(Topic),
     Platform(fn(&Inventory) -> Option<(String, String)>),
+    /// The topic where a failing line names it, else the platform (named
+    /// by the third field) beside a failure.
+    TopicOrPlatform(
+        Topic,
+        fn(&Inventory) -> Option<(String, String)>,
+        &'static str,
+    ),
 }
 
 /// One hint rule: its code, name, category, what makes it speak, what to
@@ -68,6 +75,33 @@ fn failure(inv: &Inventory) -> Option<(String, String)> {
         .map(|m| (m.text.clone(), m.source.clone()))
 }
 
+/// An NVSwitch system: one the report names (DGX A100, HGX H100), or eight
+/// or more GPUs of the SXM parts that only an HGX 8-GPU baseboard seats
+/// eight of (A100/A800 SXM4, H100/H800 SXM, H200, B200).
+fn nvswitch_system(inv: &Inventory) -> Option<(String, String)> {
+    if let Some(b) = &inv.setting.nvswitch_board {
+        return Some((b.value.clone(), b.source.clone()));
+    }
+    let names: Vec<&crate::inventory::Fact<String>> =
+        inv.gpus.iter().filter_map(|g| g.name.as_ref()).collect();
+    let hgx = |n: &str| {
+        let l = n.to_ascii_lowercase();
+        l.contains("a100-sxm")
+            || l.contains("a800-sxm")
+            || l.contains("h100 80gb hbm3")
+            || l.contains("h100-sxm")
+            || l.contains("h800")
+            || l.contains("h200")
+            || l.contains("b200")
+    };
+    (names.len() >= 8 && names.iter().all(|n| hgx(&n.value))).then(|| {
+        (
+            format!("{} x {}", names.len(), names[0].value),
+            names[0].source.clone(),
+        )
+    })
+}
+
 fn wsl(inv: &Inventory) -> Option<(String, String)> {
     let f = inv.wsl.is_wsl.as_ref().filter(|f| f.value)?;
     Some(("WSL2".to_string(), f.source.clone()))
@@ -107,35 +141,43 @@ fn amd(inv: &Inventory) -> Option<(String, String)> {
 }
 
 fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str) -> Vec<Finding> {
-    let said = match subject_of {
-        Subject::Topic(_) => format!("the report mentions {subject}"),
-        Subject::Platform(_) => {
-            format!("the report comes from {subject} and something failed there")
-        }
-    };
-    let mut f = match subject_of {
+    let topic = |t: Topic| mention(inv, t).filter(|m| m.failing || !inv.errors.is_empty());
+    let platform = |of: fn(&Inventory) -> Option<(String, String)>| of(inv).zip(failure(inv));
+    let (said, f) = match subject_of {
         // A mention in a line that reads as a failure, or any mention beside
         // an error the catalog read: a working setup's lines that name cuDNN
         // or TensorRT say nothing is wrong.
-        Subject::Topic(t) => {
-            let Some(m) = mention(inv, t).filter(|m| m.failing || !inv.errors.is_empty()) else {
-                return vec![];
-            };
-            rule.finding(String::new()).evidence(
-                format!("mention of {subject}"),
-                &m.text,
-                &m.source,
+        Subject::Topic(t) | Subject::TopicOrPlatform(t, _, _) if topic(t).is_some() => {
+            let m = topic(t).expect("checked");
+            (
+                format!("the report mentions {subject}"),
+                rule.finding(String::new()).evidence(
+                    format!("mention of {subject}"),
+                    &m.text,
+                    &m.source,
+                ),
             )
         }
-        Subject::Platform(of) => {
-            let (Some((what, at)), Some((text, source))) = (of(inv), failure(inv)) else {
+        Subject::Platform(of) | Subject::TopicOrPlatform(_, of, _) => {
+            let Some(((what, at), (text, source))) = platform(of) else {
                 return vec![];
             };
-            rule.finding(String::new())
-                .evidence("platform", what, at)
-                .evidence("what failed", text, source)
+            let said = match subject_of {
+                Subject::TopicOrPlatform(_, _, noun) => {
+                    format!("the report comes from {noun} ({what}) and something failed there")
+                }
+                _ => format!("the report comes from {subject} and something failed there"),
+            };
+            (
+                said,
+                rule.finding(String::new())
+                    .evidence("platform", what, at)
+                    .evidence("what failed", text, source),
+            )
         }
+        Subject::Topic(_) => return vec![],
     };
+    let mut f = f;
     f.message = format!(
         "No rule found a cause here, but {said}. {} {}",
         rule.docs.why_it_breaks, "This is a hint from the report's words, not a verdict."
@@ -149,11 +191,14 @@ hint_rule!(HINT001, check_hint001, "HINT001", "hint-mig", Category::Mig, Subject
     "Run `nvidia-smi -L` (MIG devices and their UUIDs) and `nvidia-smi mig -lgi`; select an instance with `CUDA_VISIBLE_DEVICES=MIG-<uuid>` and run one process per instance.",
     &["https://docs.nvidia.com/datacenter/tesla/mig-user-guide/ (CUDA device enumeration)"]);
 
-hint_rule!(HINT002, check_hint002, "HINT002", "hint-nvswitch", Category::FabricManager, Subject::Topic(Topic::Nvswitch),
-    "NVSwitch or the fabric manager",
-    "On NVSwitch systems (HGX, DGX) CUDA and NCCL need nvidia-fabricmanager running at exactly the driver's version; without it CUDA reports 'system not yet initialized' and NVLink collectives fail.",
+hint_rule!(HINT002, check_hint002, "HINT002", "hint-nvswitch", Category::FabricManager, Subject::TopicOrPlatform(Topic::Nvswitch, nvswitch_system, "an NVSwitch system"),
+    "NVSwitch or the fabric manager (or comes from an NVSwitch system, a DGX or HGX 8-GPU board)",
+    "On NVSwitch systems (HGX 8-GPU boards, DGX) CUDA and NCCL need nvidia-fabricmanager running at exactly the driver's version; without it nvidia-smi still lists the GPUs, but CUDA reports 'system not yet initialized' and whatever starts CUDA (a CUDA sample, a validator pod, NCCL) fails.",
     "Run `systemctl status nvidia-fabricmanager` and `nvidia-smi -q | grep -i -A2 fabric`; install the fabric manager of the driver's exact version and start it.",
-    &["https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/"]);
+    &[
+        "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/",
+        "https://docs.nvidia.com/ai-enterprise/release-8/8.0/infra-software/vgpu/features/nvswitch.html (NVSwitch platforms: HGX A100, H100, H800, H200, B200, B300 8-GPU baseboards)",
+    ]);
 
 hint_rule!(HINT003, check_hint003, "HINT003", "hint-wsl", Category::Wsl, Subject::Platform(wsl),
     "WSL2",
