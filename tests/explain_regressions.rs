@@ -272,8 +272,9 @@ fn new_messages_name_their_cause() {
             "ERR039",
         ),
         (
+            // The toolkit (11.2) newer than driver 450 names it; the error joins it.
             "corpus/c4-jittor-cuda112-on-driver-450-ptx-unsupported.txt",
-            "ERR002",
+            "RUN004",
         ),
         (
             "corpus/c4-ollama-039-windows-1080ti-nvcuda-old-driver.txt",
@@ -1139,4 +1140,53 @@ fn a_driver_branch_past_its_end_of_life_is_advice_in_a_paste() {
     let f = run_rules(&inv, Kb::embedded());
     let d = f.iter().find(|f| f.code == "DRV005").unwrap();
     assert_eq!(d.severity, Severity::Warning);
+}
+
+#[test]
+fn a_toolkit_newer_than_the_driver_is_named() {
+    // NVIDIA/numba-cuda#192: toolkit 12.8 (PTX 8.7) typed beside driver 550 (CUDA 12.4).
+    let (_, f) = explain("corpus/c34a-numba-cuda-2025-toolkit128-ptx87-driver550.txt");
+    let r = f.iter().find(|f| f.code == "RUN004").unwrap();
+    assert_eq!(r.severity, Severity::Warning);
+    assert_eq!(r.category, Category::DriverTooOld);
+    assert!(
+        r.fix
+            .as_ref()
+            .unwrap()
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("570.26"),
+        "{r:?}"
+    );
+    // With the PTX error seen, the observed error joins it at error severity.
+    let (_, f) = explain("corpus/c26b-pynari-ptx-85-driver-550.txt");
+    let r = f.iter().find(|f| f.code == "RUN004").unwrap();
+    assert_eq!(r.severity, Severity::Error);
+    assert!(f.iter().all(|f| f.code != "ERR002"), "{f:?}");
+    // Another major: nothing it builds runs.
+    let (_, f) = explain_text("t", "Driver Version: 470.82.01\nCUDA version: 12.1\n");
+    let r = f.iter().find(|f| f.code == "RUN004").unwrap();
+    assert_eq!(r.severity, Severity::Warning);
+    assert!(r.message.contains("error 35"), "{}", r.message);
+    // Quiet: a toolkit at or below the driver's CUDA.
+    let (_, f) = explain_text("t", "Driver Version: 550.120\nCUDA version: 12.4\n");
+    assert!(f.iter().all(|f| f.code != "RUN004"), "{f:?}");
+    // Beside a torch that bundles its runtime, a newer minor is info.
+    let (_, f) = explain_text(
+        "t",
+        "Driver Version: 550.120\nCUDA version: 12.8\ntorch==2.5.1+cu121\n",
+    );
+    let r = f.iter().find(|f| f.code == "RUN004").unwrap();
+    assert_eq!(r.severity, Severity::Info, "{f:?}");
+}
+
+#[test]
+fn triton_s_mma_assertion_is_a_gpu_its_release_does_not_know() {
+    // triton-lang/triton#6087: Triton 3.2's getMMAVersionSafe on an RTX 5080 (sm_120).
+    let (_, f) = explain("corpus/c34d-triton-2025-rtx5080-sm120-getmmaversion-assert.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    // The words alone, in a sentence about something else, are no error.
+    let (inv, _) = explain_text("t", "Triton 3.3 supports compute capability 12.0 now\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }

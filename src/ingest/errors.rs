@@ -316,6 +316,8 @@ pub static CATALOG: &[Entry] = &[
     ea("rapids-unsupported-gpu", "UnsupportedCUDAError", &["compute capability", "architecture is required"], K::ArchNotCompiled, None,
         "cudf.errors.UnsupportedCUDAError: A GPU with NVIDIA Volta™ (Compute Capability 7.0) or newer architecture is required."),
     // NVRTC's status for the same refusal, often the only line shown.
+    e("triton-mma-capability-not-supported", "computeCapability not supported", K::ArchNotCompiled, None,
+        "python: ../../../lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp:36: int mlir::triton::gpu::(anonymous namespace)::getMMAVersionSafe(int, DotOp): Assertion `false && \"computeCapability not supported\"' failed."),
     e("nvrtc-invalid-option", "NVRTC_ERROR_INVALID_OPTION", K::ArchNotCompiled, None,
         "pygpu.gpuarray.GpuArrayException: (b'nvrtcCompileProgram: NVRTC_ERROR_INVALID_OPTION', 3)"),
     // --- NVSwitch / fabric manager, forward compatibility ----------------------------------------
@@ -610,6 +612,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("smi-cannot-communicate-typed", &["https://github.com/elementary/os-patches/issues/155"]),
     ("nvidia-docker-uvm", &["https://github.com/NVIDIA/nvidia-docker/issues/137"]),
     ("module-load-error-not-permitted", &["https://github.com/NVIDIA/gpu-operator/issues/1142"]),
+    ("triton-mma-capability-not-supported", &["https://github.com/triton-lang/triton/blob/main/lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp (getMMAVersionSafe asserts 'computeCapability not supported' for a compute capability its release has no MMA version for)", "https://github.com/triton-lang/triton/issues/6087"]),
     ("execution-providers-cpu-only", &["https://github.com/facefusion/facefusion/issues/48"]),
     ("invokeai-device-type-cpu", &["https://github.com/invoke-ai/InvokeAI/issues/1202"]),
     ("library-loaded-from-system-path", &["https://github.com/JuliaGPU/CUDA.jl/issues/2530"]),

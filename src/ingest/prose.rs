@@ -179,7 +179,7 @@ regex_fn!(
 );
 regex_fn!(
     field_re,
-    r"^(?:#{2,6}\s*(?P<h>[^#].*?)\s*#*|[-*\s]*\*\*(?P<b>[^*]+?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+)|(?P<p>(?i:tensorflow version|cudnn|cudnn version|cuda/cudnn version|cuda|cuda version|cuda toolkit|cuda toolkit version|nvidia-smi|gpu model and memory|os platform and distribution)):\s+(?P<pv>.+))$"
+    r"^(?:#{2,6}\s*(?P<h>[^#].*?)\s*#*|[-*\s]*\*\*(?P<b>[^*]+?):?\*\*:?\s*(?P<bv>.*)|-\s+(?P<d>[A-Za-z][A-Za-z /()]{1,50}?):\s+(?P<dv>.+)|(?P<p>(?i:tensorflow version|cudnn|cudnn version|cuda/cudnn version|cuda|cuda version|cuda toolkit|cuda toolkit version|driver version|nvidia driver version|nvidia-smi|gpu model and memory|os platform and distribution)):\s+(?P<pv>.+))$"
 );
 
 /// Compile the patterns most reports reach, ahead of their first use.
@@ -202,6 +202,8 @@ const PLAIN_KEYS: &[&str] = &[
     "cuda version",
     "cuda toolkit",
     "cuda toolkit version",
+    "driver version",
+    "nvidia driver version",
     "nvidia-smi",
     "gpu model and memory",
     "os platform and distribution",

@@ -63,7 +63,15 @@ fn check_mis001(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if said.is_empty() && other.is_empty() {
         return vec![];
     }
+    let newer = |v: &str| {
+        smi.zip(v.parse::<crate::version::CudaVersion>().ok())
+            .is_some_and(|(m, v)| v.major_minor() > m.value.major_minor())
+    };
     let msg = match (smi, other.first()) {
+        (Some(m), Some((what, v, _))) if newer(v) => format!(
+            "nvidia-smi's CUDA Version {}.{} is the newest CUDA this driver supports; {what} is CUDA {v}. The header never shows the toolkit or the image, but this one is newer than the driver supports: what it builds or starts needs a newer driver (RUN004, CTR002).",
+            m.value.major, m.value.minor
+        ),
         (Some(m), Some((what, v, _))) => format!(
             "nvidia-smi's CUDA Version {}.{} is the newest CUDA this driver supports; {what} is CUDA {v}. Both can be right at once: the header never shows the toolkit or the image.",
             m.value.major, m.value.minor

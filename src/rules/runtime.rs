@@ -10,7 +10,7 @@ use super::facts::{self, CudaMax, Runtime};
 use super::fix;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&RUN001, &RUN002, &RUN003];
+pub static RULES: &[&Rule] = &[&RUN001, &RUN002, &RUN003, &RUN004];
 
 /// How a bundled runtime relates to the driver.
 #[derive(Debug, Clone)]
@@ -350,4 +350,99 @@ fn check_run003(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         out.push(f);
     }
     out
+}
+
+pub static RUN004: Rule = Rule {
+    code: "RUN004",
+    name: "toolkit-newer-than-driver",
+    category: Category::DriverTooOld,
+    severity: Severity::Warning,
+    summary: "A CUDA toolkit (nvcc) is newer than the driver's CUDA: what it builds or JIT-compiles needs a newer driver.",
+    semantics: &[CompatSemantic::Toolkit, CompatSemantic::MinorVersion],
+    docs: Docs {
+        what_it_checks: "Each CUDA toolkit with nvcc (found on disk, `nvcc --version`, or named in the report) against the newest CUDA the driver supports. Another CUDA major than the driver's: a warning. The same major, newer minor: a warning where the report names no framework that bundles its own CUDA runtime (the toolkit is then what the failing program was built or JIT-compiled with: numba, CuPy, PyCUDA, hashcat, a CUDA sample), else an info finding. An observed 'driver insufficient' or 'unsupported PTX' error raises it to an error. Not when the driver is newer than every row of the table.",
+        why_it_breaks: "Programs a toolkit builds link its CUDA runtime and carry PTX of its PTX ISA version. Across a major, a driver older than the toolkit's CUDA runs none of them (error 35, 'CUDA driver version is insufficient for CUDA runtime version'). Within a major, minor-version compatibility runs their SASS, but the driver's JIT compiler cannot read PTX newer than itself: every run-time compiler that emits PTX with this toolkit (numba, CuPy, PyCUDA, NVRTC users) fails with 'the provided PTX was compiled with an unsupported toolchain' (error 222) or ptxas' 'Unsupported .version'. nvidia-smi's CUDA Version is the driver's maximum and must be at least the toolkit's.",
+        how_to_fix: "Upgrade the driver to at least the toolkit's own driver (named in the finding), or use a toolkit no newer than the driver's CUDA (nvidia-smi's 'CUDA Version') and rebuild with it.",
+        sources: &[
+            "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (Table 3: the toolkit driver of each CUDA release)",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html (PTX built by a newer toolkit is not JIT-compiled by an older driver)",
+            "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInsufficientDriver = 35, cudaErrorUnsupportedPtxVersion = 222)",
+        ],
+    },
+    check: check_run004,
+    superseded_by: &[],
+};
+
+/// The toolkit builds use: the one CUDA_HOME / CUDA_PATH names, else
+/// `/usr/local/cuda`'s, else the newest a report shows (nvcc's output, a
+/// toolkit it names). On a probed machine with several toolkits and none
+/// selected, none: a toolkit left installed builds nothing until chosen.
+fn toolkit_in_use(inv: &Inventory) -> Option<&crate::inventory::Toolkit> {
+    let dir = |p: &str| p.trim_end_matches(['/', '\\']).to_string();
+    let nvcc = || inv.toolkits.iter().filter(|t| t.has_nvcc);
+    if let Some((_, home)) = facts::cuda_home(inv) {
+        if let Some(t) = nvcc().find(|t| dir(&t.path) == dir(&home.value)) {
+            return Some(t);
+        }
+    }
+    if let Some(t) = nvcc().find(|t| dir(&t.path) == "/usr/local/cuda") {
+        return Some(t);
+    }
+    let mut versions: Vec<_> = nvcc().map(|t| t.version.value.major_minor()).collect();
+    versions.sort();
+    versions.dedup();
+    if inv.probed() && versions.len() > 1 {
+        return None;
+    }
+    nvcc().max_by_key(|t| t.version.value)
+}
+
+fn check_run004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let Some(max) = facts::driver_cuda_max(inv, kb).filter(|m| !m.at_least) else {
+        return vec![];
+    };
+    let Some(t) = toolkit_in_use(inv).filter(|t| t.version.value.major_minor() > max.value) else {
+        return vec![];
+    };
+    let v = t.version.value.major_minor();
+    let os = facts::driver_os(inv);
+    let toolkit_min = kb.min_driver_for_cuda(&v, os, Semantic::Toolkit);
+    let other_major = v.major != max.value.major;
+    let bundled = !facts::runtimes(inv, kb).is_empty();
+    let what = if other_major {
+        format!(
+            "Nothing it builds runs on this driver: a CUDA {} runtime needs a driver of CUDA {} or newer (error 35).",
+            v.major, v
+        )
+    } else {
+        "What it builds runs under minor-version compatibility, but PTX it emits (numba, CuPy, PyCUDA, NVRTC and other run-time compilers, or binaries without SASS for this GPU) cannot be JIT-compiled by this driver (error 222, 'Unsupported .version').".to_string()
+    };
+    let mut f = RUN004.finding(format!(
+        "CUDA toolkit {v} ({}) is newer than this driver's CUDA {}. {what}",
+        t.path, max.value
+    ));
+    if !other_major && bundled {
+        f.severity = Severity::Info;
+        f.message.push_str(" The frameworks here bundle their own CUDA runtime: this matters only to what the toolkit builds.");
+    }
+    f = max
+        .cite(f)
+        .evidence("CUDA toolkit version", t.version.value, &t.version.source);
+    if let Some(d) = facts::driver(inv) {
+        f = f.fact("driver version", d);
+    }
+    let f = match toolkit_min {
+        Some(m) => {
+            f = f.kb(m.kb.clone());
+            f.fix_note(format!(
+                "upgrade the driver to {} or newer (CUDA {v}'s toolkit driver), or use a CUDA toolkit no newer than {} and rebuild with it",
+                m.driver, max.value
+            ))
+        }
+        None => f.fix_note(format!(
+            "upgrade the driver to one that supports CUDA {v}, or use a CUDA toolkit no newer than {} and rebuild with it",
+            max.value
+        )),
+    };
+    vec![f]
 }

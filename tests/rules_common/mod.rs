@@ -448,6 +448,11 @@ pub fn firing(code: &str) -> Inventory {
             .gpu("NVIDIA GeForce RTX 3090")
             .torch("2.5.1+cu121", Some("12.1"))
             .build(),
+        "RUN004" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .toolkit("/usr/local/cuda", "12.8.0", true)
+            .build(),
         "ARCH001" => B::linux()
             .driver("570.124.04", Some("12.8"))
             .gpu("NVIDIA GeForce RTX 5090")
@@ -913,6 +918,13 @@ pub fn near_miss(code: &str) -> Inventory {
             .driver("530.30.02", Some("12.1"))
             .gpu("NVIDIA GeForce RTX 3090")
             .torch("2.5.1+cu121", Some("12.1"))
+            .build(),
+        // Several toolkits and none selected: the newer one builds nothing.
+        "RUN004" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 3090")
+            .toolkit("/usr/local/cuda-12.4", "12.4.1", true)
+            .toolkit("/usr/local/cuda-12.8", "12.8.0", true)
             .build(),
         "ARCH001" | "ARCH002" => B::linux()
             .driver("550.54.14", Some("12.4"))
