@@ -1190,3 +1190,21 @@ fn triton_s_mma_assertion_is_a_gpu_its_release_does_not_know() {
     let (inv, _) = explain_text("t", "Triton 3.3 supports compute capability 12.0 now\n");
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }
+
+#[test]
+fn a_node_that_advertises_no_gpu_is_a_question_about_its_runtime() {
+    // kubernetes/minikube#19114: the docker driver started without --gpus.
+    let (inv, f) =
+        explain("corpus/c34c-minikube-2024-docker-driver-gpu-addon-without-gpus-flag.txt");
+    assert!(inv.container.kubernetes.is_some());
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("device plugin"), "{}", e.message);
+    // awslabs/amazon-eks-ami#2768: the same symptom, and the driver is the cause.
+    let (_, f) = explain("corpus/c21c-eks-al2023-g7-blackwell-proprietary-kmod.txt");
+    assert_eq!(errors_in(&f, Category::Container), 0, "{f:?}");
+    assert!(categories(&f).contains(&Category::DriverBranch));
+    // A pod that asks for a GPU and is scheduled says nothing.
+    let (inv, _) = explain_text("t", "Limits:\n  nvidia.com/gpu: 1\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}

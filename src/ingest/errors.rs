@@ -535,6 +535,8 @@ pub static CATALOG: &[Entry] = &[
         "Failed to initialize NVML: Insufficient Permissions", container_if_mentioned),
     ex("k8s-zero-gpus", "nvidia.com/gpu:", &[], K::ContainerNoGpuRuntime, None,
         " nvidia.com/gpu:     0", k8s_zero_gpus),
+    ex("k8s-insufficient-gpu", "Insufficient nvidia.com/gpu", &[], K::ContainerNoGpuRuntime, None,
+        "  Warning  FailedScheduling  45s   default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.", k8s_insufficient_gpus),
     // --- WSL ----------------------------------------------------------------------------------------
     ex("wsl-libcuda-not-symlink", "/usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", &[], K::WslLibcuda, None,
         "/sbin/ldconfig.real: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link", wsl_libcuda_present),
@@ -613,6 +615,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvidia-docker-uvm", &["https://github.com/NVIDIA/nvidia-docker/issues/137"]),
     ("module-load-error-not-permitted", &["https://github.com/NVIDIA/gpu-operator/issues/1142"]),
     ("triton-mma-capability-not-supported", &["https://github.com/triton-lang/triton/blob/main/lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp (getMMAVersionSafe asserts 'computeCapability not supported' for a compute capability its release has no MMA version for)", "https://github.com/triton-lang/triton/issues/6087"]),
+    ("k8s-insufficient-gpu", &["https://github.com/kubernetes/minikube/issues/19114", "https://github.com/NVIDIA/k8s-device-plugin (README: the plugin advertises nvidia.com/gpu only when the node's container runtime runs the NVIDIA runtime for it)"]),
     ("execution-providers-cpu-only", &["https://github.com/facefusion/facefusion/issues/48"]),
     ("invokeai-device-type-cpu", &["https://github.com/invoke-ai/InvokeAI/issues/1202"]),
     ("library-loaded-from-system-path", &["https://github.com/JuliaGPU/CUDA.jl/issues/2530"]),
@@ -2123,6 +2126,16 @@ fn k8s_zero_gpus(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     if b.inv.container.kubernetes.is_none() {
         b.inv.container.kubernetes =
             Some(Fact::new(true, c.src).with_note("a node's nvidia.com/gpu resource"));
+    }
+    Some(k)
+}
+
+/// The scheduler's `Insufficient nvidia.com/gpu`: no node advertises a free
+/// GPU, the first sign of a device plugin that registered none.
+fn k8s_insufficient_gpus(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    if b.inv.container.kubernetes.is_none() {
+        b.inv.container.kubernetes =
+            Some(Fact::new(true, c.src).with_note("the scheduler's nvidia.com/gpu resource"));
     }
     Some(k)
 }

@@ -636,6 +636,15 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // Kubernetes: the node's runtime must hand the plugin the GPUs.
+        "ERR010" if all(&|e| crate::ingest::clean::has_ci(&e.text, "nvidia.com/gpu")) => Some((
+            None,
+            Fix {
+                command: Some("sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default && sudo systemctl restart containerd".into()),
+                note: Some("make the NVIDIA runtime the node's default for the device plugin (or give the plugin a RuntimeClass of it); for minikube's docker driver, `minikube start --gpus all`; then check the plugin's log for the GPUs it registered".into()),
+                ..Default::default()
+            },
+        )),
         // nvcc, ptxas or NVRTC refusing an architecture: the compiler, not a wheel, is what to change.
         "ERR004" if all(&|e| super::arch::compiler_refused(e)) => Some((
             None,
@@ -654,7 +663,13 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
 /// causes and the command that decides.
 fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Option<String> {
     let only = |k: ErrorKind| !errs.is_empty() && errs.iter().all(|e| e.kind == k);
+    let k8s = !errs.is_empty()
+        && errs
+            .iter()
+            .all(|e| crate::ingest::clean::has_ci(&e.text, "nvidia.com/gpu"));
     match code {
+        // A node that advertises no GPU: the plugin saw none, for one of several reasons.
+        "ERR010" if k8s => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
         "ERR002" if only(ErrorKind::InsufficientDriver) && !driver_in_sight(inv) => Some("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into()),
         // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
