@@ -377,12 +377,12 @@ fn scores() -> (Score, Score) {
     (dev, sealed)
 }
 
-/// What the development part holds today (83.8% of 665 reports): a score only
+/// What the development part holds today (83.1% of 682 reports): a score only
 /// allowed to rise as reports are fixed; reports that join may lower it.
 /// The targets ([`DEV_SCORE`], [`SEALED_SCORE`], no must-not error) are
 /// asserted by `corpus_meets_its_targets`, ignored until they are met.
-const DEV_FLOOR: f64 = 0.835;
-const DEV_MUST_NOT_CEILING: usize = 0;
+const DEV_FLOOR: f64 = 0.83;
+const DEV_MUST_NOT_CEILING: usize = 1;
 
 #[test]
 fn rules_name_the_expected_category() {
