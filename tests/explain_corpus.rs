@@ -382,7 +382,7 @@ fn scores() -> (Score, Score) {
 /// The targets ([`DEV_SCORE`], [`SEALED_SCORE`], no must-not error) are
 /// asserted by `corpus_meets_its_targets`, ignored until they are met.
 const DEV_FLOOR: f64 = 0.83;
-const DEV_MUST_NOT_CEILING: usize = 1;
+const DEV_MUST_NOT_CEILING: usize = 0;
 
 #[test]
 fn rules_name_the_expected_category() {

@@ -1208,3 +1208,49 @@ fn a_node_that_advertises_no_gpu_is_a_question_about_its_runtime() {
     let (inv, _) = explain_text("t", "Limits:\n  nvidia.com/gpu: 1\n");
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }
+
+#[test]
+fn a_container_that_misses_what_the_driver_has_is_the_container() {
+    // canonical/lxd#5618 (nvidia-uvm not passed: deviceQuery returns 30) and
+    // NVIDIA/nvidia-docker#1163 (the hook's ldconfig path: no libnvidia-ml in
+    // the container); nvidia-smi shows the driver working in both.
+    for rel in [
+        "corpus/c35c-lxd-2019-container-missing-nvidia-uvm-error30.txt",
+        "corpus/c35c-nvidia-docker-2019-debian-backports-ldconfig-at-prefix.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let e = f
+            .iter()
+            .find(|f| f.code == "ERR068")
+            .unwrap_or_else(|| panic!("{rel}: {f:?}"));
+        assert_eq!(e.category, Category::Container);
+        assert!(
+            e.evidence.iter().any(|e| e.fact == "nvidia-smi answered"),
+            "{rel}"
+        );
+        assert_eq!(errors_in(&f, Category::NoDriver), 0, "{rel}: {f:?}");
+    }
+    // The same error on the host is no container's.
+    let (_, f) = explain_text(
+        "t",
+        "| NVIDIA-SMI 390.25                 Driver Version: 390.25                    |\ncudaGetDeviceCount returned 30\n",
+    );
+    assert!(f.iter().all(|f| f.code != "ERR068"), "{f:?}");
+}
+
+#[test]
+fn error_804_in_a_container_names_both_ways_out() {
+    // A homepod image on a GTX 1650 (toolkit 1.4.0 mounted the compat
+    // libraries), and the same error where the host driver was the fix.
+    let (_, f) = explain("corpus/c35c-torchpod-2021-toolkit-140-error804-gtx1650.txt");
+    let e = f.iter().find(|f| f.code == "ERR003").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("container toolkit"), "{}", e.message);
+    // On the host, error 804 stays an error.
+    let (_, f) = explain_text(
+        "t",
+        "CUDA error: forward compatibility was attempted on non supported HW\n",
+    );
+    let e = f.iter().find(|f| f.code == "ERR003").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+}

@@ -434,6 +434,23 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR042");
     }
+    // The driver answers (nvidia-smi worked), yet the program in the
+    // container finds no GPU: the container's devices or driver libraries.
+    let smi_answered = inv.nvidia.smi_ok.as_ref().is_some_and(|f| f.value);
+    if facts::in_container(inv)
+        && smi_answered
+        && matches!(
+            k,
+            ErrorKind::InitFailed
+                | ErrorKind::LibcudaMissing
+                | ErrorKind::NoDevice
+                | ErrorKind::SmiNoDriver
+        )
+        && !facts::is_wsl(inv)
+        && inv.env.get("CUDA_VISIBLE_DEVICES").is_none()
+    {
+        return Some("ERR068");
+    }
     // Under WSL2 the container toolkit's NVML comes from the Windows driver too.
     if facts::is_wsl(inv) && (no_gpu || k == ErrorKind::ContainerToolkitNoDriver) {
         return Some("ERR023");
@@ -668,6 +685,8 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
             .iter()
             .all(|e| crate::ingest::clean::has_ci(&e.text, "nvidia.com/gpu"));
     match code {
+        // Error 804 in a container: the image's compat libraries, or the toolkit's injection of them.
+        "ERR003" if facts::in_container(inv) => Some("Observed error: CUDA error 804 inside a container: CUDA's forward-compatibility libraries (cuda-compat) were loaded on a GPU that does not support forward compatibility (GeForce and most workstation GPUs). They come from the image (its compat directory on the loader path, for a CUDA newer than the host driver) or from the container toolkit that mounted them (nvidia-container-toolkit 1.4.0 did): either upgrade the host driver to the image's CUDA, so nothing needs them, or keep them off the container's loader path (another toolkit release, an image made for the host driver's CUDA). To be sure, run inside the container: ldconfig -p | grep -i compat; echo $LD_LIBRARY_PATH; and on the host: nvidia-smi; nvidia-ctk --version".into()),
         // A node that advertises no GPU: the plugin saw none, for one of several reasons.
         "ERR010" if k8s => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
@@ -795,6 +814,15 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 f.message = "Observed error: the nvidia kernel module is not loaded, and Secure Boot is on: the kernel refuses a module not signed with an enrolled key. To be sure, run: mokutil --sb-state; sudo dmesg | grep -i -E 'nvidia|module verification|key'".into();
                 if let Some(sb) = &inv.os.secure_boot {
                     f.push_evidence("Secure Boot", "on", &sb.source);
+                }
+            }
+            "ERR068" => {
+                f.message = "Observed error: inside a container, CUDA or NVML found no GPU or no driver library, while nvidia-smi shows the driver working: the container lacks a device node (nvidia-uvm is the usual one) or a driver library that the NVIDIA runtime should have given it. To be sure, run inside the container: ls -l /dev/nvidia*; ldconfig -p | grep -E 'libcuda|libnvidia-ml'".into();
+                if let Some(v) = &inv.nvidia.smi_ok {
+                    f.push_evidence("nvidia-smi answered", v.value, &v.source);
+                }
+                if let Some(r) = &inv.container.runtime {
+                    f.push_evidence("container", &r.value, &r.source);
                 }
             }
             "ERR042" => {
@@ -1372,6 +1400,13 @@ setting_rule!(ERR042, check_err042, "ERR042", "observed-nvidia-smi-missing-in-co
     "Start the container with GPUs: `docker run --gpus all ...` (Compose: `deploy.resources.reservations.devices` with `driver: nvidia`; Kubernetes: a `nvidia.com/gpu` limit); install and configure the NVIDIA Container Toolkit on the host if `--gpus` is refused, and keep NVIDIA_DRIVER_CAPABILITIES at `compute,utility` or `all`.",
     ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: utility is required for nvidia-smi and NVML)", "https://github.com/cnstark/pytorch-docker/issues/19"]);
 
+setting_rule!(ERR068, check_err068, "ERR068", "observed-container-misses-what-the-driver-has", Category::Container, ["CTR001"],
+    "The driver answers (nvidia-smi works), but a program in a container finds no GPU or no driver library: the container lacks a device node or a driver library.",
+    "Init, no-device, no-driver and missing-library errors (cudaGetDeviceCount 30, 'couldn't find libnvidia-ml.so', libcuda not loadable) in a report from inside a container (LXD/LXC, docker, podman) whose nvidia-smi output shows the driver working, with no CUDA_VISIBLE_DEVICES in sight and not under WSL2.",
+    "A container sees only the device nodes and driver libraries its runtime hands it. The NVIDIA runtime (or LXD's nvidia.runtime, a CDI spec) mounts /dev/nvidia*, /dev/nvidia-uvm and the driver's user-space libraries and runs ldconfig; when one is missing (nvidia-uvm not passed, the hook's ldconfig path wrong for the host, a device cgroup rule dropping it), nvidia-smi may still work while CUDA fails with 'unknown error' (30) or the NVML library is not found.",
+    "Start the container through the NVIDIA runtime so it gets every device and library (`docker run --gpus all`; LXD: `lxc config set CONTAINER nvidia.runtime true` and a `gpu` device); check inside it with `ls -l /dev/nvidia*` (nvidia-uvm must be there; run `nvidia-modprobe -u -c=0` on the host if it is missing) and `ldconfig -p | grep -E 'libcuda|libnvidia-ml'`; on hosts whose ldconfig is not at /sbin/ldconfig.real, set `ldconfig = \"/sbin/ldconfig\"` in /etc/nvidia-container-runtime/config.toml.",
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (configuration: ldconfig path)", "https://documentation.ubuntu.com/lxd/en/latest/reference/devices_gpu/ (nvidia.runtime, GPU devices)", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnknown = 30)"]);
+
 pub static ERR041: Rule = Rule {
     code: "ERR041",
     name: "observed-cuda-unavailable-beside-an-nvidia-gpu",
@@ -1533,5 +1568,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067,
+    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068,
 ];

@@ -855,6 +855,10 @@ pub fn firing(code: &str) -> Inventory {
             .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
             .build(),
         "ERR043" => pasted(VgpuUnlicensed, "        License Status                    : Unlicensed (Restricted)"),
+        "ERR068" => in_setting(InitFailed, "cudaGetDeviceCount returned 30", |i| {
+            i.container.runtime = f("lxc".into(), "input line 1");
+            i.nvidia.smi_ok = f(true, "input line 3");
+        }),
         "ERR042" => in_setting(NoNvidiaDriver, "bash: nvidia-smi: command not found", |i| {
             i.container.runtime = f("docker".into(), "input line 1");
         }),
@@ -1342,6 +1346,11 @@ pub fn near_miss(code: &str) -> Inventory {
         "ERR042" => B(firing("CTR001"))
             .error(NoNvidiaDriver, "bash: nvidia-smi: command not found")
             .build(),
+        // The same error where nvidia-smi does not answer either: the driver's, not the container's.
+        "ERR068" => in_setting(InitFailed, "cudaGetDeviceCount returned 30", |i| {
+            i.container.runtime = f("lxc".into(), "input line 1");
+            i.nvidia.smi_ok = f(false, "input line 3");
+        }),
         // The CPU-only torch is known: WHL001 names it, with the error.
         "ERR041" => with_error(firing("WHL001"), CudaUnavailable),
         other => panic!("no near miss for {other}"),
