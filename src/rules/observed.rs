@@ -447,7 +447,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
                 | ErrorKind::SmiNoDriver
         )
         && !facts::is_wsl(inv)
-        && inv.env.get("CUDA_VISIBLE_DEVICES").is_none()
+        && !inv.env.contains_key("CUDA_VISIBLE_DEVICES")
     {
         return Some("ERR068");
     }
