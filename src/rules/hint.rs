@@ -143,7 +143,7 @@ fn amd(inv: &Inventory) -> Option<(String, String)> {
 fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str) -> Vec<Finding> {
     let topic = |t: Topic| mention(inv, t).filter(|m| m.failing || !inv.errors.is_empty());
     let platform = |of: fn(&Inventory) -> Option<(String, String)>| of(inv).zip(failure(inv));
-    let (said, f) = match subject_of {
+    let (said, mut f) = match subject_of {
         // A mention in a line that reads as a failure, or any mention beside
         // an error the catalog read: a working setup's lines that name cuDNN
         // or TensorRT say nothing is wrong.
@@ -177,7 +177,6 @@ fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str
         }
         Subject::Topic(_) => return vec![],
     };
-    let mut f = f;
     f.message = format!(
         "No rule found a cause here, but {said}. {} {}",
         rule.docs.why_it_breaks, "This is a hint from the report's words, not a verdict."

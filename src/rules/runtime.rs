@@ -360,7 +360,7 @@ pub static RUN004: Rule = Rule {
     summary: "A CUDA toolkit (nvcc) is newer than the driver's CUDA: what it builds or JIT-compiles needs a newer driver.",
     semantics: &[CompatSemantic::Toolkit, CompatSemantic::MinorVersion],
     docs: Docs {
-        what_it_checks: "Each CUDA toolkit with nvcc (found on disk, `nvcc --version`, or named in the report) against the newest CUDA the driver supports. Another CUDA major than the driver's: a warning. The same major, newer minor: a warning where the report names no framework that bundles its own CUDA runtime (the toolkit is then what the failing program was built or JIT-compiled with: numba, CuPy, PyCUDA, hashcat, a CUDA sample), else an info finding. An observed 'driver insufficient' or 'unsupported PTX' error raises it to an error. Not when the driver is newer than every row of the table.",
+        what_it_checks: "The CUDA toolkit builds use (the one CUDA_HOME or CUDA_PATH names, else /usr/local/cuda's, else the one `nvcc --version` or the report names; on a probed machine with several toolkits and none selected, none) against the newest CUDA the driver supports. Another CUDA major than the driver's, or a driver below the major's minor-version-compatibility floor: a warning. The same major, newer minor: a warning where the report names no framework that bundles its own CUDA runtime (the toolkit is then what the failing program was built or JIT-compiled with: numba, CuPy, PyCUDA, hashcat, a CUDA sample), else an info finding. An observed 'driver insufficient' or 'unsupported PTX' error raises it to an error. Not when the driver is newer than every row of the table.",
         why_it_breaks: "Programs a toolkit builds link its CUDA runtime and carry PTX of its PTX ISA version. Across a major, a driver older than the toolkit's CUDA runs none of them (error 35, 'CUDA driver version is insufficient for CUDA runtime version'). Within a major, minor-version compatibility runs their SASS, but the driver's JIT compiler cannot read PTX newer than itself: every run-time compiler that emits PTX with this toolkit (numba, CuPy, PyCUDA, NVRTC users) fails with 'the provided PTX was compiled with an unsupported toolchain' (error 222) or ptxas' 'Unsupported .version'. nvidia-smi's CUDA Version is the driver's maximum and must be at least the toolkit's.",
         how_to_fix: "Upgrade the driver to at least the toolkit's own driver (named in the finding), or use a toolkit no newer than the driver's CUDA (nvidia-smi's 'CUDA Version') and rebuild with it.",
         sources: &[
@@ -407,12 +407,22 @@ fn check_run004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let v = t.version.value.major_minor();
     let os = facts::driver_os(inv);
     let toolkit_min = kb.min_driver_for_cuda(&v, os, Semantic::Toolkit);
-    let other_major = v.major != max.value.major;
+    // Minor-version compatibility: CUDA 11 and later, within the driver's
+    // major, from the major's floor driver on.
+    let floor = kb.min_driver_for_cuda(&v, os, Semantic::MinorCompat);
+    let above_floor = match (facts::driver(inv), &floor) {
+        (Some(d), Some(m)) => crate::kb::driver_meets(&d.value, &m.driver),
+        _ => true,
+    };
+    let no_compat = v.major != max.value.major || v.major < 11 || !above_floor;
     let bundled = !facts::runtimes(inv, kb).is_empty();
-    let what = if other_major {
+    let what = if no_compat {
         format!(
-            "Nothing it builds runs on this driver: a CUDA {} runtime needs a driver of CUDA {} or newer (error 35).",
-            v.major, v
+            "Nothing it builds runs on this driver: a CUDA {v} runtime needs a driver of CUDA {v} or newer{} (error 35).",
+            match (&floor, v.major >= 11) {
+                (Some(m), true) => format!(", or of CUDA {}.x from {} on (minor-version compatibility)", v.major, m.driver),
+                _ => String::new(),
+            }
         )
     } else {
         "What it builds runs under minor-version compatibility, but PTX it emits (numba, CuPy, PyCUDA, NVRTC and other run-time compilers, or binaries without SASS for this GPU) cannot be JIT-compiled by this driver (error 222, 'Unsupported .version').".to_string()
@@ -421,7 +431,7 @@ fn check_run004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         "CUDA toolkit {v} ({}) is newer than this driver's CUDA {}. {what}",
         t.path, max.value
     ));
-    if !other_major && bundled {
+    if !no_compat && bundled {
         f.severity = Severity::Info;
         f.message.push_str(" The frameworks here bundle their own CUDA runtime: this matters only to what the toolkit builds.");
     }
