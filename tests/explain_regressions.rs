@@ -1254,3 +1254,23 @@ fn error_804_in_a_container_names_both_ways_out() {
     let e = f.iter().find(|f| f.code == "ERR003").unwrap();
     assert_eq!(e.severity, Severity::Error);
 }
+
+#[test]
+fn uv_s_missing_platform_wheel_and_a_cpu_only_device_option() {
+    // OpenRAL/openral#88: torch 2.8.0+cu128 has no linux-aarch64 wheel on a GB10.
+    let (_, f) = explain("corpus/c36b-openral-2026-gb10-aarch64-torch280-cu128-no-wheel.txt");
+    let e = f.iter().find(|f| f.code == "ERR034").unwrap();
+    assert_eq!(e.category, Category::PlatformPosture);
+    assert!(e.message.contains("platform"), "{}", e.message);
+    // TabbyML/tabby#1163: a source build whose --device takes only cpu.
+    let (_, f) = explain("corpus/c36a-tabby-2024-source-build-without-cuda-feature-wsl.txt");
+    let e = f.iter().find(|f| f.code == "ERR038").unwrap();
+    assert_eq!(e.category, Category::CpuOnlyWheel);
+    assert!(e.message.contains("offers only cpu"), "{}", e.message);
+    // A device option that offers cuda too is no CPU build.
+    let (inv, _) = explain_text(
+        "t",
+        "error: invalid value 'gpu' for '--device <DEVICE>'\n  [possible values: cpu, cuda]\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}

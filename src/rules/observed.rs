@@ -653,6 +653,22 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // uv: no wheel of that version for this machine's platform tag.
+        "ERR034" if all(&|e| crate::ingest::clean::has_ci(&e.text, "matching platform tag")) => Some((
+            Some("Observed error: uv found no wheel of the package for this machine's platform (an aarch64 host, such as a GH200, GB10 or Jetson, asking for a version published for x86_64 and Windows only, or a Python the version has no wheels for). To be sure, run: python -c \"import platform, sys; print(platform.machine(), sys.version)\"; uv's hint lists the platforms that version has wheels for"),
+            Fix {
+                note: Some("pin a release that publishes wheels for this platform (for torch on aarch64, one whose CUDA index carries manylinux aarch64 wheels), or build the package from source".into()),
+                ..Default::default()
+            },
+        )),
+        // A command-line program whose --device choices are only the CPU.
+        "ERR038" if all(&|e| crate::ingest::clean::has_ci(&e.text, "possible values: cpu")) => Some((
+            Some("Observed error: the program's device option offers only cpu: this build of the program was made without GPU support (a source build without its CUDA feature, or a CPU-only release). To be sure, run the program's --help and look for cuda among the device values"),
+            Fix {
+                note: Some("install the program's CUDA release, or rebuild it with its CUDA feature enabled (for a Rust program, `cargo build --release --features cuda`), with a CUDA toolkit the driver supports".into()),
+                ..Default::default()
+            },
+        )),
         // Kubernetes: the node's runtime must hand the plugin the GPUs.
         "ERR010" if all(&|e| crate::ingest::clean::has_ci(&e.text, "nvidia.com/gpu")) => Some((
             None,
