@@ -1274,3 +1274,16 @@ fn uv_s_missing_platform_wheel_and_a_cpu_only_device_option() {
     );
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }
+
+#[test]
+fn torch_compile_without_triton_on_windows_is_the_platform() {
+    // pytorch/pytorch#136361: inductor needs Triton, which had no Windows build.
+    let (_, f) = explain("corpus/c35a-pytorch-2024-torch-compile-windows-no-triton.txt");
+    assert!(f.iter().any(|f| f.code == "ERR034"), "{f:?}");
+    // On Linux the same words say Triton is missing or old, not the platform.
+    let (inv, _) = explain_text(
+        "t",
+        "RuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old.\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
