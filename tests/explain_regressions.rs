@@ -1287,3 +1287,18 @@ fn torch_compile_without_triton_on_windows_is_the_platform() {
     );
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }
+
+#[test]
+fn nvidia_smi_not_available_inside_a_container_in_the_reporter_s_words() {
+    // odysseus-dev/odysseus#2659: compose started the container without a GPU reservation.
+    let (_, f) =
+        explain("corpus/c36b-odysseus-2026-compose-missing-gpu-reservation-wsl-docker.txt");
+    let e = f.iter().find(|f| f.code == "ERR042").unwrap();
+    assert_eq!(e.category, Category::Container);
+    // A sentence about another tool's availability is no error.
+    let (inv, _) = explain_text(
+        "t",
+        "The dashboard is not available until nvidia-smi runs\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
