@@ -616,7 +616,7 @@ fn check_arch007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         let Some(row) = kb.nvcc_targets(&t.version.value) else {
             continue;
         };
-        let home = named_by_home(inv, t);
+        let home = facts::named_by_home(inv, t);
         for g in &gpus {
             let Some(cc) = g.cc.as_ref() else { continue };
             let c = cc.value.plain();
@@ -709,15 +709,6 @@ fn toolkit_note(
         ),
         (None, _) => (f, format!("use a CUDA toolkit whose nvcc targets {}", c.sm())),
     }
-}
-
-/// The CUDA_HOME / CUDA_PATH a build takes, when it names this toolkit's directory.
-fn named_by_home<'a>(
-    inv: &'a Inventory,
-    t: &crate::inventory::Toolkit,
-) -> Option<(&'static str, &'a crate::inventory::Fact<String>)> {
-    let dir = |p: &str| p.trim_end_matches(['/', '\\']).to_string();
-    facts::cuda_home(inv).filter(|(_, v)| dir(&v.value) == dir(&t.path))
 }
 
 /// Errors that say the program got no GPU.

@@ -418,3 +418,12 @@ pub fn cuda_home(inv: &Inventory) -> Option<(&'static str, &Fact<String>)> {
         .into_iter()
         .find_map(|k| inv.env.get(k).map(|v| (k, v)))
 }
+
+/// The CUDA_HOME / CUDA_PATH a build takes, when it names this toolkit's directory.
+pub fn named_by_home<'a>(
+    inv: &'a Inventory,
+    t: &crate::inventory::Toolkit,
+) -> Option<(&'static str, &'a crate::inventory::Fact<String>)> {
+    let dir = |p: &str| p.trim_end_matches(['/', '\\']).to_string();
+    cuda_home(inv).filter(|(_, v)| dir(&v.value) == dir(&t.path))
+}

@@ -34,6 +34,26 @@ pub struct Judgment<'a> {
     pub ptx_only: Vec<String>,
 }
 
+/// Whether the driver runs CUDA `r`, newer than its own CUDA `max`, under
+/// minor-version compatibility: CUDA 11 and later, within the driver's major,
+/// from the major's floor driver on (an unknown driver or floor passes).
+/// Also the floor itself, for the message.
+fn minor_compat(
+    kb: &Kb,
+    drv: Option<&crate::version::DriverVersion>,
+    os: crate::inventory::OsKind,
+    r: CudaVersion,
+    max: CudaVersion,
+) -> (Option<MinDriver>, bool) {
+    let floor = kb.min_driver_for_cuda(&r, os, Semantic::MinorCompat);
+    let same_major = r.major == max.major && r.major >= 11;
+    let above_floor = match (drv, &floor) {
+        (Some(d), Some(f)) => crate::kb::driver_meets(d, &f.driver),
+        _ => true,
+    };
+    (floor, same_major && above_floor)
+}
+
 /// Judge every bundled runtime against the driver (nothing when the driver's maximum is unknown).
 pub fn judge_all<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<Judgment<'a>> {
     let Some(max) = facts::driver_cuda_max(inv, kb) else {
@@ -58,14 +78,9 @@ pub fn judge_all<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<Judgment<'a>> {
         if max.at_least {
             continue;
         }
-        let floor = kb.min_driver_for_cuda(&r, os, Semantic::MinorCompat);
         let toolkit_min = kb.min_driver_for_cuda(&r, os, Semantic::Toolkit);
-        let same_major = r.major == max.value.major && r.major >= 11;
-        let above_floor = match (drv, &floor) {
-            (Some(d), Some(f)) => crate::kb::driver_meets(d, &f.driver),
-            _ => true,
-        };
-        let verdict = if same_major && above_floor {
+        let (floor, compat) = minor_compat(kb, drv, os, r, max.value);
+        let verdict = if compat {
             Verdict::MinorCompat { floor }
         } else {
             Verdict::TooOld { floor }
@@ -378,14 +393,11 @@ pub static RUN004: Rule = Rule {
 /// toolkit it names). On a probed machine with several toolkits and none
 /// selected, none: a toolkit left installed builds nothing until chosen.
 fn toolkit_in_use(inv: &Inventory) -> Option<&crate::inventory::Toolkit> {
-    let dir = |p: &str| p.trim_end_matches(['/', '\\']).to_string();
     let nvcc = || inv.toolkits.iter().filter(|t| t.has_nvcc);
-    if let Some((_, home)) = facts::cuda_home(inv) {
-        if let Some(t) = nvcc().find(|t| dir(&t.path) == dir(&home.value)) {
-            return Some(t);
-        }
+    if let Some(t) = nvcc().find(|t| facts::named_by_home(inv, t).is_some()) {
+        return Some(t);
     }
-    if let Some(t) = nvcc().find(|t| dir(&t.path) == "/usr/local/cuda") {
+    if let Some(t) = nvcc().find(|t| t.path.trim_end_matches(['/', '\\']) == "/usr/local/cuda") {
         return Some(t);
     }
     let mut versions: Vec<_> = nvcc().map(|t| t.version.value.major_minor()).collect();
@@ -407,16 +419,9 @@ fn check_run004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let v = t.version.value.major_minor();
     let os = facts::driver_os(inv);
     let toolkit_min = kb.min_driver_for_cuda(&v, os, Semantic::Toolkit);
-    // Minor-version compatibility: CUDA 11 and later, within the driver's
-    // major, from the major's floor driver on.
-    let floor = kb.min_driver_for_cuda(&v, os, Semantic::MinorCompat);
-    let above_floor = match (facts::driver(inv), &floor) {
-        (Some(d), Some(m)) => crate::kb::driver_meets(&d.value, &m.driver),
-        _ => true,
-    };
-    let no_compat = v.major != max.value.major || v.major < 11 || !above_floor;
+    let (floor, compat) = minor_compat(kb, facts::driver(inv).map(|d| &d.value), os, v, max.value);
     let bundled = !facts::runtimes(inv, kb).is_empty();
-    let what = if no_compat {
+    let what = if !compat {
         format!(
             "Nothing it builds runs on this driver: a CUDA {v} runtime needs a driver of CUDA {v} or newer{} (error 35).",
             match (&floor, v.major >= 11) {
@@ -431,7 +436,7 @@ fn check_run004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         "CUDA toolkit {v} ({}) is newer than this driver's CUDA {}. {what}",
         t.path, max.value
     ));
-    if !no_compat && bundled {
+    if compat && bundled {
         f.severity = Severity::Info;
         f.message.push_str(" The frameworks here bundle their own CUDA runtime: this matters only to what the toolkit builds.");
     }
