@@ -2141,21 +2141,23 @@ fn k8s_zero_gpus(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     if v != "0" {
         return None;
     }
-    if b.inv.container.kubernetes.is_none() {
-        b.inv.container.kubernetes =
-            Some(Fact::new(true, c.src).with_note("a node's nvidia.com/gpu resource"));
-    }
+    mark_kubernetes(c, b, "a node's nvidia.com/gpu resource");
     Some(k)
 }
 
 /// The scheduler's `Insufficient nvidia.com/gpu`: no node advertises a free
 /// GPU, the first sign of a device plugin that registered none.
 fn k8s_insufficient_gpus(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    if b.inv.container.kubernetes.is_none() {
-        b.inv.container.kubernetes =
-            Some(Fact::new(true, c.src).with_note("the scheduler's nvidia.com/gpu resource"));
-    }
+    mark_kubernetes(c, b, "the scheduler's nvidia.com/gpu resource");
     Some(k)
+}
+
+/// The line comes from Kubernetes, where nothing else said so.
+fn mark_kubernetes(c: &Ctx, b: &mut Builder, note: &str) {
+    b.inv
+        .container
+        .kubernetes
+        .get_or_insert_with(|| Fact::new(true, c.src).with_note(note));
 }
 
 /// CTranslate2's loader (`Library libcublas.so.12 is not found or cannot be

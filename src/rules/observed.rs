@@ -436,9 +436,8 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     // The driver answers (nvidia-smi worked), yet the program in the
     // container finds no GPU: the container's devices or driver libraries.
-    let smi_answered = inv.nvidia.smi_ok.as_ref().is_some_and(|f| f.value);
     if facts::in_container(inv)
-        && smi_answered
+        && flag(&inv.nvidia.smi_ok) == Some(true)
         && matches!(
             k,
             ErrorKind::InitFailed
@@ -632,13 +631,22 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
     out
 }
 
+/// Every error says `word` (case-insensitive), and there is one.
+fn all_say(errs: &[&ObservedError], word: &str) -> bool {
+    !errs.is_empty()
+        && errs
+            .iter()
+            .all(|e| crate::ingest::clean::has_ci(&e.text, word))
+}
+
 /// Errors whose own words name what to change better than their kind's
 /// default: a message and a fix for them, when every error is of that sort.
 fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static str>, Fix)> {
     let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
+    let say = |word: &str| all_say(errs, word);
     match code {
         // NVENC's driver check: the encoder API, not a CUDA runtime, needs the newer driver.
-        "ERR002" if all(&|e| crate::ingest::clean::has_ci(&e.text, "nvenc")) => Some((
+        "ERR002" if say("nvenc") => Some((
             Some("Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)"),
             Fix {
                 note: Some("update the NVIDIA driver to at least the version the message names (or the one the program's release notes require), or use a release of the program built for the installed driver".into()),
@@ -646,7 +654,7 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // The GPU Operator's driver pod: its log says why, often nouveau holding the GPU.
-        "ERR053" if all(&|e| crate::ingest::clean::has_ci(&e.text, "nvidia-driver-daemonset")) => Some((
+        "ERR053" if say("nvidia-driver-daemonset") => Some((
             Some("Observed error: the GPU Operator's driver pod keeps failing, so the node has no NVIDIA driver: the pod builds and loads the nvidia kernel module on the node, and it fails when the module cannot be built for the node's kernel or cannot load (nouveau holding the GPU, Secure Boot). To be sure, run: kubectl logs -n gpu-operator <the nvidia-driver-daemonset pod> --all-containers; and on the node: lsmod | grep nouveau"),
             Fix {
                 note: Some("read the driver pod's log for the failing step; blacklist nouveau on the node (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`, rebuild the initramfs, reboot), and use a driver version the GPU Operator supports for the node's OS and kernel".into()),
@@ -654,7 +662,7 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // uv: no wheel of that version for this machine's platform tag.
-        "ERR034" if all(&|e| crate::ingest::clean::has_ci(&e.text, "matching platform tag")) => Some((
+        "ERR034" if say("matching platform tag") => Some((
             Some("Observed error: uv found no wheel of the package for this machine's platform (an aarch64 host, such as a GH200, GB10 or Jetson, asking for a version published for x86_64 and Windows only, or a Python the version has no wheels for). To be sure, run: python -c \"import platform, sys; print(platform.machine(), sys.version)\"; uv's hint lists the platforms that version has wheels for"),
             Fix {
                 note: Some("pin a release that publishes wheels for this platform (for torch on aarch64, one whose CUDA index carries manylinux aarch64 wheels), or build the package from source".into()),
@@ -662,7 +670,7 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // A command-line program whose --device choices are only the CPU.
-        "ERR038" if all(&|e| crate::ingest::clean::has_ci(&e.text, "possible values: cpu")) => Some((
+        "ERR038" if say("possible values: cpu") => Some((
             Some("Observed error: the program's device option offers only cpu: this build of the program was made without GPU support (a source build without its CUDA feature, or a CPU-only release). To be sure, run the program's --help and look for cuda among the device values"),
             Fix {
                 note: Some("install the program's CUDA release, or rebuild it with its CUDA feature enabled (for a Rust program, `cargo build --release --features cuda`), with a CUDA toolkit the driver supports".into()),
@@ -670,7 +678,7 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // Kubernetes: the node's runtime must hand the plugin the GPUs.
-        "ERR010" if all(&|e| crate::ingest::clean::has_ci(&e.text, "nvidia.com/gpu")) => Some((
+        "ERR010" if say("nvidia.com/gpu") => Some((
             None,
             Fix {
                 command: Some("sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default && sudo systemctl restart containerd".into()),
@@ -696,15 +704,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
 /// causes and the command that decides.
 fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Option<String> {
     let only = |k: ErrorKind| !errs.is_empty() && errs.iter().all(|e| e.kind == k);
-    let k8s = !errs.is_empty()
-        && errs
-            .iter()
-            .all(|e| crate::ingest::clean::has_ci(&e.text, "nvidia.com/gpu"));
     match code {
         // Error 804 in a container: the image's compat libraries, or the toolkit's injection of them.
         "ERR003" if facts::in_container(inv) => Some("Observed error: CUDA error 804 inside a container: CUDA's forward-compatibility libraries (cuda-compat) were loaded on a GPU that does not support forward compatibility (GeForce and most workstation GPUs). They come from the image (its compat directory on the loader path, for a CUDA newer than the host driver) or from the container toolkit that mounted them (nvidia-container-toolkit 1.4.0 did): either upgrade the host driver to the image's CUDA, so nothing needs them, or keep them off the container's loader path (another toolkit release, an image made for the host driver's CUDA). To be sure, run inside the container: ldconfig -p | grep -i compat; echo $LD_LIBRARY_PATH; and on the host: nvidia-smi; nvidia-ctk --version".into()),
         // A node that advertises no GPU: the plugin saw none, for one of several reasons.
-        "ERR010" if k8s => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
+        "ERR010" if all_say(errs, "nvidia.com/gpu") => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
         "ERR002" if only(ErrorKind::InsufficientDriver) && !driver_in_sight(inv) => Some("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into()),
         // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
