@@ -141,25 +141,27 @@ fn amd(inv: &Inventory) -> Option<(String, String)> {
 }
 
 fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str) -> Vec<Finding> {
-    let topic = |t: Topic| mention(inv, t).filter(|m| m.failing || !inv.errors.is_empty());
-    let platform = |of: fn(&Inventory) -> Option<(String, String)>| of(inv).zip(failure(inv));
-    let (said, mut f) = match subject_of {
-        // A mention in a line that reads as a failure, or any mention beside
-        // an error the catalog read: a working setup's lines that name cuDNN
-        // or TensorRT say nothing is wrong.
-        Subject::Topic(t) | Subject::TopicOrPlatform(t, _, _) if topic(t).is_some() => {
-            let m = topic(t).expect("checked");
-            (
-                format!("the report mentions {subject}"),
-                rule.finding(String::new()).evidence(
-                    format!("mention of {subject}"),
-                    &m.text,
-                    &m.source,
-                ),
-            )
+    // A mention in a line that reads as a failure, or any mention beside an
+    // error the catalog read: a working setup's lines that name cuDNN or
+    // TensorRT say nothing is wrong.
+    let mentioned = match subject_of {
+        Subject::Topic(t) | Subject::TopicOrPlatform(t, _, _) => {
+            mention(inv, t).filter(|m| m.failing || !inv.errors.is_empty())
         }
-        Subject::Platform(of) | Subject::TopicOrPlatform(_, of, _) => {
-            let Some(((what, at), (text, source))) = platform(of) else {
+        Subject::Platform(_) => None,
+    };
+    let (said, mut f) = match (mentioned, subject_of) {
+        (Some(m), _) => (
+            format!("the report mentions {subject}"),
+            rule.finding(String::new()).evidence(
+                format!("mention of {subject}"),
+                &m.text,
+                &m.source,
+            ),
+        ),
+        (None, Subject::Topic(_)) => return vec![],
+        (None, Subject::Platform(of) | Subject::TopicOrPlatform(_, of, _)) => {
+            let (Some((what, at)), Some((text, source))) = (of(inv), failure(inv)) else {
                 return vec![];
             };
             let said = match subject_of {
@@ -175,7 +177,6 @@ fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str
                     .evidence("what failed", text, source),
             )
         }
-        Subject::Topic(_) => return vec![],
     };
     f.message = format!(
         "No rule found a cause here, but {said}. {} {}",
