@@ -207,7 +207,7 @@ fn gpu_text_and_json() {
             .unwrap()
     };
     assert_eq!(k("2.6", "cu124"), "none");
-    assert_eq!(k("2.6", "cu126"), "unknown");
+    assert_eq!(k("2.6", "cu126"), "none");
     assert_eq!(k("2.8", "cu128"), "sass");
     insta::assert_snapshot!("gpu_rtx_5090_json", out);
 }
@@ -312,9 +312,14 @@ fn torch_text_and_json() {
 
 #[test]
 fn torch_unknown_arch_list_and_non_cuda_builds() {
-    let v = json(&["torch", "2.6.0+cu126"]);
+    // No torch_arch row for 1.3 cu101: the arch list and PTX stay unknown (null).
+    let v = json(&["torch", "1.3.0+cu101"]);
     assert!(v["variants"][0]["arch_list"].is_null());
-    assert_eq!(v["variants"][0]["ptx"], "unknown");
+    assert!(v["variants"][0]["ptx"].is_null());
+    // 2.6 cu126's list is a secondary copy's: shown, and not verified.
+    let v = json(&["torch", "2.6.0+cu126"]);
+    assert_eq!(v["variants"][0]["arch_verified"], false);
+    assert_eq!(v["variants"][0]["arch_list"].as_array().unwrap().len(), 7);
     let v = json(&["torch", "2.6.0+cpu"]);
     assert_eq!(v["variants"][0]["kind"], "cpu");
     assert!(v["variants"][0]["min_driver"].is_null());

@@ -451,8 +451,16 @@ fn torch_2_6_has_no_sm_120_kernels() {
         torch_kernel("2.6.0+cu124", "12.0").map(|k| k.kind()),
         Some("none")
     );
-    // torch_arch 2.6 cu126: arch list unverified, so unknown (never "has")
-    assert!(kb().torch_build("2.6.0+cu126").arch_list().is_none());
+    // torch_arch 2.6 cu126: a secondary copy of the build scripts (sm_50..sm_90), so
+    // "none" too, and the row says where the list came from.
+    assert_eq!(
+        torch_kernel("2.6.0+cu126", "12.0").map(|k| k.kind()),
+        Some("none")
+    );
+    assert_eq!(
+        kb().torch_arch("2.6.0", "cu126").unwrap().arch_provenance(),
+        Some("a secondary copy of the build scripts")
+    );
 }
 
 #[test]

@@ -28,10 +28,10 @@ fn pin_a_fleet_as_requirements() {
             "# gpucompat pin (toolkit semantics): stack 1",
         ))
         .stdout(predicate::str::contains(
-            "--index-url https://download.pytorch.org/whl/cu121",
+            "--index-url https://download.pytorch.org/whl/cu118",
         ))
         .stdout(predicate::str::contains(
-            "torch==2.5.1+cu121\ntorchvision==0.20.1+cu121\n",
+            "torch==2.7.1+cu118\ntorchvision==0.22.1+cu118\n",
         ));
 }
 
@@ -78,7 +78,7 @@ fn pin_from_flags_as_json() {
     assert_eq!(v["tool"]["name"], "gpucompat");
     let torch = &v["stacks"][0]["packages"][0];
     assert_eq!(torch["package"], "torch");
-    assert_eq!(torch["version"], "2.6.0+cu124");
+    assert_eq!(torch["version"], "2.7.1+cu118");
     assert_eq!(v["stacks"][0]["gpus"].as_array().unwrap().len(), 2);
     assert_eq!(v["semantic"], "toolkit");
     assert_eq!(v["stacks"][0]["semantic"], "toolkit");

@@ -50,21 +50,27 @@ fn one_host_gets_the_newest_torch_its_driver_runs() {
     assert!(p.unplaced.is_empty());
     let s = &p.stacks[0];
     assert_eq!(s.kind, StackKind::Cuda);
-    // Driver 550.54.14 runs CUDA 12.4: the newest torch with a cu124 build is 2.6.0.
+    // Driver 550.54.14 runs CUDA 12.4: the newest torch with a build at or below it is
+    // 2.7.1, whose CUDA 11.8 build is the newest CUDA of that release within 12.4.
     assert_eq!(s.max_cuda.as_ref().unwrap().shown(), "12.4");
-    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.6.0+cu124"));
-    assert_eq!(pkg(&p, 0, "torchvision").as_deref(), Some("0.21.0+cu124"));
+    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.7.1+cu118"));
+    assert_eq!(pkg(&p, 0, "torchvision").as_deref(), Some("0.22.1+cu118"));
     assert_eq!(
         s.torch().unwrap().index_url.as_deref(),
-        Some("https://download.pytorch.org/whl/cu124")
+        Some("https://download.pytorch.org/whl/cu118")
     );
     let img = s.image.as_ref().unwrap();
-    assert_eq!(img.reference, "nvidia/cuda:12.4.1-runtime-ubuntu22.04");
-    assert_eq!(s.min_driver.as_ref().unwrap().shown(), "550.54.14");
+    assert_eq!(img.reference, "nvidia/cuda:11.8.0-runtime-ubuntu22.04");
+    assert_eq!(s.min_driver.as_ref().unwrap().shown(), "520.61.05");
     assert!(s.require_override.is_none());
-    // L4 (8.9) runs the sm_86 machine code.
+    // L4 (8.9) runs the sm_86 machine code, from an arch list the wheel was not read for.
     assert_eq!(s.gpus[0].kernel, "sass");
     assert_eq!(s.gpus[0].target.as_deref(), Some("sm_86"));
+    assert!(
+        s.gpus[0].reason.contains("not read from the wheel"),
+        "{}",
+        s.gpus[0].reason
+    );
     assert_eq!(p.exit_code(), 0);
 }
 
@@ -78,7 +84,7 @@ fn the_lowest_driver_bounds_the_fleet_and_says_so() {
     let s = &p.stacks[0];
     assert_eq!(s.hosts, ["train-a", "infer-b"]);
     assert_eq!(s.max_cuda.as_ref().unwrap().shown(), "12.2");
-    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.5.1+cu121"));
+    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.7.1+cu118"));
     let cuda_reason = &s.reasons.iter().find(|r| r.subject == "cuda").unwrap().text;
     assert!(
         cuda_reason.contains("CUDA <= 12.2 because host train-a has driver 535.104.05"),
@@ -90,7 +96,7 @@ fn the_lowest_driver_bounds_the_fleet_and_says_so() {
         .find(|r| r.subject == "torch")
         .unwrap()
         .text;
-    assert!(torch_reason.contains("torch 2.6.0"), "{torch_reason}");
+    assert!(torch_reason.contains("torch 2.8.0"), "{torch_reason}");
 }
 
 #[test]
@@ -103,7 +109,7 @@ fn drivers_535_and_550_with_sm_61_and_sm_120_cannot_share_a_stack() {
     ));
     assert_eq!(p.stacks.len(), 1);
     assert_eq!(p.stacks[0].hosts, ["lab-pascal"]);
-    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.5.1+cu121"));
+    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.7.1+cu118"));
     assert_eq!(p.unplaced.len(), 1);
     let u = &p.unplaced[0];
     assert_eq!(u.host, "lab-blackwell");
@@ -125,7 +131,7 @@ fn sm_61_and_sm_120_split_the_fleet_with_reasons() {
     assert!(p.unplaced.is_empty());
     assert_eq!(p.stacks.len(), 2);
     assert_eq!(p.stacks[0].hosts, ["lab-pascal"]);
-    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.5.1+cu121"));
+    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.7.1+cu118"));
     assert_eq!(p.stacks[1].hosts, ["lab-blackwell"]);
     assert_eq!(pkg(&p, 1, "torch").as_deref(), Some("2.11.0+cu128"));
     assert_eq!(p.stacks[1].gpus[0].target.as_deref(), Some("sm_120"));
@@ -275,11 +281,17 @@ fn the_container_os_python_bounds_the_release() {
 
 #[test]
 fn unknown_arch_lists_are_never_assumed_to_fit() {
-    // torch 2.6 cu126 and cu118 have no verified arch list (cu124 has no sm_120):
-    // an RTX 5090 host must not get any 2.6 build.
+    // A knowledge base where torch 2.6 cu126's and cu118's arch lists are unknown
+    // (cu124 has no sm_120): an RTX 5090 host must not get any 2.6 build.
+    let mut kb = Kb::embedded().clone();
+    for row in kb.torch_arch.row.iter_mut() {
+        if row.torch_min == "2.6" && (row.variant == "cu126" || row.variant == "cu118") {
+            row.arch_list = None;
+        }
+    }
     let mut r = req(vec![card("rtx5090-570.json")], "torch==2.6");
     r.semantic = Semantic::Toolkit;
-    let p = plan(&r);
+    let p = resolve(&kb, &r);
     assert!(
         p.stacks.is_empty(),
         "{:?}",
@@ -322,7 +334,7 @@ fn command_line_hosts_and_unknown_gpus() {
     assert!(h.add_gpu_by_name(kb, "A100").is_err());
     assert!(h.add_gpu_by_name(kb, "Voodoo 5").is_err());
     let p = plan(&req(vec![h], "torch"));
-    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.6.0+cu124"));
+    assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.7.1+cu118"));
     // A host with a driver and no GPU information still gets a stack, said to be unchecked.
     let mut h = HostSpec::empty("cli", "--driver");
     h.driver = Some(Fact::new("550.54.14".parse().unwrap(), "--driver"));

@@ -106,7 +106,7 @@ fn when_no_variant_runs_on_the_driver_the_note_says_what_to_change() {
     // The driver (CUDA 11.4) runs CUDA 11.8 under minor-version compatibility,
     // so the newest release with a cu118 build for Python 3.11 is offered.
     assert!(
-        note.contains("or stay on this driver with torch 2.5.1 cu118, the newest release that runs on it: pip install --force-reinstall torch==2.5.1 torchvision==0.20.1 torchaudio==2.5.1 --index-url https://download.pytorch.org/whl/cu118"),
+        note.contains("or stay on this driver with torch 2.7.1 cu118, the newest release that runs on it: pip install --force-reinstall torch==2.7.1 torchvision==0.22.1 torchaudio==2.7.1 --index-url https://download.pytorch.org/whl/cu118"),
         "{note}"
     );
     // A Python no release old enough for this driver supports: said plainly.

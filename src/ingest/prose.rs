@@ -79,7 +79,7 @@ regex_fn!(
 );
 regex_fn!(
     gpu_named_re,
-    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?)\b"
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?(?:GeForce\s+)?MX\s?[1-5][0-9]0|(?:NVIDIA\s+)?GeForce\s+[89][1-6]0MX?|[89][1-6]0MX|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?)\b"
 );
 
 regex_fn!(
@@ -992,6 +992,13 @@ mod tests {
         assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "GTX 1070");
         let p = inv.python[0].package("torch").unwrap();
         assert_eq!(p.version, "2.8.0+cu129");
+        // GeForce notebook names: the MX series and the 9xxM/MX parts.
+        let inv = run("The laptop has Intel graphics and a GeForce 940MX, driver 515.\n");
+        assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "GeForce 940MX");
+        let inv = run("**Setup:** ThinkPad, MX150, 8 GB RAM\n");
+        assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "MX150");
+        let inv = run("**Setup:** 2 x 940 cores, 8 GB RAM\n");
+        assert!(inv.gpus.is_empty(), "a number alone is not a GPU");
         let inv = run("Cuda not compiled\ntorch2.2.0+cpu\n");
         assert_eq!(inv.python[0].package("torch").unwrap().version, "2.2.0+cpu");
     }

@@ -192,6 +192,20 @@ pub struct TorchArchRow {
     pub source: String,
 }
 
+impl TorchArchRow {
+    /// Where the arch list comes from, when it is not the inspected wheel:
+    /// the build scripts, or (where those could not be read) a secondary copy.
+    pub fn arch_provenance(&self) -> Option<&'static str> {
+        if self.verified {
+            None
+        } else if self.source.starts_with("secondary:") {
+            Some("a secondary copy of the build scripts")
+        } else {
+            Some("build scripts")
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OnnxruntimeRow {

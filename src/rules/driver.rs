@@ -856,9 +856,9 @@ fn last_branch_fix(inv: &Inventory, kb: &Kb, drv: &DriverVersion, f: &mut Findin
     let sms: Vec<String> = lim.ccs.iter().map(|c| c.sm()).collect();
     let torch = match fix::newest_fitting_release(kb, None, &lim, None) {
         Some(p) => {
-            let verified = kb
+            let provenance = kb
                 .torch_arch(&p.release, &p.variant)
-                .is_some_and(|r| r.verified);
+                .map_or(Some("build scripts"), |r| r.arch_provenance());
             for k in &p.kb {
                 *f = f.clone().kb(k.clone());
             }
@@ -869,11 +869,9 @@ fn last_branch_fix(inv: &Inventory, kb: &Kb, drv: &DriverVersion, f: &mut Findin
                 p.variant,
                 p.release,
                 p.index_url(),
-                if verified {
-                    ""
-                } else {
-                    "; its arch list is from build scripts, not verified against the wheel"
-                }
+                provenance
+                    .map(|p| format!("; its arch list is from {p}, not verified against the wheel"))
+                    .unwrap_or_default()
             )
         }
         None => format!(

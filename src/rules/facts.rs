@@ -278,11 +278,9 @@ pub fn torch_view<'a>(inv: &'a Inventory, kb: &'a Kb, env: &'a PythonEnv) -> Opt
                         } else {
                             format!(" {}", r.platform)
                         },
-                        if r.verified {
-                            ""
-                        } else {
-                            ", from build scripts"
-                        }
+                        r.arch_provenance()
+                            .map(|p| format!(", from {p}"))
+                            .unwrap_or_default()
                     ),
                     kb: Some(r.kb()),
                 })

@@ -54,6 +54,9 @@ pub struct Variant {
     /// `yes`, `no` or `unknown`, as the torch_arch table says.
     pub ptx: Option<String>,
     pub arch_verified: Option<bool>,
+    /// Where an unverified arch list comes from (`build scripts`, or `a secondary
+    /// copy of the build scripts`); null when verified or unknown.
+    pub arch_provenance: Option<&'static str>,
     pub arch_note: Option<String>,
     pub arch_kb: Option<KbRef>,
     /// Minimum drivers per semantic; null for cpu / rocm builds.
@@ -77,6 +80,7 @@ fn variant(kb: &Kb, release: &str, v: &str, default: Option<&str>) -> Variant {
             arch_list: None,
             ptx: None,
             arch_verified: None,
+            arch_provenance: None,
             arch_note: None,
             arch_kb: None,
             min_driver: None,
@@ -92,6 +96,9 @@ fn variant(kb: &Kb, release: &str, v: &str, default: Option<&str>) -> Variant {
         arch_list: arch.and_then(|a| a.arch_list.clone()),
         ptx: arch.map(|a| a.ptx.clone()),
         arch_verified: arch.map(|a| a.verified),
+        arch_provenance: arch
+            .filter(|a| a.arch_list.is_some())
+            .and_then(|a| a.arch_provenance()),
         arch_note: arch.and_then(|a| a.note.clone()),
         arch_kb: arch.map(|a| a.kb()),
         min_driver: cuda.map(|c| VariantDrivers {
@@ -247,10 +254,10 @@ impl Answer for TorchAnswer {
             if let Some(ver) = v.arch_verified {
                 out.sub(
                     "verified",
-                    if ver {
-                        "yes (read from a published wheel)"
-                    } else {
-                        "no"
+                    match (ver, v.arch_provenance) {
+                        (true, _) => "yes (read from a published wheel)".to_string(),
+                        (false, Some(p)) => format!("no (from {p})"),
+                        (false, None) => "no".to_string(),
                     },
                 );
             }

@@ -174,13 +174,20 @@ pub(super) fn kernel_fit(
                     })
                 }
             };
+            let reason = match arch_row.arch_provenance() {
+                Some(p) => format!(
+                    "{} (the arch list is from {p}, not read from the wheel)",
+                    m.reason()
+                ),
+                None => m.reason().to_string(),
+            };
             fits.push(GpuFit {
                 host: h.spec.name.clone(),
                 gpu: g.label(),
                 compute_capability: Some(cc.value.to_string()),
                 kernel: kernel.into(),
                 target,
-                reason: m.reason().to_string(),
+                reason,
             });
         }
     }
