@@ -233,6 +233,10 @@ pub struct Setting {
     /// whose GPUs are joined through NVSwitches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nvswitch_board: F<String>,
+    /// The report says the failure began after a system or driver update
+    /// (`after a recent Ubuntu update`, `worked yesterday`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_update: F<bool>,
     /// The report names a pod's `runtimeClassName` (the nvidia runtime
     /// chosen per pod, not by default).
     #[serde(skip_serializing_if = "Option::is_none")]

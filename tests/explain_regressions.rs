@@ -1246,10 +1246,10 @@ fn error_804_in_a_container_names_both_ways_out() {
     let e = f.iter().find(|f| f.code == "ERR003").unwrap();
     assert_eq!(e.severity, Severity::Warning);
     assert!(e.message.contains("container toolkit"), "{}", e.message);
-    // On the host, error 804 stays an error.
+    // On the host with compat libraries on the loader path, error 804 stays an error.
     let (_, f) = explain_text(
         "t",
-        "CUDA error: forward compatibility was attempted on non supported HW\n",
+        "export LD_LIBRARY_PATH=/usr/local/cuda/compat\nCUDA error: forward compatibility was attempted on non supported HW\n",
     );
     let e = f.iter().find(|f| f.code == "ERR003").unwrap();
     assert_eq!(e.severity, Severity::Error);
@@ -1301,4 +1301,59 @@ fn nvidia_smi_not_available_inside_a_container_in_the_reporter_s_words() {
         "The dashboard is not available until nvidia-smi runs\n",
     );
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn error_804_after_an_update_is_the_old_module_not_an_old_driver() {
+    // pytorch/pytorch#40671: error 804 the day after a routine Ubuntu update; a reboot fixed it.
+    let (inv, f) = explain("corpus/c38a-pytorch-2020-error804-after-ubuntu-driver-update.txt");
+    assert!(inv.setting.after_update.is_some());
+    let e = f.iter().find(|f| f.code == "ERR001").unwrap();
+    assert_eq!(e.category, Category::DriverLibraryMismatch);
+    assert!(e.message.contains("began after an update"), "{}", e.message);
+    assert!(e.evidence.iter().any(|x| x.fact == "began after an update"));
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+    // Without an update, on a host: both causes, as a warning.
+    let err = "RuntimeError: CUDA error: forward compatibility was attempted on non supported HW\n";
+    let (_, f) = explain_text("t", err);
+    let e = f.iter().find(|f| f.code == "ERR003").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("reboot"), "{}", e.message);
+    // After an update but inside a container: the image's compat libraries stay in view.
+    let (_, f) = explain_text(
+        "t",
+        &format!("It broke after a recent system update.\n$ docker run --gpus all img\n{err}"),
+    );
+    assert!(f.iter().all(|f| f.code != "ERR001"), "{f:?}");
+    assert!(f.iter().any(|f| f.code == "ERR003"), "{f:?}");
+    // Compat libraries on the loader path: ERR003 stands, an error.
+    let (_, f) = explain_text(
+        "t",
+        &format!("It broke after a recent system update.\nLD_LIBRARY_PATH=/usr/local/cuda-12.4/compat:/usr/lib\n{err}"),
+    );
+    let e = f.iter().find(|f| f.code == "ERR003").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+}
+
+#[test]
+fn a_conda_installed_cudnn_off_the_loader_path_is_the_variable() {
+    // PaddlePaddle/Paddle#50977: conda's libraries were found once LD_LIBRARY_PATH named the env.
+    let (_, f) = explain("corpus/c38b-paddle-2023-conda-cudnn-not-on-ld-library-path.txt");
+    let e = f.iter().find(|f| f.code == "ENV008").unwrap();
+    assert_eq!(e.category, Category::EnvVar);
+    assert!(e
+        .fix
+        .as_ref()
+        .unwrap()
+        .command
+        .as_deref()
+        .unwrap()
+        .contains("$CONDA_PREFIX/lib"));
+    assert_eq!(errors_in(&f, Category::CudnnMismatch), 0, "{f:?}");
+    // A cuDNN pip wheel, not conda's: no such finding.
+    let (_, f) = explain_text(
+        "t",
+        "pip install tensorflow==2.12.0 nvidia-cudnn-cu11==8.6.0.163\nCould not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such file or directory\n",
+    );
+    assert!(f.iter().all(|f| f.code != "ENV008"), "{f:?}");
 }

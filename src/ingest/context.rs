@@ -32,6 +32,7 @@ regex_fn!(
     |(?P<nvsw>\b(?:[dh]gx[\s-]?(?:a100|a800|h100|h200|h800|b200|b300)|(?:a100|a800|h100|h200|h800|b200|b300)[\s-]hgx|[dh]gx-2)\b)
     |(?P<app>\bollama\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
     |(?P<rtclass>\bruntimeclassname\b)
+    |(?P<upd>\bafter\s+(?:an?\s+|the\s+|some\s+)?(?:recent\s+|routine\s+|automatic\s+|latest\s+|nightly\s+)?(?:system\s+|ubuntu\s+|debian\s+|fedora\s+|os\s+|apt\s+|package\s+|software\s+|kernel\s+|security\s+|windows\s+|nvidia\s+)?(?:driver\s+)?(?:updates?|upgrades?)\b|\bafter\s+(?:updating|upgrading)\s+(?:the\s+|my\s+)?(?:system|ubuntu|os|packages|kernel|nvidia|drivers?)\b|\bafter\s+(?:running\s+)?(?:sudo\s+)?apt(?:-get)?\s+(?:full-|dist-)?upgrade\b|\bworked\s+(?:fine\s+|well\s+|perfectly\s+)?(?:yesterday|the\s+day\s+before)\b)
     "
 );
 
@@ -154,6 +155,7 @@ pub struct Clues {
     k3s: Option<(String, String)>,
     nvswitch_board: Option<(String, String)>,
     runtime_class: Option<String>,
+    after_update: Option<String>,
     app: Option<(String, String)>,
     l4t_image: Option<(u32, String, String)>,
 }
@@ -342,6 +344,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if m.name("rtclass").is_some() {
                 first(&mut c.runtime_class);
+            }
+            if m.name("upd").is_some() {
+                first(&mut c.after_update);
             }
             if let Some(a) = m.name("app") {
                 if c.app.is_none() {
@@ -735,6 +740,11 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         s.app
             .get_or_insert_with(|| Fact::new(app.clone(), src).with_note("the report names it"));
     }
+    if let Some(src) = &c.after_update {
+        s.after_update.get_or_insert_with(|| {
+            Fact::new(true, src).with_note("the report says it began after an update")
+        });
+    }
     if let Some(src) = &c.runtime_class {
         s.runtime_class_named.get_or_insert_with(|| {
             Fact::new(true, src).with_note("the report names a pod's runtimeClassName")
@@ -1006,6 +1016,26 @@ mod tests {
     fn jetson() {
         let inv = run("R35 (release), REVISION: 4.1 nvidia-l4t-core 35.4.1 Jetson AGX Orin\n");
         assert!(inv.setting.jetson.unwrap().value);
+    }
+
+    #[test]
+    fn a_failure_that_began_after_an_update() {
+        for t in [
+            "Training fails after a recent Ubuntu 20.04 update; it worked the day before.\n",
+            "It broke after the nvidia driver upgrade.\n",
+            "after running sudo apt upgrade the GPU is gone\n",
+            "This worked fine yesterday.\n",
+        ] {
+            assert!(run(t).setting.after_update.is_some(), "{t}");
+        }
+        // A command that updates, a plan to update, and a tool's update notice are no such report.
+        for t in [
+            "RUN apt-get update && apt-get install -y python3\n",
+            "I will try to update the driver next.\n",
+            "pip notice: a new release of pip is available, run pip install --upgrade pip\n",
+        ] {
+            assert!(run(t).setting.after_update.is_none(), "{t}");
+        }
     }
 
     #[test]

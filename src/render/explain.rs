@@ -223,6 +223,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
             &st.device_order_differs,
         ),
         ("a pod's runtimeClassName named", &st.runtime_class_named),
+        ("began after an update", &st.after_update),
     ];
     for (what, x) in flags {
         if let Some(x) = x {

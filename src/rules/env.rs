@@ -11,7 +11,7 @@ use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007,
+    &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008,
 ];
 
 pub static ENV001: Rule = Rule {
@@ -531,4 +531,72 @@ fn check_env007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         ));
     }
     out
+}
+
+pub static ENV008: Rule = Rule {
+    code: "ENV008",
+    name: "conda-libraries-off-the-loader-path",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "A CUDA or cuDNN library could not be loaded, while the report installs it with conda: the conda environment's lib directory is not on the loader path.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A cuDNN or CUDA library load failure next to CUDA runtime libraries (cudatoolkit, cudnn, cuda-runtime, cuda-cudart, libcublas) installed with conda (a `conda install` command or `conda list` rows), on Linux, where the report's LD_LIBRARY_PATH (if it shows one) names no conda directory.",
+        why_it_breaks: "conda puts the libraries in the environment's lib directory. Frameworks installed with pip (TensorFlow 2.x, Paddle, ONNX Runtime) look for them on the system's loader path (LD_LIBRARY_PATH, the ld cache, /usr/local/cuda/lib64), which does not include the environment, so the libraries are installed but not found.",
+        how_to_fix: "Add the environment's lib directory to LD_LIBRARY_PATH for that environment: `conda env config vars set LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH`, then deactivate and activate it again (or put the export in $CONDA_PREFIX/etc/conda/activate.d/env_vars.sh).",
+        sources: &["https://github.com/tensorflow/docs/blob/master/site/en/install/pip.md (2023 conda instructions: export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$CONDA_PREFIX/lib/, and the activate.d/env_vars.sh script; tensorflow/docs#2214)", "https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-environments.html#setting-environment-variables (conda env config vars)"],
+    },
+    check: check_env008,
+    superseded_by: &[],
+};
+
+/// CUDA runtime library packages conda installs into an environment's lib directory.
+const CONDA_CUDA_LIBS: &[&str] = &[
+    "cudatoolkit",
+    "cudnn",
+    "cuda-runtime",
+    "cuda-cudart",
+    "cuda-libraries",
+    "libcublas",
+    "libcudnn",
+];
+
+fn check_env008(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let errs: Vec<_> = inv
+        .errors_of(&[ErrorKind::CudnnMissing, ErrorKind::CudaLibraryMissing])
+        .into_iter()
+        .filter(|e| !crate::ingest::clean::has_ci(&e.text, ".dll"))
+        .collect();
+    if errs.is_empty()
+        || matches!(facts::os_kind(inv), Some(k) if k != crate::inventory::OsKind::Linux)
+    {
+        return vec![];
+    }
+    let Some(pkg) = inv
+        .python
+        .iter()
+        .flat_map(|e| &e.packages)
+        .find(|p| CONDA_CUDA_LIBS.contains(&p.name.as_str()) && p.source.contains("conda"))
+    else {
+        return vec![];
+    };
+    if let Some(ldp) = inv.env.get("LD_LIBRARY_PATH") {
+        let v = ldp.value.to_ascii_lowercase();
+        if v.contains("conda") || v.contains("/envs/") {
+            return vec![];
+        }
+    }
+    let mut f = ENV008
+        .finding(format!(
+            "The report installs {} {} with conda, yet the framework cannot load a CUDA library: conda keeps it in the environment's lib directory, which is not on the loader path the framework searches (LD_LIBRARY_PATH, the ld cache, /usr/local/cuda/lib64).",
+            pkg.name, pkg.version
+        ))
+        .evidence(format!("{} (conda)", pkg.name), &pkg.version, &pkg.source);
+    if let Some(ldp) = inv.env.get("LD_LIBRARY_PATH") {
+        f = f.fact("LD_LIBRARY_PATH", ldp);
+    }
+    vec![f.observed(errs).fix_command(
+        "conda env config vars set LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH",
+        Some("run it inside the activated environment, then `conda deactivate` and activate it again; the environment's libraries must be the versions the framework was built for".into()),
+    )]
 }

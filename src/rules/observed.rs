@@ -402,8 +402,16 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     // After a driver update without a reboot the new libcuda meets the old
     // module and takes it for forward compatibility (error 804): the mismatch
     // NVML reports beside it is the cause.
+    // The report says the failure began after an update, on a host (not in a
+    // container, where the image's compat libraries are the usual cause): the
+    // same half-applied driver update.
+    let updated_host = flag(&inv.setting.after_update) == Some(true)
+        && !facts::in_container(inv)
+        && !compat_in_sight(inv);
     if k == ErrorKind::CompatNotSupported
-        && (has(ErrorKind::NvmlDriverLibraryMismatch) || has(ErrorKind::SystemDriverMismatch))
+        && (has(ErrorKind::NvmlDriverLibraryMismatch)
+            || has(ErrorKind::SystemDriverMismatch)
+            || updated_host)
     {
         return Some("ERR001");
     }
@@ -577,6 +585,16 @@ fn jax_toolkit_newer_than_driver(inv: &Inventory) -> bool {
         .any(|t| t.version.value.major_minor() > max)
 }
 
+/// The report shows CUDA's forward-compatibility libraries on the loader
+/// path (a `compat` directory in LD_LIBRARY_PATH or in an error's path).
+fn compat_in_sight(inv: &Inventory) -> bool {
+    let says = |t: &str| t.contains("/compat") || t.contains("cuda-compat");
+    inv.env
+        .get("LD_LIBRARY_PATH")
+        .is_some_and(|v| says(&v.value))
+        || inv.errors.iter().any(|e| says(&e.text))
+}
+
 /// The CUDA builds of torch the report names: the program's CUDA runtimes.
 fn torch_cuda_builds(inv: &Inventory) -> Vec<crate::version::CudaVersion> {
     inv.python
@@ -613,7 +631,15 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         .collect();
     let ambiguous = ambiguous_cause(rule.code, &errs, inv);
     let special = special_case(rule.code, &errs);
+    let claimed_804 =
+        rule.code == "ERR001" && errs.iter().any(|e| e.kind == ErrorKind::CompatNotSupported);
     let mut out = report(rule, errs, fix);
+    // The setting that made an 804 this rule's: the update the report names.
+    if let (true, Some(u)) = (claimed_804, inv.setting.after_update.as_ref()) {
+        for f in &mut out {
+            f.push_evidence("began after an update", "true", &u.source);
+        }
+    }
     if let Some((message, fix)) = special {
         for f in &mut out {
             if let Some(m) = message {
@@ -645,6 +671,15 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
     let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
     let say = |word: &str| all_say(errs, word);
     match code {
+        // Error 804 alone after an update: the new libcuda over the old module.
+        "ERR001" if all(&|e| e.kind == ErrorKind::CompatNotSupported) => Some((
+            Some("Observed error: CUDA error 804 (forward compatibility attempted on a GPU that does not support it), which the report says began after an update: the update replaced the driver's user-space libraries while the old kernel module is still loaded, and a libcuda newer than the loaded module runs as forward compatibility, which GeForce and most workstation GPUs do not support. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi (a 'Driver/library version mismatch' there confirms it)"),
+            Fix {
+                command: Some("sudo reboot".into()),
+                note: Some("reboot so the updated kernel module loads (or unload and reload the nvidia modules); if it persists, reinstall one driver release so module and libraries match, and keep any cuda-compat directory off the loader path".into()),
+                ..Default::default()
+            },
+        )),
         // NVENC's driver check: the encoder API, not a CUDA runtime, needs the newer driver.
         "ERR002" if say("nvenc") => Some((
             Some("Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)"),
@@ -707,6 +742,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
     match code {
         // Error 804 in a container: the image's compat libraries, or the toolkit's injection of them.
         "ERR003" if facts::in_container(inv) => Some("Observed error: CUDA error 804 inside a container: CUDA's forward-compatibility libraries (cuda-compat) were loaded on a GPU that does not support forward compatibility (GeForce and most workstation GPUs). They come from the image (its compat directory on the loader path, for a CUDA newer than the host driver) or from the container toolkit that mounted them (nvidia-container-toolkit 1.4.0 did): either upgrade the host driver to the image's CUDA, so nothing needs them, or keep them off the container's loader path (another toolkit release, an image made for the host driver's CUDA). To be sure, run inside the container: ldconfig -p | grep -i compat; echo $LD_LIBRARY_PATH; and on the host: nvidia-smi; nvidia-ctk --version".into()),
+        // Error 804 on a host, with no compat libraries in sight: a half-applied
+        // driver update does the same as compat libraries on the path.
+        "ERR003" if !compat_in_sight(inv) && !facts::is_kubernetes(inv) => Some("Observed error: CUDA error 804: a libcuda newer than the loaded kernel module ran as forward compatibility, which GeForce and most workstation GPUs do not support. On a host this is either a driver update whose new libraries are in use while the old kernel module is still loaded (a reboot fixes it), or CUDA's forward-compatibility libraries (cuda-compat, a compat directory) on the loader path. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi (a 'Driver/library version mismatch' there means reboot); ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH".into()),
         // A node that advertises no GPU: the plugin saw none, for one of several reasons.
         "ERR010" if all_say(errs, "nvidia.com/gpu") => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
@@ -1041,7 +1079,7 @@ observed_rule!(ERR007, check_err007, "ERR007", "observed-system-not-ready", Cate
     ["https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/", "cuda.h: CUDA_ERROR_SYSTEM_NOT_READY = 802"]);
 
 observed_rule!(ERR008, check_err008, "ERR008", "observed-cudnn-error", Category::CudnnMismatch, Severity::Error,
-    [CudnnMissing, CudnnVersionMismatch], ["LIB001"],
+    [CudnnMissing, CudnnVersionMismatch], ["LIB001", "ENV008"],
     "A cuDNN library could not be loaded, or a cuDNN of another version was loaded.",
     "The framework was built for one cuDNN major (and CUDA major); the cuDNN on the loader path is missing or of another version.",
     "Install the cuDNN the framework needs (e.g. `pip install \"nvidia-cudnn-cu12==9.*\"`) or a framework build matching the cuDNN present.",
@@ -1111,7 +1149,7 @@ observed_rule!(ERR016, check_err016, "ERR016", "observed-toolkit-torch-mismatch"
     ["https://pytorch.org/docs/stable/cpp_extension.html"]);
 
 observed_rule!(ERR017, check_err017, "ERR017", "observed-cuda-library-missing", Category::MultipleCuda, Severity::Error,
-    [CudaLibraryMissing], ["LIB006", "LIB008", "LIB009", "ENV002", "ENV007"],
+    [CudaLibraryMissing], ["LIB006", "LIB008", "LIB009", "ENV002", "ENV007", "ENV008"],
     "A CUDA library of some major (libcudart.so.11, libcublas.so.12, ...) could not be loaded.",
     "The program was built for a CUDA major whose libraries are not installed, or the loader finds another major's first.",
     "Install the CUDA runtime libraries of the major named in the error (toolkit or nvidia-*-cuXX wheels), or a build of the program for the CUDA present.",

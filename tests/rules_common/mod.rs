@@ -374,6 +374,24 @@ fn jax_on_470(toolkit: &str) -> Inventory {
 /// The inventory that makes each rule fire.
 /// A report whose only signal is a line that mentions `topic`.
 /// An inventory changed by `f`.
+/// TensorFlow installed with pip beside conda's cudatoolkit and cudnn, and
+/// TensorFlow's cuDNN load failure.
+fn tf_with_conda_libs() -> B {
+    B::linux()
+        .package("tensorflow", "2.7.0")
+        .with(|i| {
+            for (name, version) in [("cudatoolkit", "11.2"), ("cudnn", "8.1")] {
+                i.python[0].packages.push(PyPackage {
+                    name: name.into(),
+                    version: version.into(),
+                    source: "input line 3 (conda install)".into(),
+                    editable: false,
+                });
+            }
+        })
+        .error(ErrorKind::CudnnMissing, "Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file: No such file or directory")
+}
+
 pub fn on(mut inv: Inventory, f: impl FnOnce(&mut Inventory)) -> Inventory {
     f(&mut inv);
     inv
@@ -785,6 +803,7 @@ fn firing_rest(code: &str) -> Inventory {
             .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
             .env_var("LD_LIBRARY_PATH", "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/usr/local/cuda/lib64")
             .build(),
+        "ENV008" => tf_with_conda_libs().build(),
         "WIN005" => B::windows().package("tensorflow", "2.12.0").build(),
         "MIS001" => pasted(SmiCudaQuestion, "But nvidia-smi still shows the version of toolkit be 12.2"),
         "MIS002" => B::linux()
@@ -1299,6 +1318,10 @@ fn near_miss_rest(code: &str) -> Inventory {
         "ENV005" => B::linux()
             .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
             .env_var("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+            .build(),
+        // The environment's lib directory is on the loader path: the cause is elsewhere.
+        "ENV008" => tf_with_conda_libs()
+            .env_var("LD_LIBRARY_PATH", "/home/me/miniconda3/envs/tf/lib")
             .build(),
         "WIN005" => B::windows().package("tensorflow", "2.10.1").build(),
         "MIS001" => B::linux().driver("535.104.05", Some("12.2")).toolkit("/usr/local/cuda-12.2", "12.2.140", true).build(),
