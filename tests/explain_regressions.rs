@@ -1357,3 +1357,100 @@ fn a_conda_installed_cudnn_off_the_loader_path_is_the_variable() {
     );
     assert!(f.iter().all(|f| f.code != "ENV008"), "{f:?}");
 }
+
+#[test]
+fn pynvml_s_rm_version_mismatch_is_the_driver_library_mismatch() {
+    // recommenders-team/recommenders#1287: fastai's pynvml.nvmlInit() on a DSVM.
+    let (_, f) = explain("corpus/c37b-recommenders-2021-fastai-pynvml-rm-version-mismatch.txt");
+    let e = f.iter().find(|f| f.code == "ERR001").unwrap();
+    assert_eq!(e.category, Category::DriverLibraryMismatch);
+    // Another NVML error is not this one.
+    let (inv, _) = explain_text("t", "pynvml.NVMLError_Uninitialized: Uninitialized\n");
+    assert!(inv
+        .errors
+        .iter()
+        .all(|e| e.kind != gpucompat::inventory::ErrorKind::NvmlDriverLibraryMismatch));
+}
+
+#[test]
+fn a_build_running_a_list_slash_bin_nvcc_names_cuda_home() {
+    // facebookresearch/maskrcnn-benchmark#132: CUDA_HOME=/usr/local/cuda:$CUDA_HOME.
+    let (inv, f) = explain("corpus/c37b-maskrcnn-benchmark-2018-cuda-home-trailing-colon.txt");
+    assert_eq!(inv.env["CUDA_HOME"].value, "/usr/local/cuda:");
+    let e = f.iter().find(|f| f.code == "ENV007").unwrap();
+    assert_eq!(
+        e.fix.as_ref().unwrap().command.as_deref(),
+        Some("export CUDA_HOME=/usr/local/cuda")
+    );
+    assert!(f.iter().all(|f| f.code != "ERR065"), "{f:?}");
+    // A missing nvcc at an ordinary path says nothing about CUDA_HOME's form.
+    let (inv, _) = explain_text(
+        "t",
+        "unable to execute '/usr/local/cuda/bin/nvcc': No such file or directory\n",
+    );
+    assert!(!inv.env.contains_key("CUDA_HOME"));
+}
+
+#[test]
+fn a_missing_libnvinfer_of_one_major_is_tensorrt() {
+    // galliot-us/neuralet#72: a JetPack 4.3 container on a JetPack 4.4 (TensorRT 7) host.
+    let (_, f) = explain("corpus/c37c-neuralet-2020-jetson-nano-libnvinfer6-vs-jetpack44-trt7.txt");
+    let e = f.iter().find(|f| f.code == "ERR015").unwrap();
+    assert_eq!(e.category, Category::TensorrtMismatch);
+    assert!(e.message.contains("libnvinfer.so.N"), "{}", e.message);
+    assert!(f.iter().all(|f| f.code != "ERR017"), "{f:?}");
+    // A CUDA runtime library stays ERR017's.
+    let (_, f) = explain_text(
+        "t",
+        "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n",
+    );
+    assert!(f.iter().any(|f| f.code == "ERR017"), "{f:?}");
+}
+
+#[test]
+fn a_radeon_named_by_its_number_and_xtx_is_amd() {
+    // NixOS/nixpkgs#357345: "ollama does not use GPU acceleration on 7900xtx".
+    let (_, f) = explain("corpus/c37c-nixpkgs-2024-ollama-rocm-needs-gfx-override.txt");
+    assert!(categories(&f).contains(&Category::AmdRocm), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+    // An NVIDIA card's number with no XT is no AMD clue.
+    let (inv, _) = explain_text("t", "It does not use the GPU on my 4090.\n");
+    assert!(inv
+        .pci
+        .iter()
+        .all(|p| p.vendor != gpucompat::inventory::GpuVendor::Amd));
+    assert!(inv.amd.gfx_targets.is_empty());
+}
+
+#[test]
+fn unix_only_modules_and_old_bitsandbytes_on_windows_are_the_platform() {
+    // vllm-project/vllm#12858: `import vllm` on native Windows.
+    let (_, f) = explain("corpus/c37c-vllm-2025-windows-no-module-resource.txt");
+    assert!(f.iter().any(|f| f.code == "ERR034"), "{f:?}");
+    // bitsandbytes-foundation/bitsandbytes#505: CUDA setup on Windows before 0.43.
+    let (_, f) = explain("corpus/c38a-bitsandbytes-2023-native-windows-unsupported.txt");
+    assert!(f.iter().any(|f| f.code == "ERR034"), "{f:?}");
+    // The same bitsandbytes message on Linux is not the platform.
+    let (inv, _) = explain_text(
+        "t",
+        "/home/me/.venv/lib/python3.10/site-packages/bitsandbytes/cextension.py:20\nRuntimeError: CUDA Setup failed despite GPU being available. Please run the following command to get more information:\n",
+    );
+    assert!(inv
+        .errors
+        .iter()
+        .all(|e| e.kind != gpucompat::inventory::ErrorKind::PlatformUnsupported));
+}
+
+#[test]
+fn collect_env_under_rosetta_names_the_chip_and_the_python_s_arch() {
+    // pytorch/pytorch#146236: an x86_64 Anaconda Python on an M2 Pro.
+    let (inv, f) = explain("corpus/c37c-pytorch-2025-rosetta-x86-python-mps-macos-version.txt");
+    assert_eq!(inv.apple.chip.as_ref().unwrap().value, "Apple M2 Pro");
+    assert!(f.iter().any(|f| f.code == "MAC001"), "{f:?}");
+    // A native arm64 Python on the same chip: no Rosetta finding.
+    let (_, f) = explain_text(
+        "t",
+        "PyTorch version: 2.6.0\nIs debug build: False\nCUDA used to build PyTorch: None\nOS: macOS 15.3 (arm64)\nPython platform: macOS-15.3-arm64-arm-64bit\nIs CUDA available: False\nCPU:\nApple M2 Pro\n",
+    );
+    assert!(f.iter().all(|f| f.code != "MAC001"), "{f:?}");
+}

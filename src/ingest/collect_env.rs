@@ -225,6 +225,21 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
             }
         }
         "os" => os_field(b, val, src),
+        // `CPU:` then the model on the next line; on a Mac, sysctl's brand
+        // string names the Apple chip even for a Python under Rosetta.
+        "cpu" if val.is_empty() => {
+            let model = doc.text(next).trim();
+            if model.starts_with("Apple M") && model.len() <= 40 {
+                let notes = &mut b.notes;
+                put(
+                    &mut b.inv.apple.chip,
+                    Fact::new(model.to_string(), doc.src_at(next)),
+                    notes,
+                    "Apple chip",
+                );
+                return next + 1;
+            }
+        }
         "libc version" => {
             if let Some(g) = val.strip_prefix("glibc-") {
                 put(
@@ -691,6 +706,16 @@ pub fn platform(b: &mut Builder, val: &str, src: &str) {
                     Fact::new(arch.to_string(), src),
                     notes,
                     "CPU architecture",
+                );
+                // platform.platform() is the running interpreter's: an
+                // x86_64 Python on Apple silicon says x86_64 (Rosetta).
+                let e = super::env_mut(&mut b.inv.python, &mut b.current_env);
+                put(
+                    &mut e.arch,
+                    Fact::new(arch.to_string(), src)
+                        .with_note("platform.platform() of the Python that ran the report"),
+                    notes,
+                    "Python architecture",
                 );
                 break;
             }

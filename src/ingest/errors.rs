@@ -133,6 +133,11 @@ pub static CATALOG: &[Entry] = &[
         "NVML library version: 550.144", nvml_library_version),
     ex("nvrm-api-mismatch", "API mismatch", &["NVRM"], K::NvmlDriverLibraryMismatch, None,
         "NVRM: API mismatch: the client has the version 550.144.03, but", nvrm_api_mismatch),
+    // NVML_ERROR_LIB_RM_VERSION_MISMATCH (18) as pynvml names and words it.
+    e("nvml-rm-version-mismatch", "NVML/RM version mismatch", K::NvmlDriverLibraryMismatch, Some(18),
+        "pynvml.nvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch."),
+    e("pynvml-lib-rm-version-mismatch", "NVMLError_LibRmVersionMismatch", K::NvmlDriverLibraryMismatch, Some(18),
+        "E   pynvml.NVMLError_LibRmVersionMismatch"),
     ex("nvml-unknown-error", "Failed to initialize NVML: Unknown Error", &[], K::InitFailed, Some(999),
         "Failed to initialize NVML: Unknown Error", smi_failed),
     // --- no driver -----------------------------------------------------------------------------
@@ -481,6 +486,9 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded", dll_missing),
     ea("cuda-path-bin-bin", "\\\\bin\\\\bin", &["cuda"], K::CudaPathIsBin, None,
         "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v10.2\\\\bin\\\\bin'"),
+    // A build that ran `<CUDA_HOME>/bin/nvcc` with a list in CUDA_HOME.
+    ex("nvcc-path-holds-a-list", ":/bin/nvcc", &["unable to execute", "failed with exit status", "no such file", "not found"], K::ToolkitNotFound, None,
+        "unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory", nvcc_path_list),
     e("tf-no-cuda-drivers", "Could not find cuda drivers on your machine", K::LibcudaMissing, None,
         "I external/local_tsl/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used."),
     // --- onnxruntime ------------------------------------------------------------------------------
@@ -590,6 +598,16 @@ pub static CATALOG: &[Entry] = &[
         "vLLM only supports Linux platform (including WSL) and MacOS.Building on win32, so vLLM may not be able to run correctly"),
     ex("triton-no-distribution", "No matching distribution found for triton", &[], K::PlatformUnsupported, None,
         "Using cached torch-2.4.1-cp311-cp311-win_amd64.whl.metadata (27 kB)\nERROR: No matching distribution found for triton>=2.0.0", windows_only),
+    // bitsandbytes before 0.43 had no Windows build: its CUDA setup fails there.
+    ex("bnb-cuda-setup-failed-windows", "CUDA Setup failed despite GPU being available", &[], K::PlatformUnsupported, None,
+        "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python38\\lib\\site-packages\\bitsandbytes\\cextension.py:20\nRuntimeError: CUDA Setup failed despite GPU being available. Please run the following command to get more information:", windows_only),
+    // Standard modules only Unix builds of Python have: a Unix-only package imported on Windows.
+    e("python-unix-only-module-resource", "No module named 'resource'", K::PlatformUnsupported, None,
+        "ModuleNotFoundError: No module named 'resource'"),
+    e("python-unix-only-module-fcntl", "No module named 'fcntl'", K::PlatformUnsupported, None,
+        "ModuleNotFoundError: No module named 'fcntl'"),
+    e("python-unix-only-module-termios", "No module named 'termios'", K::PlatformUnsupported, None,
+        "ModuleNotFoundError: No module named 'termios'"),
     // --- Apple MPS ----------------------------------------------------------------------------------
     ex("mps-not-built", "MPS not available because the current PyTorch install was not built with MPS enabled", &[], K::MpsUnavailable, None,
         "MPS not available because the current PyTorch install was not built with MPS enabled.", macos),
@@ -612,6 +630,13 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("xformers-built-for", &["https://github.com/facebookresearch/xformers/issues/874", "https://github.com/LykosAI/StabilityMatrix/issues/1276"]),
     ("flash-attn-needs-ampere", &["https://github.com/Dao-AILab/flash-attention/issues/762"]),
     ("torch-device-assert", &["https://github.com/pytorch/pytorch/issues/130181"]),
+    ("nvml-rm-version-mismatch", &["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18: RM has detected an NVML/RM version mismatch)", "https://github.com/recommenders-team/recommenders/issues/1287"]),
+    ("pynvml-lib-rm-version-mismatch", &["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18; pynvml raises it as NVMLError_LibRmVersionMismatch)", "https://github.com/recommenders-team/recommenders/issues/1287"]),
+    ("nvcc-path-holds-a-list", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home: nvcc is os.path.join(CUDA_HOME, 'bin', 'nvcc'))", "https://github.com/facebookresearch/maskrcnn-benchmark/issues/132"]),
+    ("bnb-cuda-setup-failed-windows", &["https://github.com/bitsandbytes-foundation/bitsandbytes/releases/tag/0.43.0 (first release with official Windows support)", "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/505", "https://github.com/PromtEngineer/localGPT/issues/265"]),
+    ("python-unix-only-module-resource", &["https://docs.python.org/3/library/resource.html (Availability: Unix)", "https://github.com/vllm-project/vllm/issues/12858"]),
+    ("python-unix-only-module-fcntl", &["https://docs.python.org/3/library/fcntl.html (Availability: Unix)"]),
+    ("python-unix-only-module-termios", &["https://docs.python.org/3/library/termios.html (Availability: Unix)"]),
     ("pynvml-driver-not-loaded", &["https://github.com/wookayin/gpustat/issues/110", "https://github.com/bentoml/BentoML/issues/4940"]),
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
@@ -2276,6 +2301,29 @@ fn container_cli_init(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
         return Some(K::ContainerToolkitNoDriver);
     }
     Some(K::InitFailed)
+}
+
+/// `unable to execute '/usr/local/cuda:/bin/nvcc'`: the build ran
+/// CUDA_HOME + `/bin/nvcc`, so the part before it is CUDA_HOME's value,
+/// a list where one directory belongs. Records that value (ENV007 reads it)
+/// and the failed build as a toolkit not found there.
+fn nvcc_path_list(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let end = c.line.find("/bin/nvcc")?;
+    let start = c.line[..end]
+        .rfind(['\'', '"', '`', ' '])
+        .map_or(0, |p| p + 1);
+    let home = &c.line[start..end];
+    if home.contains(':') && home.starts_with('/') && !b.inv.env.contains_key("CUDA_HOME") {
+        b.env_var(
+            "CUDA_HOME",
+            home,
+            &format!(
+                "{} (the path the build ran is CUDA_HOME + /bin/nvcc)",
+                c.src
+            ),
+        );
+    }
+    Some(k)
 }
 
 /// No /dev/dxg: WSL2's GPU paravirtualization device is missing, so the

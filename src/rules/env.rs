@@ -501,6 +501,7 @@ fn check_env007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
                         v.value
                     ))
                     .fact(var, v)
+                    .observed(inv.errors_of(&[ErrorKind::ToolkitNotFound]))
                     .fix_command(
                         format!("export {var}={first}"),
                         Some(format!("in ~/.bashrc too (without `:${var}`), then open a new shell")),

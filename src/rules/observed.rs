@@ -383,6 +383,11 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::InitFailed && e.text.contains("NVML") && facts::in_container(inv) {
         return Some("ERR022");
     }
+    // TensorRT's own library of one major (libnvinfer.so.N) missing: a TensorRT
+    // release mismatch, not a CUDA runtime one.
+    if k == ErrorKind::CudaLibraryMissing && crate::ingest::clean::has_ci(&e.text, "libnvinfer") {
+        return Some("ERR015");
+    }
     if super::container::k3s_pod_without_runtime(inv, k) {
         return Some("CTR004");
     }
@@ -677,6 +682,14 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             Fix {
                 command: Some("sudo reboot".into()),
                 note: Some("reboot so the updated kernel module loads (or unload and reload the nvidia modules); if it persists, reinstall one driver release so module and libraries match, and keep any cuda-compat directory off the loader path".into()),
+                ..Default::default()
+            },
+        )),
+        // The program was built against a TensorRT major this machine does not have.
+        "ERR015" if say("libnvinfer") => Some((
+            Some("Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)"),
+            Fix {
+                note: Some("install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them".into()),
                 ..Default::default()
             },
         )),
@@ -1135,7 +1148,7 @@ observed_rule!(ERR014, check_err014, "ERR014", "observed-no-visible-devices", Ca
     ["https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html"]);
 
 observed_rule!(ERR015, check_err015, "ERR015", "observed-tensorrt-engine-incompatible", Category::TensorrtMismatch, Severity::Error,
-    [TrtEngineIncompatible], ["LIB002", "LIB003"],
+    [TrtEngineIncompatible], ["LIB002", "LIB003", "ENV007"],
     "A TensorRT engine was refused as built for another device or TensorRT version.",
     "Serialized TensorRT engines are tied to the compute capability and the exact TensorRT version they were built with.",
     "Rebuild the engine on the target GPU with the TensorRT that runs it, or build with hardware/version compatibility.",
@@ -1599,7 +1612,7 @@ fn check_err050(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
 }
 
 observed_rule!(ERR065, check_err065, "ERR065", "observed-no-toolkit-for-build", Category::EnvVar, Severity::Error,
-    [ToolkitNotFound], [],
+    [ToolkitNotFound], ["ENV007"],
     "A CUDA extension's build found no CUDA toolkit (torch's 'CUDA_HOME environment variable is not set').",
     "Packages that compile CUDA code at install or first use (a torch CUDAExtension, custom ops of research code, some ComfyUI nodes) need nvcc from a full CUDA toolkit. torch's wheels bring the CUDA runtime but no nvcc; cpp_extension looks for the toolkit in CUDA_HOME or CUDA_PATH, then for nvcc on PATH, then in /usr/local/cuda. Without one the build stops before compiling anything.",
     "Install a CUDA toolkit of the same major.minor as torch's CUDA (`python -c \"import torch; print(torch.version.cuda)\"`), then `export CUDA_HOME=/usr/local/cuda-X.Y` and `export PATH=$CUDA_HOME/bin:$PATH` before building; or install a prebuilt wheel of the package if it publishes one.",

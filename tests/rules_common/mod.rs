@@ -1379,9 +1379,11 @@ fn near_miss_rest(code: &str) -> Inventory {
             .build(),
         "ERR067" => pasted(Other, "msg=\"CPU has AVX2\""),
         // The same message on a Mac: no toolkit exists there, ERR019 says so.
-        "ERR065" => in_setting(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.", |i| {
-            i.os.kind = f(gpucompat::inventory::OsKind::Macos, "input line 1");
-        }),
+        // CUDA_HOME set to a list: ENV007 names it and carries the failed build.
+        "ERR065" => B::linux()
+            .error(ToolkitNotFound, "unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory")
+            .env_var("CUDA_HOME", "/usr/local/cuda:")
+            .build(),
         "ERR063" => pasted(Other, "INTERNAL: Failed to load PTX text as a module: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid"),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
         "ERR038" => with_error(firing("DRV002"), FrameworkCpuBuild),
