@@ -1454,3 +1454,25 @@ fn collect_env_under_rosetta_names_the_chip_and_the_python_s_arch() {
     );
     assert!(f.iter().all(|f| f.code != "MAC001"), "{f:?}");
 }
+
+#[test]
+fn tensorflow_in_a_windows_package_list_is_advice_when_another_program_fails() {
+    // hacksider/Deep-Live-Cam: ONNX Runtime runs on the CPU; tensorflow is one package of the list.
+    let (_, f) = explain("corpus/c39a-deep-live-cam-2026-rtx5080-cuda132-toolkit-ort-cpu-only.txt");
+    let e = f.iter().find(|f| f.code == "WIN005").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(
+        e.message.contains("only in its package list"),
+        "{}",
+        e.message
+    );
+    // TensorFlow's own failure on Windows stays an error.
+    let (_, f) = explain_text(
+        "t",
+        "C:\\Users\\me> pip list\nPackage    Version\n---------- -------\ntensorflow 2.15.0\n>>> import tensorflow as tf; tf.config.list_physical_devices('GPU')\nW tensorflow/core/common_runtime/gpu/gpu_device.cc:2256] Cannot dlopen some GPU libraries.\n",
+    );
+    let e = f.iter().find(|f| f.code == "WIN005").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+    assert!(e.evidence.iter().any(|x| x.fact == "observed error"));
+    assert!(f.iter().all(|f| f.code != "ERR017"), "{f:?}");
+}

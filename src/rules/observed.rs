@@ -1162,7 +1162,7 @@ observed_rule!(ERR016, check_err016, "ERR016", "observed-toolkit-torch-mismatch"
     ["https://pytorch.org/docs/stable/cpp_extension.html"]);
 
 observed_rule!(ERR017, check_err017, "ERR017", "observed-cuda-library-missing", Category::MultipleCuda, Severity::Error,
-    [CudaLibraryMissing], ["LIB006", "LIB008", "LIB009", "ENV002", "ENV007", "ENV008"],
+    [CudaLibraryMissing], ["LIB006", "LIB008", "LIB009", "ENV002", "ENV007", "ENV008", "WIN005"],
     "A CUDA library of some major (libcudart.so.11, libcublas.so.12, ...) could not be loaded.",
     "The program was built for a CUDA major whose libraries are not installed, or the loader finds another major's first.",
     "Install the CUDA runtime libraries of the major named in the error (toolkit or nvidia-*-cuXX wheels), or a build of the program for the CUDA present.",

@@ -259,6 +259,19 @@ fn check_win005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             if let Some(k) = &inv.os.kind {
                 f = f.evidence("operating system", "windows", &k.source);
             }
+            // A pasted report whose errors never name TensorFlow: it is one
+            // package of the list, maybe not the program that fails.
+            let tf_errors: Vec<_> = inv
+                .errors
+                .iter()
+                .filter(|e| crate::ingest::clean::has_ci(&e.text, "tensorflow"))
+                .collect();
+            let tf_failing = !tf_errors.is_empty();
+            f = f.observed(tf_errors);
+            if !inv.probed() && !tf_failing {
+                f.severity = Severity::Warning;
+                f.message.push_str(" The report shows it only in its package list, not in an error: if the failing program is another one, this is advice for TensorFlow's own use.");
+            }
             out.push(f.fix_note("Use WSL2 (`pip install tensorflow[and-cuda]` inside it), or `pip install \"tensorflow<2.11\"` with CUDA 11.2 and cuDNN 8.1 on native Windows."));
         }
     }
