@@ -897,6 +897,9 @@ pub enum ErrorKind {
     /// A build found no CUDA toolkit: torch's cpp_extension "CUDA_HOME
     /// environment variable is not set", "No CUDA runtime is found".
     ToolkitNotFound,
+    /// Shared memory (/dev/shm) ran out: NCCL's "Error while creating shared
+    /// memory segment", a DataLoader worker's "insufficient shared memory (shm)".
+    ShmExhausted,
     /// A failure the catalog does not know.
     Other,
 }

@@ -1476,3 +1476,21 @@ fn tensorflow_in_a_windows_package_list_is_advice_when_another_program_fails() {
     assert!(e.evidence.iter().any(|x| x.fact == "observed error"));
     assert!(f.iter().all(|f| f.code != "ERR017"), "{f:?}");
 }
+
+#[test]
+fn nccl_without_shared_memory_in_a_container_is_the_container_s_shm() {
+    // NVIDIA/nccl#342: NCCL 2.7.3 in an nvidia/cuda image, 'posix_fallocate failed: No space left on device'.
+    let (_, f) = explain("corpus/c39b-nccl-2020-docker-shm-64mb-nccl273.txt");
+    let e = f.iter().find(|f| f.code == "ERR069").unwrap();
+    assert_eq!(e.category, Category::Container);
+    // The report shows no container: a warning naming both.
+    assert_eq!(e.severity, Severity::Warning);
+    // A DataLoader bus error inside a pasted docker run: an error, with the fix.
+    let (_, f) = explain_text(
+        "t",
+        "$ docker run --gpus all -it trainer python train.py\nERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n",
+    );
+    let e = f.iter().find(|f| f.code == "ERR069").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+    assert!(format!("{:?}", e.fix).contains("--shm-size"), "{:?}", e.fix);
+}

@@ -489,6 +489,13 @@ pub static CATALOG: &[Entry] = &[
     // A build that ran `<CUDA_HOME>/bin/nvcc` with a list in CUDA_HOME.
     ex("nvcc-path-holds-a-list", ":/bin/nvcc", &["unable to execute", "failed with exit status", "no such file", "not found"], K::ToolkitNotFound, None,
         "unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory", nvcc_path_list),
+    // --- shared memory ------------------------------------------------------------------------------
+    e("nccl-shm-segment", "Error while creating shared memory segment", K::ShmExhausted, None,
+        "include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-250a7cc850ba9298-0-1-3 (size 9637888)"),
+    ea("nccl-shm-fallocate", "posix_fallocate failed", &["nccl", "shm"], K::ShmExhausted, None,
+        "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device"),
+    e("dataloader-insufficient-shm", "insufficient shared memory (shm)", K::ShmExhausted, None,
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)."),
     e("tf-no-cuda-drivers", "Could not find cuda drivers on your machine", K::LibcudaMissing, None,
         "I external/local_tsl/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used."),
     // --- onnxruntime ------------------------------------------------------------------------------
@@ -637,6 +644,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("python-unix-only-module-resource", &["https://docs.python.org/3/library/resource.html (Availability: Unix)", "https://github.com/vllm-project/vllm/issues/12858"]),
     ("python-unix-only-module-fcntl", &["https://docs.python.org/3/library/fcntl.html (Availability: Unix)"]),
     ("python-unix-only-module-termios", &["https://docs.python.org/3/library/termios.html (Availability: Unix)"]),
+    ("nccl-shm-segment", &["https://github.com/NVIDIA/nccl/issues/342", "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html (shared memory in Docker)"]),
+    ("nccl-shm-fallocate", &["https://github.com/NVIDIA/nccl/issues/342", "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html (shared memory in Docker)"]),
+    ("dataloader-insufficient-shm", &["https://github.com/pytorch/pytorch/blob/main/torch/csrc/DataLoader.cpp (the SIGBUS handler of a DataLoader worker)", "https://github.com/pytorch/pytorch#docker-image"]),
     ("pynvml-driver-not-loaded", &["https://github.com/wookayin/gpustat/issues/110", "https://github.com/bentoml/BentoML/issues/4940"]),
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),

@@ -234,6 +234,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the program's GPU build needs a CPU with AVX, so on this CPU it turned GPU use off",
             "grep -o -w -E 'avx|avx2' /proc/cpuinfo | sort -u (Linux), or the CPU model's specification",
         ),
+        ShmExhausted => (
+            "shared memory (/dev/shm) ran out: NCCL's buffers between GPUs of one node and DataLoader workers' batches live there, and a container gets only 64 MB of it by default (Docker)",
+            "df -h /dev/shm (inside the container, where the program runs)",
+        ),
         ToolkitNotFound => (
             "a CUDA extension was being built and no CUDA toolkit was found: torch looks for nvcc through CUDA_HOME, then PATH, then /usr/local/cuda",
             "which nvcc; nvcc --version; echo $CUDA_HOME; python -c \"import torch; print(torch.version.cuda)\"",
@@ -758,6 +762,8 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // Error 804 on a host, with no compat libraries in sight: a half-applied
         // driver update does the same as compat libraries on the path.
         "ERR003" if !compat_in_sight(inv) && !facts::is_kubernetes(inv) => Some("Observed error: CUDA error 804: a libcuda newer than the loaded kernel module ran as forward compatibility, which GeForce and most workstation GPUs do not support. On a host this is either a driver update whose new libraries are in use while the old kernel module is still loaded (a reboot fixes it), or CUDA's forward-compatibility libraries (cuda-compat, a compat directory) on the loader path. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi (a 'Driver/library version mismatch' there means reboot); ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH".into()),
+        // Shared memory outside a container: the host's /dev/shm, or a container the report does not show.
+        "ERR069" if !facts::in_container(inv) => Some("Observed error: shared memory (/dev/shm) ran out. In a container (Docker gives it 64 MB unless started with --shm-size or --ipc=host) this is the usual failure of NCCL and DataLoader workers; on a host, /dev/shm is full or small. To be sure, run where the program runs: df -h /dev/shm".into()),
         // A node that advertises no GPU: the plugin saw none, for one of several reasons.
         "ERR010" if all_say(errs, "nvidia.com/gpu") => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
@@ -1625,6 +1631,13 @@ setting_rule!(ERR066, check_err066, "ERR066", "observed-colab-cpu-runtime", Cate
     "Switch the notebook to a GPU runtime (Runtime > Change runtime type > a GPU such as T4) and run it again; `!nvidia-smi` in a cell then lists the GPU. Installing a driver in the notebook does not help.",
     ["https://research.google.com/colaboratory/faq.html (GPUs and usage limits)", "https://github.com/lllyasviel/Fooocus/issues/1583"]);
 
+observed_rule!(ERR069, check_err069, "ERR069", "observed-shared-memory-exhausted", Category::Container, Severity::Error,
+    [ShmExhausted], [],
+    "Shared memory ran out: NCCL could not create its shared-memory segment, or a DataLoader worker reported insufficient shared memory (shm).",
+    "NCCL passes data between the GPUs of one node through /dev/shm, and torch's DataLoader workers hand batches to the main process through it. Docker gives a container a 64 MB /dev/shm unless told otherwise, far less than these need, so NCCL fails with 'No space left on device' and workers die with a bus error, while the GPUs, driver and CUDA are fine.",
+    "Start the container with more shared memory: `docker run --shm-size=8g ...` or `--ipc=host` (Compose: `shm_size: 8gb` or `ipc: host`; Kubernetes: an emptyDir volume with `medium: Memory` mounted at /dev/shm). Outside a container, free or enlarge /dev/shm.",
+    ["https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html (Docker: shared memory, --shm-size / --ipc=host)", "https://github.com/pytorch/pytorch#docker-image (the default shared memory segment of a container is not enough for DataLoader workers: --ipc=host or --shm-size)", "https://github.com/NVIDIA/nccl/issues/342"]);
+
 observed_rule!(ERR067, check_err067, "ERR067", "observed-gpu-off-without-avx", Category::PlatformPosture, Severity::Error,
     [CpuLacksAvx], [],
     "The program disabled the GPU because the CPU has no AVX ('CPU does not have AVX or AVX2, disabling GPU support').",
@@ -1639,5 +1652,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068,
+    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069,
 ];

@@ -843,6 +843,9 @@ fn firing_rest(code: &str) -> Inventory {
         "HINT006" => mentioning(Topic::Cudnn, "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR", true),
         "HINT007" => mentioning(Topic::EnvVar, "after export CUDA_VISIBLE_DEVICES=\"0\" no GPU is detected", true),
         "ERR067" => pasted(CpuLacksAvx, "time=2024-03-04 level=INFO source=gpu.go:112 msg=\"CPU does not have AVX or AVX2, disabling GPU support.\""),
+        "ERR069" => in_setting(ShmExhausted, "include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-250a7cc850ba9298-0-1-3 (size 9637888)", |i| {
+            i.container.runtime = f("docker".into(), "input line 1");
+        }),
         "ERR065" => pasted(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
         "ERR063" => pasted(PtxasOlderThanGpu, "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9"),
         "ERR036" => B::linux()
@@ -1378,6 +1381,8 @@ fn near_miss_rest(code: &str) -> Inventory {
             })
             .build(),
         "ERR067" => pasted(Other, "msg=\"CPU has AVX2\""),
+        // NCCL's optional network plugin missing is no shared-memory failure.
+        "ERR069" => pasted(Other, "NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory"),
         // The same message on a Mac: no toolkit exists there, ERR019 says so.
         // CUDA_HOME set to a list: ENV007 names it and carries the failed build.
         "ERR065" => B::linux()
