@@ -1494,3 +1494,78 @@ fn nccl_without_shared_memory_in_a_container_is_the_container_s_shm() {
     assert_eq!(e.severity, Severity::Error);
     assert!(format!("{:?}", e.fix).contains("--shm-size"), "{:?}", e.fix);
 }
+
+#[test]
+fn an_unversioned_libcuda_so_is_not_proof_of_no_driver() {
+    // taichi-nerfs: "libcuda.so lib not found" while other CUDA programs ran.
+    let (_, f) = explain("corpus/c40a-taichi-nerfs-2024-libcuda-not-found-falls-back-to-cpu.txt");
+    let e = f.iter().find(|f| f.code == "ERR006").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("libcuda.so link"), "{}", e.message);
+    // The versioned library missing stays an error.
+    let (_, f) = explain_text(
+        "t",
+        "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n",
+    );
+    let e = f.iter().find(|f| f.code == "ERR006").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+}
+
+#[test]
+fn the_nvidia_module_failing_to_build_for_a_new_kernel() {
+    // void-packages#53759 (make in the DKMS tree), nixpkgs#124709 (the module's sources),
+    // void-packages#11660 (in the reporter's words).
+    for rel in [
+        "corpus/c40b-void-2024-nvidia470-dkms-fails-on-linux612.txt",
+        "corpus/c40b-nixos-2021-nvidia455-fails-to-build-for-linux511.txt",
+        "corpus/c40b-void-2018-nvidia384-dkms-fails-on-linux415.txt",
+    ] {
+        let (_, f) = explain(rel);
+        assert!(f.iter().any(|f| f.code == "ERR053"), "{rel}: {f:?}");
+    }
+    // Another program's build failing, and a DKMS build that worked, are not it.
+    for t in [
+        "make[2]: *** [Makefile:12: /home/me/project/build] Error 2\n",
+        "dkms status: nvidia/550.120, 6.8.0-45-generic, x86_64: installed\n",
+    ] {
+        let (inv, _) = explain_text("t", t);
+        assert!(inv.errors.is_empty(), "{t}: {:?}", inv.errors);
+    }
+}
+
+#[test]
+fn linux_only_gpu_packages_on_windows_and_dgl_s_cpu_build() {
+    // facebookresearch/faiss#4043: pip finds no faiss-gpu for Windows.
+    let (_, f) = explain("corpus/c40a-faiss-2024-windows-pip-faiss-gpu-no-distribution.txt");
+    assert!(f.iter().any(|f| f.code == "ERR034"), "{f:?}");
+    // On Linux the same pip message is another problem (a Python or a version with no wheel).
+    let (inv, _) = explain_text(
+        "t",
+        "/home/me$ pip install faiss-gpu\nERROR: No matching distribution found for faiss-gpu\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    // THUDM/GraphMAE#9: the CPU build of DGL.
+    let (_, f) = explain("corpus/c40a-graphmae-2022-dgl-cpu-build-device-api-gpu.txt");
+    let e = f.iter().find(|f| f.code == "ERR038").unwrap();
+    assert_eq!(e.category, Category::CpuOnlyWheel);
+}
+
+#[test]
+fn a_gpu_the_release_does_not_know_names_the_ways_it_can_be() {
+    // flatcar/Flatcar#1283: the public 535 driver in a VM whose GPU is a P40 vGPU.
+    let (inv, f) = explain("corpus/c40b-flatcar-2023-p40-vgpu-guest-public-driver-unsupported.txt");
+    assert_eq!(
+        inv.nvidia.kernel_module.as_ref().unwrap().value.to_string(),
+        "535.104.05"
+    );
+    let e = f.iter().find(|f| f.code == "ERR030").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("vGPU guest driver"), "{}", e.message);
+    // A message naming the legacy branch stays the plain error.
+    let (_, f) = explain_text(
+        "t",
+        "NVRM: The NVIDIA GeForce GT 710 GPU installed in this system is\nNVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please\n",
+    );
+    let e = f.iter().find(|f| f.code == "ERR030").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+}

@@ -171,6 +171,9 @@ pub static CATALOG: &[Entry] = &[
         "NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please", nvrm_legacy_gpu),
     ex("nvrm-legacy-gpu-quoted", ".xx legacy driver", &["supported through", "supported by", "supported only by"], K::GpuDroppedByDriver, None,
         "The NVIDIA GeForce GT 710M installed in this system is supported through the NVIDA 390.xx Legacy drivers", nvrm_legacy_gpu),
+    // The release does not know the GPU, and names no legacy branch for it.
+    ex("nvrm-gpu-not-in-release", "installed in this system is not supported by the", &[], K::GpuDroppedByDriver, None,
+        "NVRM: installed in this system is not supported by the\nNVRM: NVIDIA 535.104.05 driver release.", nvrm_not_in_release),
     ex("nvrm-open-module-unsupported", "not supported by open", &[], K::OpenModuleUnsupported, None,
         "NVRM: installed in this system is not supported by open", open_module_unsupported),
     ex("nvrm-open-module-no-gsp", "does not include the required GPU", &[], K::OpenModuleUnsupported, None,
@@ -199,6 +202,15 @@ pub static CATALOG: &[Entry] = &[
         "nvcc-Error-CUDA version 10.2 was not installed with this HPC SDK: /opt/nvidia/hpc_sdk/Linux_x86_64/21.7/cuda/10.2/bin"),
     e("dkms-module-build-failed", "Bad return status for module build on kernel", K::ModuleBuildFailed, None,
         "Error! Bad return status for module build on kernel: 5.13.18-21.09.16.amdgpu.ubuntu (x86_64)"),
+    // make's failure inside the nvidia module's DKMS build tree, or a compile
+    // error in the module's own sources (kernel/nvidia/, kernel/common/inc/).
+    ea("dkms-nvidia-make-failed", "/var/lib/dkms/nvidia/", &["] error", "error 1", "error 2", "chyba 2", "fehler 2"], K::ModuleBuildFailed, None,
+        "make[2]: *** [/usr/src/kernel-headers-6.12.7_1/Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Error 2"),
+    ea("nvidia-module-source-error", "/kernel/", &["nvidia/nv-", "common/inc/nv-", "nvidia-drm/", "nvidia-uvm/", "nvidia-modeset/"], K::ModuleBuildFailed, None,
+        "nvidia-x11> /build/kernel/common/inc/nv-linux.h:119:10: fatal error: asm/kmap_types.h: No such file or directory"),
+    // The same failure in the reporter's words ("the nvidia DKMS module fails to build").
+    ea("dkms-build-fails-said", "dkms", &["fails to build", "failed to build", "fail to build", "won't build", "does not build", "doesn't build", "build fails", "build failed"], K::ModuleBuildFailed, None,
+        "Actual behavior: the nvidia DKMS module fails to build, only on the 4.15 series."),
     e("dkms-conf-missing", "Could not locate dkms.conf file", K::ModuleBuildFailed, None,
         "Error! Could not locate dkms.conf file."),
     // The GPU Operator's driver container builds and loads the module on the node.
@@ -605,6 +617,12 @@ pub static CATALOG: &[Entry] = &[
         "vLLM only supports Linux platform (including WSL) and MacOS.Building on win32, so vLLM may not be able to run correctly"),
     ex("triton-no-distribution", "No matching distribution found for triton", &[], K::PlatformUnsupported, None,
         "Using cached torch-2.4.1-cp311-cp311-win_amd64.whl.metadata (27 kB)\nERROR: No matching distribution found for triton>=2.0.0", windows_only),
+    // GPU packages PyPI has Linux wheels of only, asked for on Windows.
+    ex("linux-only-gpu-package-no-distribution", "No matching distribution found for", &["faiss-gpu", "vllm", "jax-cuda", "nvidia-nccl-cu"], K::PlatformUnsupported, None,
+        "C:\\Users\\me> pip install faiss-gpu-cu11\nERROR: No matching distribution found for faiss-gpu-cu11", windows_only),
+    // DGL's CPU build asked for a GPU.
+    e("dgl-cpu-build", "Device API gpu is not enabled", K::FrameworkCpuBuild, None,
+        "dgl._ffi.base.DGLError: [21:48:49] /opt/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: Device API gpu is not enabled. Please install the cuda version of dgl."),
     // bitsandbytes before 0.43 had no Windows build: its CUDA setup fails there.
     ex("bnb-cuda-setup-failed-windows", "CUDA Setup failed despite GPU being available", &[], K::PlatformUnsupported, None,
         "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python38\\lib\\site-packages\\bitsandbytes\\cextension.py:20\nRuntimeError: CUDA Setup failed despite GPU being available. Please run the following command to get more information:", windows_only),
@@ -647,6 +665,12 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nccl-shm-segment", &["https://github.com/NVIDIA/nccl/issues/342", "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html (shared memory in Docker)"]),
     ("nccl-shm-fallocate", &["https://github.com/NVIDIA/nccl/issues/342", "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html (shared memory in Docker)"]),
     ("dataloader-insufficient-shm", &["https://github.com/pytorch/pytorch/blob/main/torch/csrc/DataLoader.cpp (the SIGBUS handler of a DataLoader worker)", "https://github.com/pytorch/pytorch#docker-image"]),
+    ("dkms-nvidia-make-failed", &["https://github.com/void-linux/void-packages/issues/53759", "https://github.com/dell/dkms (the build log of a module: /var/lib/dkms/MODULE/VERSION/build/make.log)"]),
+    ("nvidia-module-source-error", &["https://github.com/NixOS/nixpkgs/issues/124709", "https://github.com/NVIDIA/open-gpu-kernel-modules (kernel-open/common/inc/nv-linux.h: the module's sources)"]),
+    ("dkms-build-fails-said", &["https://github.com/void-linux/void-packages/issues/53759", "https://github.com/voidlinux/void-packages/issues/11660"]),
+    ("nvrm-gpu-not-in-release", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/supportedchips.html (Appendix A: the GPUs each release supports, by PCI device ID)", "https://github.com/flatcar/Flatcar/issues/1283"]),
+    ("linux-only-gpu-package-no-distribution", &["https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (GPU builds: conda packages for Linux)", "https://docs.vllm.ai/en/latest/getting_started/installation/ (Linux only; Windows through WSL)", "https://docs.jax.dev/en/latest/installation.html (NVIDIA GPU: Linux; Windows only through WSL2)", "https://docs.nvidia.com/deeplearning/nccl/install-guide/ (Linux)", "https://github.com/facebookresearch/faiss/issues/4043"]),
+    ("dgl-cpu-build", &["https://github.com/dmlc/dgl/blob/master/src/runtime/c_runtime_api.cc (DeviceAPIManager: 'Device API gpu is not enabled. Please install the cuda version of dgl.')", "https://github.com/THUDM/GraphMAE/issues/9"]),
     ("pynvml-driver-not-loaded", &["https://github.com/wookayin/gpustat/issues/110", "https://github.com/bentoml/BentoML/issues/4940"]),
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
@@ -1059,6 +1083,29 @@ fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> 
                 "kernel module version",
             );
         }
+    }
+    Some(k)
+}
+
+/// `NVRM: ... installed in this system is not supported by the` / `NVRM:
+/// NVIDIA 535.104.05 driver release.`: the module's version from the text.
+fn nvrm_not_in_release(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let here = format!("{} {}", c.line, c.ahead(1));
+    if has_ci(&here, "not supported by open") {
+        return None;
+    }
+    static D: OnceLock<Regex> = OnceLock::new();
+    let drv = re(&D, r"NVIDIA ([0-9]{3}\.[0-9]+(?:\.[0-9]+)?) driver release");
+    if let Some(v) = drv
+        .captures(&here)
+        .and_then(|m| m[1].parse::<DriverVersion>().ok())
+    {
+        put(
+            &mut b.inv.nvidia.kernel_module,
+            Fact::new(v, c.src),
+            &mut b.notes,
+            "kernel module version",
+        );
     }
     Some(k)
 }

@@ -594,6 +594,18 @@ fn jax_toolkit_newer_than_driver(inv: &Inventory) -> bool {
         .any(|t| t.version.value.major_minor() > max)
 }
 
+/// The text names the unversioned `libcuda.so` only, not `libcuda.so.1`.
+fn bare_libcuda(text: &str) -> bool {
+    let l = text.to_ascii_lowercase();
+    let versioned = |rest: &str| {
+        rest.strip_prefix('.')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    l.match_indices("libcuda.so")
+        .any(|(i, m)| !versioned(&l[i + m.len()..]))
+        && !l.contains("libcuda.so.1")
+}
+
 /// The report shows CUDA's forward-compatibility libraries on the loader
 /// path (a `compat` directory in LD_LIBRARY_PATH or in an error's path).
 fn compat_in_sight(inv: &Inventory) -> bool {
@@ -697,6 +709,15 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // No legacy branch named: the fix depends on what the GPU is.
+        "ERR030" if all(&|e| !crate::ingest::clean::has_ci(&e.text, "legacy")) => Some((
+            None,
+            Fix {
+                command: Some("lspci -nn | grep -i nvidia".into()),
+                note: Some("look the PCI ID up in Appendix A of the driver's README: a GPU newer than the release needs a newer branch; a vGPU profile or virtual function in a VM needs the vGPU guest driver of the host's vGPU release (or pass the whole GPU through); a GPU no current branch lists needs the legacy branch that does".into()),
+                ..Default::default()
+            },
+        )),
         // NVENC's driver check: the encoder API, not a CUDA runtime, needs the newer driver.
         "ERR002" if say("nvenc") => Some((
             Some("Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)"),
@@ -764,6 +785,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         "ERR003" if !compat_in_sight(inv) && !facts::is_kubernetes(inv) => Some("Observed error: CUDA error 804: a libcuda newer than the loaded kernel module ran as forward compatibility, which GeForce and most workstation GPUs do not support. On a host this is either a driver update whose new libraries are in use while the old kernel module is still loaded (a reboot fixes it), or CUDA's forward-compatibility libraries (cuda-compat, a compat directory) on the loader path. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi (a 'Driver/library version mismatch' there means reboot); ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH".into()),
         // Shared memory outside a container: the host's /dev/shm, or a container the report does not show.
         "ERR069" if !facts::in_container(inv) => Some("Observed error: shared memory (/dev/shm) ran out. In a container (Docker gives it 64 MB unless started with --shm-size or --ipc=host) this is the usual failure of NCCL and DataLoader workers; on a host, /dev/shm is full or small. To be sure, run where the program runs: df -h /dev/shm".into()),
+        // The release does not know the GPU and names no legacy branch: older,
+        // newer, or a virtual GPU the release has no support for.
+        "ERR030" if errs.iter().all(|e| !crate::ingest::clean::has_ci(&e.text, "legacy")) => Some("Observed error: the kernel module says this driver release does not support the GPU (by its PCI ID) and names no legacy branch for it. Either the GPU is newer than the release (install a newer driver branch), older than every branch the message would name, or a virtual GPU (a vGPU profile or a virtual function in a VM), which needs NVIDIA's vGPU guest driver rather than the public one. To be sure, run: lspci -nn | grep -i nvidia (the PCI ID, against Appendix A of the release's README); in a VM, the hypervisor's GPU setup".into()),
         // A node that advertises no GPU: the plugin saw none, for one of several reasons.
         "ERR010" if all_say(errs, "nvidia.com/gpu") => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
@@ -771,6 +795,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
         // process that never reached this driver, gives error 35 there.
         "ERR002" if only(ErrorKind::InsufficientDriver) => cuda_12_driver_and_no_runtime(inv).map(|max| format!("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime) beside a driver whose newest CUDA is {max}, which runs every CUDA 12.x runtime under minor-version compatibility, and the report names no runtime: either the program bundles a CUDA 13 runtime (cu130 wheels, cuda-python 13, CUDA 13 images), which needs an R580 driver, or the process did not reach this driver (a container without GPU access, a stub libcuda). To be sure, run: python -c \"import torch; print(torch.version.cuda)\" (or the framework's own CUDA version) where the error happens.")),
+        // The unversioned libcuda.so (what Triton, Taichi and JIT loaders open) is
+        // a link the driver's runtime package does not always install.
+        "ERR006" if only(ErrorKind::LibcudaMissing) && errs.iter().all(|e| bare_libcuda(&e.text)) && !driver_in_sight(inv) => Some("Observed error: the program could not load libcuda.so, the unversioned name some loaders open (Triton, Taichi, JIT compilers). Either no NVIDIA driver is installed, or the driver is there (its libcuda.so.1) but the libcuda.so link is missing or not on the loader path, as on distributions that ship it only in a development package and in containers and WSL, where the driver libraries sit in their own directory. To be sure, run: nvidia-smi; ldconfig -p | grep libcuda (libcuda.so.1 without libcuda.so means the link is what is missing)".into()),
         // torch's "Found no NVIDIA driver on your system" is also what a machine
         // without an NVIDIA GPU prints; with no NVIDIA GPU named, both fit.
         "ERR006" if only(ErrorKind::NoNvidiaDriver) && !inv.has_nvidia_hardware() && !driver_in_sight(inv) => Some("Observed error: no NVIDIA driver was found, and the report names no NVIDIA GPU: either the driver is not installed or not loaded, or the machine has no NVIDIA GPU at all (an AMD or Intel GPU, a VM or cloud runtime without one), where a CUDA build of the program cannot run. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)".into()),
