@@ -1527,6 +1527,7 @@ fn the_nvidia_module_failing_to_build_for_a_new_kernel() {
     for t in [
         "make[2]: *** [Makefile:12: /home/me/project/build] Error 2\n",
         "dkms status: nvidia/550.120, 6.8.0-45-generic, x86_64: installed\n",
+        "  CC [M]  /tmp/selfgz/kernel/nvidia/nv-pci.o\n  CC [M]  /tmp/selfgz/kernel/nvidia/nv-mmap.o\n",
     ] {
         let (inv, _) = explain_text("t", t);
         assert!(inv.errors.is_empty(), "{t}: {:?}", inv.errors);

@@ -206,8 +206,8 @@ pub static CATALOG: &[Entry] = &[
     // error in the module's own sources (kernel/nvidia/, kernel/common/inc/).
     ea("dkms-nvidia-make-failed", "/var/lib/dkms/nvidia/", &["] error", "error 1", "error 2", "chyba 2", "fehler 2"], K::ModuleBuildFailed, None,
         "make[2]: *** [/usr/src/kernel-headers-6.12.7_1/Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Error 2"),
-    ea("nvidia-module-source-error", "/kernel/", &["nvidia/nv-", "common/inc/nv-", "nvidia-drm/", "nvidia-uvm/", "nvidia-modeset/"], K::ModuleBuildFailed, None,
-        "nvidia-x11> /build/kernel/common/inc/nv-linux.h:119:10: fatal error: asm/kmap_types.h: No such file or directory"),
+    ex("nvidia-module-source-error", "/kernel/", &["nvidia/nv-", "common/inc/nv-", "nvidia-drm/", "nvidia-uvm/", "nvidia-modeset/"], K::ModuleBuildFailed, None,
+        "nvidia-x11> /build/kernel/common/inc/nv-linux.h:119:10: fatal error: asm/kmap_types.h: No such file or directory", compile_error),
     // The same failure in the reporter's words ("the nvidia DKMS module fails to build").
     ea("dkms-build-fails-said", "dkms", &["fails to build", "failed to build", "fail to build", "won't build", "does not build", "doesn't build", "build fails", "build failed"], K::ModuleBuildFailed, None,
         "Actual behavior: the nvidia DKMS module fails to build, only on the 4.15 series."),
@@ -1085,6 +1085,12 @@ fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> 
         }
     }
     Some(k)
+}
+
+/// A compiler's or make's error on the line (a build log also lists every
+/// source file it compiles without one).
+fn compile_error(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    (has_ci(c.line, "error:") || has_ci(c.line, "] error ")).then_some(k)
 }
 
 /// `NVRM: ... installed in this system is not supported by the` / `NVRM:

@@ -410,10 +410,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
     // After a driver update without a reboot the new libcuda meets the old
     // module and takes it for forward compatibility (error 804): the mismatch
-    // NVML reports beside it is the cause.
-    // The report says the failure began after an update, on a host (not in a
-    // container, where the image's compat libraries are the usual cause): the
-    // same half-applied driver update.
+    // NVML reports beside it is the cause, and so is an update the report says
+    // the failure began after, on a host (in a container the image's compat
+    // libraries are the usual cause).
     let updated_host = flag(&inv.setting.after_update) == Some(true)
         && !facts::in_container(inv)
         && !compat_in_sight(inv);
@@ -686,6 +685,15 @@ fn all_say(errs: &[&ObservedError], word: &str) -> bool {
             .all(|e| crate::ingest::clean::has_ci(&e.text, word))
 }
 
+/// The kernel module's refusals name no legacy branch for the GPU ("not
+/// supported by the NVIDIA X driver release"), and there is one.
+fn names_no_legacy_branch(errs: &[&ObservedError]) -> bool {
+    !errs.is_empty()
+        && errs
+            .iter()
+            .all(|e| !crate::ingest::clean::has_ci(&e.text, "legacy"))
+}
+
 /// Errors whose own words name what to change better than their kind's
 /// default: a message and a fix for them, when every error is of that sort.
 fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static str>, Fix)> {
@@ -710,7 +718,7 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // No legacy branch named: the fix depends on what the GPU is.
-        "ERR030" if all(&|e| !crate::ingest::clean::has_ci(&e.text, "legacy")) => Some((
+        "ERR030" if names_no_legacy_branch(errs) => Some((
             None,
             Fix {
                 command: Some("lspci -nn | grep -i nvidia".into()),
@@ -787,7 +795,7 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         "ERR069" if !facts::in_container(inv) => Some("Observed error: shared memory (/dev/shm) ran out. In a container (Docker gives it 64 MB unless started with --shm-size or --ipc=host) this is the usual failure of NCCL and DataLoader workers; on a host, /dev/shm is full or small. To be sure, run where the program runs: df -h /dev/shm".into()),
         // The release does not know the GPU and names no legacy branch: older,
         // newer, or a virtual GPU the release has no support for.
-        "ERR030" if errs.iter().all(|e| !crate::ingest::clean::has_ci(&e.text, "legacy")) => Some("Observed error: the kernel module says this driver release does not support the GPU (by its PCI ID) and names no legacy branch for it. Either the GPU is newer than the release (install a newer driver branch), older than every branch the message would name, or a virtual GPU (a vGPU profile or a virtual function in a VM), which needs NVIDIA's vGPU guest driver rather than the public one. To be sure, run: lspci -nn | grep -i nvidia (the PCI ID, against Appendix A of the release's README); in a VM, the hypervisor's GPU setup".into()),
+        "ERR030" if names_no_legacy_branch(errs) => Some("Observed error: the kernel module says this driver release does not support the GPU (by its PCI ID) and names no legacy branch for it. Either the GPU is newer than the release (install a newer driver branch), older than every branch the message would name, or a virtual GPU (a vGPU profile or a virtual function in a VM), which needs NVIDIA's vGPU guest driver rather than the public one. To be sure, run: lspci -nn | grep -i nvidia (the PCI ID, against Appendix A of the release's README); in a VM, the hypervisor's GPU setup".into()),
         // A node that advertises no GPU: the plugin saw none, for one of several reasons.
         "ERR010" if all_say(errs, "nvidia.com/gpu") => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
