@@ -1570,3 +1570,52 @@ fn a_gpu_the_release_does_not_know_names_the_ways_it_can_be() {
     let e = f.iter().find(|f| f.code == "ERR030").unwrap();
     assert_eq!(e.severity, Severity::Error);
 }
+
+#[test]
+fn an_nvcc_without_cxx17_is_older_than_torch_s_cuda() {
+    // deepspeedai/DeepSpeedExamples#911: compute_86 and c++17 both refused by an old system nvcc.
+    let (_, f) = explain("corpus/c41b-deepspeedexamples-2024-nvcc-compute86-cxx17.txt");
+    let e = f.iter().find(|f| f.code == "ERR016").unwrap();
+    assert_eq!(e.category, Category::MultipleCuda);
+    assert!(e.message.contains("older than 11.0"), "{}", e.message);
+    assert_eq!(errors_in(&f, Category::ArchUnsupported), 0, "{f:?}");
+    // The architecture refusal alone stays ARCH007's.
+    let (_, f) = explain_text(
+        "t",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_86'\n",
+    );
+    assert!(f.iter().any(|f| f.code == "ARCH007"), "{f:?}");
+}
+
+#[test]
+fn error_803_with_no_driver_in_sight_names_both_repairs() {
+    // easydiffusion#134: a lone 803; the latest driver, installed cleanly, fixed it.
+    let (_, f) = explain("corpus/c41a-easydiffusion-2022-gtx1080ti-popos-803-driver-update.txt");
+    let e = f.iter().find(|f| f.code == "ERR001").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("clean install"), "{}", e.message);
+    // With the versions in sight, the mismatch is a plain error.
+    let (_, f) = explain_text(
+        "t",
+        "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14\nError 803: system has unsupported display driver / cuda driver combination\n",
+    );
+    let e = f
+        .iter()
+        .find(|f| f.category == Category::DriverLibraryMismatch)
+        .unwrap();
+    assert_eq!(e.severity, Severity::Error, "{f:?}");
+}
+
+#[test]
+fn nvidia_smi_crashing_under_wsl_and_text_on_an_opening_fence() {
+    // Nevuly/WSL2-Linux-Kernel-Rolling#13: nvidia-smi segfaults under WSL2 with Windows driver 555.85.
+    let (_, f) = explain("corpus/c41a-wsl-2024-nvidia-smi-segfault-555-85.txt");
+    let e = f.iter().find(|f| f.code == "PLAT008").unwrap();
+    assert!(e.message.contains("segmentation fault"), "{}", e.message);
+    // Outside WSL a segfaulting process is no finding of ours.
+    let (inv, _) = explain_text("t", "[1]    494 segmentation fault  nvidia-smi\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    // A torch arch message right after the opening fence is read.
+    let (_, f) = explain("corpus/c41a-direct3ds2-2025-rtx5090-sm120-torch-cu128.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+}

@@ -337,6 +337,10 @@ pub fn clean_line(line: &str) -> String {
                 let inline = format!("{}{}", &rest[..p], &rest[p + 3..]);
                 return inline.replace(fence, "");
             }
+            // An info string is one word (```text, ```console): text of
+            // several words after the fence is the first line of the block
+            // (```NVIDIA GeForce RTX 5090 with CUDA capability sm_120 ...).
+            None if rest.split_whitespace().nth(2).is_some() => return rest.to_string(),
             _ => return String::new(),
         }
     }
@@ -709,6 +713,24 @@ mod tests {
         );
         assert_eq!(d.lines[3].no, 4);
         assert_eq!(d.src(4), "input line 4");
+    }
+
+    #[test]
+    fn text_on_an_opening_fence_is_the_block_s_first_line() {
+        let d = clean(
+            "input",
+            "```NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible\nnext\n```\n```python\n```shell script\n",
+        );
+        assert_eq!(
+            texts(&d),
+            [
+                "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible",
+                "next",
+                "",
+                "",
+                ""
+            ]
+        );
     }
 
     #[test]

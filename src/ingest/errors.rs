@@ -410,6 +410,10 @@ pub static CATALOG: &[Entry] = &[
         "Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version torch was compiled with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.", deepspeed_cuda_mismatch),
     ex("sgl-kernel-common-ops", "Could not load any common_ops library", &[], K::ExtensionMismatch, None,
         "ImportError: [sgl_kernel] CRITICAL: Could not load any common_ops library!", sgl_kernel_common_ops),
+    // nvcc before CUDA 11.0 knows no C++17, which torch's extensions need: a
+    // toolkit older than the one torch was built with.
+    e("nvcc-no-cxx17", "Value 'c++17' is not defined for option 'std'", K::ToolkitTorchMismatch, None,
+        "nvcc fatal   : Value 'c++17' is not defined for option 'std'"),
     ex("apex-cuda-not-matching", "Cuda extensions are being compiled with a version of Cuda that does not match", &[], K::ToolkitTorchMismatch, None,
         "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 12.1.", apex_cuda_mismatch),
     e("flash-attn-needs-cuda-116", "FlashAttention is only supported on CUDA 11.6 and above", K::ToolkitTorchMismatch, None,
@@ -501,6 +505,9 @@ pub static CATALOG: &[Entry] = &[
     // A build that ran `<CUDA_HOME>/bin/nvcc` with a list in CUDA_HOME.
     ex("nvcc-path-holds-a-list", ":/bin/nvcc", &["unable to execute", "failed with exit status", "no such file", "not found"], K::ToolkitNotFound, None,
         "unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory", nvcc_path_list),
+    // nvidia-smi crashing inside WSL2: the Windows driver's WSL components.
+    ex("smi-segfault-wsl", "segmentation fault", &["nvidia-smi"], K::InitFailed, None,
+        "Title: nvidia-smi segmentation fault inside WSL2\n[1]    494 segmentation fault  nvidia-smi", wsl_only),
     // --- shared memory ------------------------------------------------------------------------------
     e("nccl-shm-segment", "Error while creating shared memory segment", K::ShmExhausted, None,
         "include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-250a7cc850ba9298-0-1-3 (size 9637888)"),
@@ -671,6 +678,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvrm-gpu-not-in-release", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/supportedchips.html (Appendix A: the GPUs each release supports, by PCI device ID)", "https://github.com/flatcar/Flatcar/issues/1283"]),
     ("linux-only-gpu-package-no-distribution", &["https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (GPU builds: conda packages for Linux)", "https://docs.vllm.ai/en/latest/getting_started/installation/ (Linux only; Windows through WSL)", "https://docs.jax.dev/en/latest/installation.html (NVIDIA GPU: Linux; Windows only through WSL2)", "https://docs.nvidia.com/deeplearning/nccl/install-guide/ (Linux)", "https://github.com/facebookresearch/faiss/issues/4043"]),
     ("dgl-cpu-build", &["https://github.com/dmlc/dgl/blob/master/src/runtime/c_runtime_api.cc (DeviceAPIManager: 'Device API gpu is not enabled. Please install the cuda version of dgl.')", "https://github.com/THUDM/GraphMAE/issues/9"]),
+    ("smi-segfault-wsl", &["https://github.com/Nevuly/WSL2-Linux-Kernel-Rolling/issues/13", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (nvidia-smi and libcuda under WSL2 come from the Windows driver)"]),
+    ("nvcc-no-cxx17", &["https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html (CUDA 11.0: nvcc adds C++17 support)", "https://github.com/deepspeedai/DeepSpeedExamples/issues/911"]),
     ("pynvml-driver-not-loaded", &["https://github.com/wookayin/gpustat/issues/110", "https://github.com/bentoml/BentoML/issues/4940"]),
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
@@ -2264,6 +2273,8 @@ const MIG: u8 = 4;
 const CPU_CHOSEN: u8 = 8;
 /// The driver's JIT linker (cuLink*, a LinkerError, cuModuleLoad) is in the paste.
 const DRIVER_JIT: u8 = 16;
+/// The input comes from WSL2.
+const WSL: u8 = 32;
 
 regex_fn!(windows_words_re, r"(?i)win_amd64|win32|windows|:\\users\\");
 regex_fn!(
@@ -2276,6 +2287,10 @@ regex_fn!(
 );
 regex_fn!(cpu_chosen_re, r"(?i)on cpu when cuda is available");
 regex_fn!(driver_jit_re, r"(?i)culink|linkererror|cumoduleload");
+regex_fn!(
+    wsl_words_re,
+    r"(?i)microsoft-standard|\bwsl\b|wsl2|/usr/lib/wsl/"
+);
 
 /// The settings the whole input mentions, read in one pass the first time a
 /// message asks (so a log full of such messages stays linear).
@@ -2299,6 +2314,9 @@ fn mentions(c: &Ctx) -> u8 {
             if driver_jit_re().is_match(t) {
                 m |= DRIVER_JIT;
             }
+            if wsl_words_re().is_match(t) {
+                m |= WSL;
+            }
         }
         m
     })
@@ -2314,6 +2332,10 @@ fn container_if_mentioned(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<Erro
 
 /// Triton publishes no Windows wheels; elsewhere a missing distribution is
 /// a Python-version or index problem this entry does not claim.
+fn wsl_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    (mentions(c) & WSL != 0).then_some(k)
+}
+
 fn windows_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (mentions(c) & WINDOWS != 0).then_some(k)
 }

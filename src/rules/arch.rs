@@ -596,6 +596,11 @@ fn check_arch007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .copied()
         .filter(|e| compiler_refused(e))
         .collect();
+    // An nvcc that also refuses what torch's build needs (C++17) is older than
+    // torch's CUDA: that mismatch (ERR016) is the cause the refusal follows from.
+    if !inv.errors_of(&[ErrorKind::ToolkitTorchMismatch]).is_empty() && !refused.is_empty() {
+        return vec![];
+    }
     if inv.toolkits.is_empty() {
         return refused_without_toolkit(&refused, &gpus, kb)
             .into_iter()

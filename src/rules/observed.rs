@@ -392,6 +392,17 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::CudaLibraryMissing && crate::ingest::clean::has_ci(&e.text, "libnvinfer") {
         return Some("ERR015");
     }
+    // A compiler refusing the GPU's architecture beside a toolkit older than
+    // torch's build: the mismatch is what to change.
+    if matches!(k, ErrorKind::ArchNotCompiled | ErrorKind::NoKernelImage)
+        && super::arch::compiler_refused(e)
+        && inv
+            .errors
+            .iter()
+            .any(|x| x.kind == ErrorKind::ToolkitTorchMismatch)
+    {
+        return Some("ERR016");
+    }
     if super::container::k3s_pod_without_runtime(inv, k) {
         return Some("CTR004");
     }
@@ -700,6 +711,14 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
     let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
     let say = |word: &str| all_say(errs, word);
     match code {
+        // nvcc without C++17: a toolkit from before CUDA 11.0 building for a newer torch.
+        "ERR016" if errs.iter().any(|e| e.text.contains("'c++17'")) => Some((
+            Some("Observed error: the build's nvcc knows no C++17 (and refuses architectures newer than itself): it comes from a CUDA toolkit older than 11.0, older than the CUDA torch was built with, whose extensions need C++17 and a toolkit of torch's CUDA. To be sure, run: which nvcc; nvcc --version; python -c \"import torch; print(torch.version.cuda)\""),
+            Fix {
+                note: Some("install a CUDA toolkit of torch's CUDA major.minor and build with it first on the path (`export CUDA_HOME=/usr/local/cuda-X.Y; export PATH=$CUDA_HOME/bin:$PATH`), or remove the old toolkit's nvcc from PATH".into()),
+                ..Default::default()
+            },
+        )),
         // Error 804 alone after an update: the new libcuda over the old module.
         "ERR001" if all(&|e| e.kind == ErrorKind::CompatNotSupported) => Some((
             Some("Observed error: CUDA error 804 (forward compatibility attempted on a GPU that does not support it), which the report says began after an update: the update replaced the driver's user-space libraries while the old kernel module is still loaded, and a libcuda newer than the loaded module runs as forward compatibility, which GeForce and most workstation GPUs do not support. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi (a 'Driver/library version mismatch' there confirms it)"),
@@ -791,6 +810,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // Error 804 on a host, with no compat libraries in sight: a half-applied
         // driver update does the same as compat libraries on the path.
         "ERR003" if !compat_in_sight(inv) && !facts::is_kubernetes(inv) => Some("Observed error: CUDA error 804: a libcuda newer than the loaded kernel module ran as forward compatibility, which GeForce and most workstation GPUs do not support. On a host this is either a driver update whose new libraries are in use while the old kernel module is still loaded (a reboot fixes it), or CUDA's forward-compatibility libraries (cuda-compat, a compat directory) on the loader path. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi (a 'Driver/library version mismatch' there means reboot); ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH".into()),
+        // Error 803 alone, with no driver version in sight: which part is out of
+        // step is unknown, so the finding names both repairs.
+        "ERR001" if only(ErrorKind::SystemDriverMismatch) && !driver_in_sight(inv) => Some("Observed error: CUDA error 803: the display driver (the kernel module) and the CUDA driver (libcuda) are not of one release. Either the driver was updated and the old module is still loaded (a reboot fixes it), or the install is mixed or broken (libraries of another release left on the system, or a libcuda from a container image or a compat directory), which a clean install of one current driver fixes. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi; ldconfig -p | grep libcuda".into()),
         // Shared memory outside a container: the host's /dev/shm, or a container the report does not show.
         "ERR069" if !facts::in_container(inv) => Some("Observed error: shared memory (/dev/shm) ran out. In a container (Docker gives it 64 MB unless started with --shm-size or --ipc=host) this is the usual failure of NCCL and DataLoader workers; on a host, /dev/shm is full or small. To be sure, run where the program runs: df -h /dev/shm".into()),
         // The release does not know the GPU and names no legacy branch: older,

@@ -251,6 +251,21 @@ fn check_plat008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             && !e.text.contains("/usr/lib/wsl")
             && !e.text.contains("/lib/x86_64-linux-gnu/libcuda")
     });
+    // nvidia-smi itself crashing: the Windows driver's WSL components.
+    if errs
+        .iter()
+        .all(|e| crate::ingest::clean::has_ci(&e.text, "segmentation fault"))
+    {
+        let mut f = PLAT008.finding(
+            "This is WSL2 and nvidia-smi crashed (segmentation fault): under WSL, nvidia-smi and libcuda in /usr/lib/wsl/lib are the Windows driver's, so the crash comes from that driver release's WSL components, not from anything installed in Linux.",
+        );
+        if let Some(w) = &inv.wsl.is_wsl {
+            f = f.fact("WSL2", w);
+        }
+        return vec![f.observed(errs).fix_note(
+            "install another Windows driver release (a newer one, or the last one that worked), then `wsl --shutdown` and start WSL again; do not install a Linux driver inside WSL",
+        )];
+    }
     if by_name {
         let mut f = PLAT008.finding(
             "This is WSL2 and a program could not load libcuda by name: WSL's libcuda lives in /usr/lib/wsl/lib (mapped from the Windows driver), where a plain dlopen('libcuda.so') does not look unless the loader path includes it.",
