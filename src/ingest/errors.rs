@@ -1085,12 +1085,7 @@ fn nvrm_legacy_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> 
             .captures(t)
             .and_then(|m| m[1].parse::<DriverVersion>().ok())
         {
-            put(
-                &mut b.inv.nvidia.kernel_module,
-                Fact::new(v, src),
-                &mut b.notes,
-                "kernel module version",
-            );
+            kernel_module(b, v, src);
         }
     }
     Some(k)
@@ -1115,12 +1110,7 @@ fn nvrm_not_in_release(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKi
         .captures(&here)
         .and_then(|m| m[1].parse::<DriverVersion>().ok())
     {
-        put(
-            &mut b.inv.nvidia.kernel_module,
-            Fact::new(v, c.src),
-            &mut b.notes,
-            "kernel module version",
-        );
+        kernel_module(b, v, c.src);
     }
     Some(k)
 }
@@ -1145,12 +1135,7 @@ fn kernel_dso_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKi
     );
     if let Some(m) = r.captures(c.line) {
         if let Ok(kv) = m[1].parse::<DriverVersion>() {
-            put(
-                &mut b.inv.nvidia.kernel_module,
-                Fact::new(kv, c.src),
-                &mut b.notes,
-                "kernel module version",
-            );
+            kernel_module(b, kv, c.src);
         }
         if let Ok(dv) = m[2].parse::<DriverVersion>() {
             user_library(
@@ -1198,6 +1183,16 @@ fn nvml_library_version(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Error
     Some(K::NvmlDriverLibraryMismatch)
 }
 
+/// The loaded kernel module's version, as a message states it.
+fn kernel_module(b: &mut Builder, v: DriverVersion, src: &str) {
+    put(
+        &mut b.inv.nvidia.kernel_module,
+        Fact::new(v, src),
+        &mut b.notes,
+        "kernel module version",
+    );
+}
+
 fn user_library(b: &mut Builder, name: &str, path: &str, v: DriverVersion, src: &str) {
     if b.inv
         .nvidia
@@ -1240,12 +1235,7 @@ fn nvrm_api_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
             .and_then(|m| m[1].parse::<DriverVersion>().ok())
         {
             let src = c.doc.src_at(c.i + k);
-            put(
-                &mut b.inv.nvidia.kernel_module,
-                Fact::new(v, src),
-                &mut b.notes,
-                "kernel module version",
-            );
+            kernel_module(b, v, src);
             break;
         }
     }
@@ -1555,12 +1545,7 @@ fn fabric_manager_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Er
         );
     }
     if let Ok(d) = m[2].parse::<DriverVersion>() {
-        put(
-            &mut b.inv.nvidia.kernel_module,
-            Fact::new(d, c.src),
-            notes,
-            "kernel module version",
-        );
+        kernel_module(b, d, c.src);
     }
     Some(K::SystemNotReady)
 }
