@@ -464,9 +464,10 @@ fn check_drv005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     // A pasted report shows a failure; a branch's lifecycle is advice beside
     // it, not its cause, and must not hide what the report's words point at.
-    advice_in_a_paste(
+    super::lower_in_a_paste(
         inv,
         &mut f,
+        Severity::Info,
         "In a pasted report this is lifecycle advice: it names no cause of what the report shows.",
     );
     if let Some(fx) = last_branch_fix(inv, kb, &drv.value, &mut f) {
@@ -808,22 +809,13 @@ fn check_drv009(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     };
     // A pasted report that names no torch is about something else: this is
     // advice for the next install, not the cause of what the report shows.
-    advice_in_a_paste(
+    super::lower_in_a_paste(
         inv,
         &mut f,
+        Severity::Info,
         "The report names no torch: this is advice for the next install, not the cause of what it shows.",
     );
     vec![f.fix_command(cmd, Some(note))]
-}
-
-/// In a pasted report, a finding that is advice rather than the cause of
-/// what the report shows is info, and says why.
-fn advice_in_a_paste(inv: &Inventory, f: &mut Finding, why: &str) {
-    if !inv.probed() {
-        f.severity = Severity::Info;
-        f.message.push(' ');
-        f.message.push_str(why);
-    }
 }
 
 /// The driver is on the last branch that drives some GPU here (a K80 on

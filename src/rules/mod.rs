@@ -281,6 +281,16 @@ impl Selection {
 }
 
 /// Keep a finding when it matches a `select` (or there is none) and no `ignore`.
+/// In a pasted report (not a probed machine), a finding that may not be the
+/// cause of what the report shows drops to `severity`, and says why.
+fn lower_in_a_paste(inv: &Inventory, f: &mut Finding, severity: Severity, why: &str) {
+    if !inv.probed() {
+        f.severity = severity;
+        f.message.push(' ');
+        f.message.push_str(why);
+    }
+}
+
 pub fn is_selected(f: &Finding, select: &[Selector], ignore: &[Selector]) -> bool {
     (select.is_empty() || select.iter().any(|s| s.matches(f)))
         && !ignore.iter().any(|s| s.matches(f))

@@ -364,6 +364,7 @@ fn flag(f: &Option<crate::inventory::Fact<bool>>) -> Option<bool> {
 /// without GPUs, under a launcher that hides GPUs, or with MIG on.
 pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     let k = e.kind;
+    let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
     let cuda = CUDA_KINDS.contains(&k);
     if cuda && facts::is_macos(inv) {
         return Some("ERR019");
@@ -396,10 +397,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     // torch's build: the mismatch is what to change.
     if matches!(k, ErrorKind::ArchNotCompiled | ErrorKind::NoKernelImage)
         && super::arch::compiler_refused(e)
-        && inv
-            .errors
-            .iter()
-            .any(|x| x.kind == ErrorKind::ToolkitTorchMismatch)
+        && has(ErrorKind::ToolkitTorchMismatch)
     {
         return Some("ERR016");
     }
@@ -418,7 +416,6 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
         return Some("ERR021");
     }
-    let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
     // After a driver update without a reboot the new libcuda meets the old
     // module and takes it for forward compatibility (error 804): the mismatch
     // NVML reports beside it is the cause, and so is an update the report says

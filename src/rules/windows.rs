@@ -268,9 +268,8 @@ fn check_win005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
                 .collect();
             let tf_failing = !tf_errors.is_empty();
             f = f.observed(tf_errors);
-            if !inv.probed() && !tf_failing {
-                f.severity = Severity::Warning;
-                f.message.push_str(" The report shows it only in its package list, not in an error: if the failing program is another one, this is advice for TensorFlow's own use.");
+            if !tf_failing {
+                super::lower_in_a_paste(inv, &mut f, Severity::Warning, "The report shows it only in its package list, not in an error: if the failing program is another one, this is advice for TensorFlow's own use.");
             }
             out.push(f.fix_note("Use WSL2 (`pip install tensorflow[and-cuda]` inside it), or `pip install \"tensorflow<2.11\"` with CUDA 11.2 and cuDNN 8.1 on native Windows."));
         }
