@@ -1619,3 +1619,44 @@ fn nvidia_smi_crashing_under_wsl_and_text_on_an_opening_fence() {
     let (_, f) = explain("corpus/c41a-direct3ds2-2025-rtx5090-sm120-torch-cu128.txt");
     assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
 }
+
+#[test]
+fn a_request_for_amd_support_names_an_amd_gpu() {
+    // Fooocus#3 "AMD support": a CUDA build of torch on Windows with an AMD GPU.
+    let (_, f) = explain("corpus/c29b-fooocus-2023-win-amd-gpu-found-no-nvidia-driver.txt");
+    let e = f.iter().find(|f| f.code == "ERR020").unwrap();
+    assert!(e.message.contains("AMD"), "{}", e.message);
+    assert!(!categories(&f).contains(&Category::NoDriver), "{f:?}");
+    // An AMD processor beside an NVIDIA card names no AMD GPU.
+    let (inv, _) = explain_text(
+        "t",
+        "Title: Crash on an AMD Ryzen 9 7950X with an RTX 4090\nRuntimeError: Found no NVIDIA driver on your system.\n",
+    );
+    assert!(
+        !inv.pci.iter().any(|p| p.vendor_id == "0x1002"),
+        "{:?}",
+        inv.pci
+    );
+}
+
+#[test]
+fn onnxruntime_left_with_the_cpu_provider_only() {
+    // onnxruntime#6183: only ['CPUExecutionProvider'] available (the CPU package shadows the GPU one).
+    let (_, f) = explain("corpus/c15a-ort16-colab-p100-cpu-pkg-shadows-gpu-cuda101.txt");
+    let e = f.iter().find(|f| f.code == "ERR009").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+    // Deep-Live-Cam#37: a session that applied the CPU provider only, while
+    // the run used CUDA; the program may choose the CPU for a model, so the
+    // line alone is a warning naming both.
+    let (_, f) =
+        explain("corpus/c29b-deep-live-cam-ubuntu-video-cpu-provider-line-but-cuda-used.txt");
+    let e = f.iter().find(|f| f.code == "ERR009").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    // Both providers applied is a working CUDA EP.
+    let (inv, f) = explain_text(
+        "t",
+        "Applied providers: ['CUDAExecutionProvider', 'CPUExecutionProvider'], with options: {}\nThe CPU provider is only a fallback.\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    assert!(f.is_empty(), "{f:?}");
+}

@@ -817,6 +817,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         "ERR030" if names_no_legacy_branch(errs) => Some("Observed error: the kernel module says this driver release does not support the GPU (by its PCI ID) and names no legacy branch for it. Either the GPU is newer than the release (install a newer driver branch), older than every branch the message would name, or a virtual GPU (a vGPU profile or a virtual function in a VM), which needs NVIDIA's vGPU guest driver rather than the public one. To be sure, run: lspci -nn | grep -i nvidia (the PCI ID, against Appendix A of the release's README); in a VM, the hypervisor's GPU setup".into()),
         // A node that advertises no GPU: the plugin saw none, for one of several reasons.
         "ERR010" if all_say(errs, "nvidia.com/gpu") => Some("Observed error: the Kubernetes node advertises no nvidia.com/gpu, so the NVIDIA device plugin registered no GPU. Either the node's container runtime does not run the NVIDIA runtime for the plugin (containerd, CRI-O or docker not configured by nvidia-ctk, not its default runtime, or the plugin's RuntimeClass missing; minikube's docker driver started without --gpus), the plugin is not deployed, or the node's driver does not work. To be sure, run: kubectl logs -n kube-system -l name=nvidia-device-plugin-ds (or the GPU Operator's device-plugin pod); on the node: nvidia-smi".into()),
+        // A session that applied only the CPU provider: the CUDA EP could not
+        // load, or the program chose the CPU for that model.
+        "ERR009" if all_say(errs, "applied providers") => Some("Observed error: onnxruntime applied only the CPU execution provider to a session. Either its CUDA execution provider could not load (the CPU package onnxruntime installed beside or over onnxruntime-gpu, or the CUDA and cuDNN libraries of its CUDA major not found), or the program asked for the CPU for that model. To be sure, run: python -c \"import onnxruntime as o; print(o.__version__, o.get_available_providers())\"; pip list | grep -i onnxruntime".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
         "ERR002" if only(ErrorKind::InsufficientDriver) && !driver_in_sight(inv) => Some("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into()),
         // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
@@ -916,6 +919,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR020" => {
+                f.message = "Observed error: a CUDA build found no usable NVIDIA driver or device on a machine whose GPU is AMD. CUDA builds run only on NVIDIA GPUs; the driver is not the cause, the build is. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.version.hip)\"".into();
                 for p in inv.pci.iter().filter(|p| p.vendor == GpuVendor::Amd) {
                     f.push_evidence(
                         "AMD GPU",
