@@ -88,3 +88,34 @@ fn findings_carry_evidence_and_the_kb_row() {
         .unwrap()
         .contains("torch==2.1.2"));
 }
+
+#[test]
+fn a_row_that_pins_no_torch_raises_no_pin_mismatch() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/kb/extensions/xformers-0.0.23.post1-torch-2.1.0-cpu.json"),
+    )
+    .unwrap();
+    let case: Case = serde_json::from_str(&text).unwrap();
+    let table = include_str!("../data/extensions.toml");
+    let pin = "torch = [\"2.1.2\"]\nprebuilt = \"pypi\"\nnote = \"PyPI wheel requires torch==2.1.2";
+    assert!(table.contains(pin));
+    // The same row with its pin emptied: "pins no torch", so no pin finding.
+    let kb = Kb::with_table_text(
+        "extensions",
+        &table.replacen(
+            pin,
+            "torch = []\nprebuilt = \"pypi\"\nnote = \"PyPI wheel requires torch==2.1.2",
+            1,
+        ),
+    )
+    .unwrap();
+    let f = (rules::by_code("EXT001").unwrap().check)(&case.inventory, &kb);
+    assert!(
+        f.iter().all(|f| !f.message.contains("pairs with torch")),
+        "{f:?}"
+    );
+    // With the pin, it fires (the test can fail).
+    let f = (rules::by_code("EXT001").unwrap().check)(&case.inventory, Kb::embedded());
+    assert!(f.iter().any(|f| f.message.contains("torch==2.1.2")));
+}

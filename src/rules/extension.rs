@@ -122,7 +122,7 @@ fn check_ext001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         };
         for (p, row) in extensions(kb, env) {
             let mut why = Vec::new();
-            if let Some(pins) = row.and_then(|r| r.torch.as_ref()) {
+            if let Some(pins) = row.and_then(|r| r.torch.as_ref()).filter(|p| !p.is_empty()) {
                 if !pins.iter().any(|t| cmp_versions(t, &release).is_eq()) {
                     why.push(format!(
                         "it pairs with torch=={} (PyPI metadata)",
