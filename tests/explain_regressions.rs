@@ -1660,3 +1660,68 @@ fn onnxruntime_left_with_the_cpu_provider_only() {
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
     assert!(f.is_empty(), "{f:?}");
 }
+
+#[test]
+fn container_hooks_and_cdi_specs_the_engine_cannot_read() {
+    // pyxis#110: enroot's GPU hook finds no nvidia-container-cli on the node.
+    let (_, f) = explain("corpus/c42c-pyxis-2023-nvidia-container-cli-missing-on-node.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert!(e.message.contains("libnvidia-container"), "{}", e.message);
+    // nvidia-container-toolkit#1860: a CDI spec field podman 4.9 does not know.
+    let (_, f) =
+        explain("corpus/c42c-nvidia-container-toolkit-2026-podman493-cdi-additionalgids.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert!(e.message.contains("CDI"), "{}", e.message);
+    // A spec that failed to load for another reason names no unknown field.
+    let (inv, _) = explain_text(
+        "t",
+        "failed to parse CDI Spec \"/etc/cdi/nvidia.yaml\": open /etc/cdi/nvidia.yaml: permission denied\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn libraries_that_only_one_build_or_platform_has() {
+    // text-embeddings-inference#15: an image compiled for compute cap 80 on a V100.
+    let (_, f) = explain("corpus/c42a-tei-2023-v100-runtime-cap70-compile-cap80.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    // faiss#2892: faiss-cpu over faiss-gpu.
+    let (_, f) = explain("corpus/c42d-faiss-2023-faiss-cpu-shadows-faiss-gpu.txt");
+    assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
+    // cuml#5869: RAPIDS' conda packages on win-64.
+    let (_, f) = explain("corpus/c42d-cuml-2024-conda-win64-packages-not-found.txt");
+    assert!(categories(&f).contains(&Category::PlatformPosture), "{f:?}");
+    // The same conda refusal on Linux is a version or channel question.
+    let (inv, _) = explain_text(
+        "t",
+        "Platform: linux-64\nPackagesNotFoundError: The following packages are not available from current channels:\n\n  - cuml=24.04*\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn an_extension_binary_that_wants_another_cuda_or_torch() {
+    // detectron2#2557: `from detectron2 import _C` wants libcudart.so.11.0 beside torch for 11.1.
+    let (_, f) =
+        explain("corpus/c42b-detectron2-2021-cu110-build-with-torch17-cuda111-libcudart.txt");
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    // instruct-nerf2nerf#3: an extension built against torch 1.x under torch 2.0.
+    let (_, f) =
+        explain("corpus/c42d-tinycudann-2023-nerfstudio-upgraded-torch2-libtorch-cuda-cu.txt");
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    // torch's own _C missing its CUDA runtime is no extension's.
+    let (_, f) = explain_text(
+        "t",
+        "    from torch._C import *\nImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n",
+    );
+    assert!(
+        !categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+}

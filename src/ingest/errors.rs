@@ -31,6 +31,11 @@ impl Ctx<'_> {
     fn ahead(&self, k: usize) -> &str {
         self.doc.text(self.i + k)
     }
+
+    /// The trimmed text `k` lines before ("" before the start).
+    fn behind(&self, k: usize) -> &str {
+        self.i.checked_sub(k).map_or("", |j| self.doc.text(j))
+    }
 }
 
 /// Reads the facts a message carries; returns the kind to record, or None
@@ -274,6 +279,9 @@ pub static CATALOG: &[Entry] = &[
     ea("driver-symbol-lookup-failed", "symbol lookup for cu", &["failed"], K::DriverTooOld, None,
         "msg=\"unable to load cuda driver library\" library=C:\\WINDOWS\\system32\\nvcuda.dll error=\"symbol lookup for cuCtxCreate_v3 failed\""),
     // --- GPU architecture ------------------------------------------------------------------------
+    // text-embeddings-inference's images are built for one compute capability each.
+    ea("tei-compute-cap-mismatch", "compile time compute cap", &["runtime compute cap"], K::NoKernelImage, None,
+        "Could not start Candle backend: Could not start backend: Runtime compute cap 70 is not compatible with compile time compute cap 80"),
     ex("cuda-no-kernel-image", "no kernel image is available", &[], K::NoKernelImage, Some(209),
         "RuntimeError: CUDA error: no kernel image is available for execution on the device", kernel_image_of),
     e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
@@ -400,6 +408,10 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.", toolkit_torch_mismatch),
     ex("torchvision-cuda-major-mismatch", "were compiled with different CUDA major versions", &[], K::Other, None,
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.", torchvision_mismatch),
+    // torch 2.0 no longer ships libtorch_cuda_cu.so / libtorch_cuda_cpp.so: an
+    // extension that links them was built against torch 1.x.
+    ea("libtorch-cuda-split-missing", "libtorch_cuda_c", LOAD_FAIL, K::ExtensionMismatch, None,
+        "ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory"),
     ex("xformers-built-for", "xFormers was built for", &[], K::ExtensionMismatch, None,
         "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.2+cu118)", xformers_built_for),
     ex("undefined-symbol", "undefined symbol", &[], K::ExtensionMismatch, None,
@@ -560,6 +572,12 @@ pub static CATALOG: &[Entry] = &[
         "Error: stat nvidia.com/gpu=0: no such file or directory"),
     e("cdi-unresolvable-devices", "unresolvable CDI devices", K::CdiDeviceUnresolved, None,
         "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all"),
+    // enroot's GPU hook (pyxis under Slurm) runs libnvidia-container's CLI.
+    ea("enroot-nvidia-container-cli-missing", "Command not found: nvidia-container-cli", &[], K::ContainerNoGpuRuntime, None,
+        "slurmstepd: error: pyxis:     [ERROR] Command not found: nvidia-container-cli, see https://github.com/NVIDIA/libnvidia-container"),
+    // A CDI spec written for a newer CDI version than the engine's parser knows.
+    ea("cdi-spec-unknown-field", "failed to parse CDI Spec", &["unknown field"], K::CdiDeviceUnresolved, None,
+        "failed to load CDI Spec failed to parse CDI Spec \"/etc/cdi/nvidia.yaml\": failed to unmarshal CDI Spec: error unmarshaling JSON: while decoding JSON: json: unknown field \"additionalGids\""),
     ex("container-unknown-runtime", "unknown or invalid runtime name: nvidia", &[], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
     ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::ContainerToolkitNoDriver, None,
@@ -629,8 +647,14 @@ pub static CATALOG: &[Entry] = &[
     ex("triton-no-distribution", "No matching distribution found for triton", &[], K::PlatformUnsupported, None,
         "Using cached torch-2.4.1-cp311-cp311-win_amd64.whl.metadata (27 kB)\nERROR: No matching distribution found for triton>=2.0.0", windows_only),
     // GPU packages PyPI has Linux wheels of only, asked for on Windows.
-    ex("linux-only-gpu-package-no-distribution", "No matching distribution found for", &["faiss-gpu", "vllm", "jax-cuda", "nvidia-nccl-cu"], K::PlatformUnsupported, None,
+    ex("linux-only-gpu-package-no-distribution", "No matching distribution found for", &["faiss-gpu", "vllm", "jax-cuda", "nvidia-nccl-cu", "cudf", "cuml", "cugraph"], K::PlatformUnsupported, None,
         "C:\\Users\\me> pip install faiss-gpu-cu11\nERROR: No matching distribution found for faiss-gpu-cu11", windows_only),
+    // faiss-cpu asked for a GPU index.
+    e("faiss-cpu-build", "has no attribute 'StandardGpuResources'", K::FrameworkCpuBuild, None,
+        "AttributeError: module 'faiss' has no attribute 'StandardGpuResources'"),
+    // RAPIDS publishes conda packages for Linux only (Windows through WSL2).
+    ex("rapids-conda-not-on-windows", "PackagesNotFoundError", &[], K::PlatformUnsupported, None,
+        "Platform: win-64\nPackagesNotFoundError: The following packages are not available from current channels:\n\n  - cuml=24.04*", rapids_on_windows),
     // DGL's CPU build asked for a GPU.
     e("dgl-cpu-build", "Device API gpu is not enabled", K::FrameworkCpuBuild, None,
         "dgl._ffi.base.DGLError: [21:48:49] /opt/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: Device API gpu is not enabled. Please install the cuda version of dgl."),
@@ -691,6 +715,12 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("trt-engine-size-mismatch", &["https://github.com/NVIDIA-AI-IOT/torch2trt/issues/371", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("ort-applied-cpu-provider-only", &["https://github.com/deepinsight/insightface/issues/2344", "https://github.com/memoavatar/memo/issues/13", "https://github.com/hacksider/Deep-Live-Cam/issues/37"]),
     ("ort-only-cpu-provider", &["https://github.com/microsoft/onnxruntime/issues/3787", "https://github.com/microsoft/onnxruntime/issues/6183", "https://github.com/pythongosssss/ComfyUI-WD14-Tagger/issues/23"]),
+    ("tei-compute-cap-mismatch", &["https://github.com/huggingface/text-embeddings-inference/issues/15", "https://github.com/huggingface/text-embeddings-inference/issues/34", "https://github.com/huggingface/text-embeddings-inference/issues/652"]),
+    ("enroot-nvidia-container-cli-missing", &["https://github.com/NVIDIA/pyxis/issues/110", "https://github.com/NVIDIA/enroot/blob/master/conf/hooks/98-nvidia.sh (the hook runs nvidia-container-cli)"]),
+    ("faiss-cpu-build", &["https://github.com/facebookresearch/faiss/issues/2892", "https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (faiss-cpu and faiss-gpu packages; GPU classes exist only in the GPU build)"]),
+    ("libtorch-cuda-split-missing", &["https://github.com/Dao-AILab/flash-attention/issues/236", "https://github.com/ayaanzhaque/instruct-nerf2nerf/issues/3"]),
+    ("rapids-conda-not-on-windows", &["https://docs.rapids.ai/install/ (system requirements: Linux, or Windows through WSL2)", "https://github.com/NVIDIA/cuml/issues/5869"]),
+    ("cdi-spec-unknown-field", &["https://github.com/NVIDIA/nvidia-container-toolkit/issues/38", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1860", "https://github.com/cncf-tags/container-device-interface/blob/main/SPEC.md (spec versions and the fields each adds)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("container-unsatisfied-brand", &["https://github.com/NVIDIA/nvidia-docker/issues/861", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA: brand conditions)"]),
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),
@@ -2058,6 +2088,12 @@ fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     if matches!(kind, K::CudnnMissing | K::LibcudaMissing) {
         return None;
     }
+    // A CUDA library of one version that a compiled extension's binary links
+    // (`from detectron2 import _C`): the extension was built for another CUDA
+    // than the torch beside it.
+    if kind == K::CudaLibraryMissing && (0..=3).any(|k| imports_extension_binary(c.behind(k))) {
+        return Some(K::ExtensionMismatch);
+    }
     if kind == K::NoNvidiaDriver && l.contains("nvidia-container-cli") {
         mark_container(c, b);
         // The host side of the container toolkit could not load the driver's NVML.
@@ -2267,7 +2303,25 @@ const DRIVER_JIT: u8 = 16;
 /// The input comes from WSL2.
 const WSL: u8 = 32;
 
-regex_fn!(windows_words_re, r"(?i)win_amd64|win32|windows|:\\users\\");
+// An extension's own binary being imported: `from mmcv import _ext`,
+// `import detectron2._C`.
+regex_fn!(
+    extension_binary_re,
+    r"(?:^|\s)(?:from\s+([\w.]+)\s+import\s+_(?:C|ext)\b|import\s+([\w.]+)\._(?:C|ext)\b)"
+);
+
+/// A line that imports a compiled extension's own binary (torch's `_C` is
+/// torch itself, not an extension).
+fn imports_extension_binary(line: &str) -> bool {
+    extension_binary_re().captures(line).is_some_and(|m| {
+        let module = m.get(1).or_else(|| m.get(2)).map_or("", |g| g.as_str());
+        module.split('.').next() != Some("torch")
+    })
+}
+regex_fn!(
+    windows_words_re,
+    r"(?i)win_amd64|win32|\bwin-64\b|windows|:\\users\\"
+);
 regex_fn!(
     container_words_re,
     r"(?i)podman|docker run|nvidia-container|--device nvidia\.com/gpu"
@@ -2321,14 +2375,25 @@ fn container_if_mentioned(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<Erro
     Some(k)
 }
 
-/// Triton publishes no Windows wheels; elsewhere a missing distribution is
-/// a Python-version or index problem this entry does not claim.
 fn wsl_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (mentions(c) & WSL != 0).then_some(k)
 }
 
+/// Triton publishes no Windows wheels; elsewhere a missing distribution is
+/// a Python-version or index problem this entry does not claim.
 fn windows_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (mentions(c) & WINDOWS != 0).then_some(k)
+}
+
+/// conda's list of packages it could not find names a RAPIDS package, on Windows.
+fn rapids_on_windows(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)^\s*-\s*(?:cudf|cuml|cugraph|cuspatial|cuxfilter|cucim|rapids|libcudf|libcuml|dask-cudf)\b",
+    );
+    let listed = (1..=8).any(|j| r.is_match(c.ahead(j)));
+    (listed && mentions(c) & WINDOWS != 0).then_some(k)
 }
 
 /// apex's setup.py: `Pytorch binaries were compiled with Cuda 12.1.`

@@ -263,8 +263,8 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "python -c \"import torch; print(torch.cuda.get_device_capability())\"",
         ),
         FrameworkCpuBuild => (
-            "the framework found no GPU backend: most often its CPU-only build is installed (`pip install jax` installs a CPU jaxlib), otherwise the CUDA backend failed to start (TF_CPP_MIN_LOG_LEVEL=0 shows why)",
-            "pip list | grep -i -E \"jax|cuda\"; python -c \"import jax; print(jax.devices())\"",
+            "the framework found no GPU backend: most often its CPU-only build is installed (`pip install jax` installs a CPU jaxlib; faiss-cpu and CPU builds of DGL have no GPU classes), otherwise the CUDA backend failed to start (TF_CPP_MIN_LOG_LEVEL=0 shows why)",
+            "pip list | grep -i -E \"jax|faiss|dgl|cuda\"",
         ),
         CudaPathIsBin => (
             "CUDA_PATH (or CUDA_HOME) names the toolkit's bin folder; programs append `bin` themselves and look in `...\\bin\\bin`",
@@ -730,6 +730,22 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             Some("Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)"),
             Fix {
                 note: Some("install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them".into()),
+                ..Default::default()
+            },
+        )),
+        // The engine's CDI parser is older than the spec nvidia-ctk wrote.
+        "ERR010" if say("failed to parse cdi spec") && say("unknown field") => Some((
+            Some("Observed error: the container engine could not parse the CDI spec (/etc/cdi/nvidia.yaml) that nvidia-ctk generated: the spec uses a field of a newer CDI specification version than the engine's CDI library knows (an older podman or containerd), so the nvidia.com/gpu devices it names do not exist for the engine. To be sure, run: nvidia-ctk --version; podman --version; grep cdiVersion /etc/cdi/nvidia.yaml"),
+            Fix {
+                note: Some("upgrade the container engine to one whose CDI library reads that spec version, or install the nvidia-container-toolkit release that generated specs it could read and generate the spec again (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`)".into()),
+                ..Default::default()
+            },
+        )),
+        // enroot's GPU hook (pyxis under Slurm) found no libnvidia-container on the node.
+        "ERR010" if say("command not found: nvidia-container-cli") => Some((
+            Some("Observed error: the container engine's NVIDIA hook (enroot's 98-nvidia.sh, which pyxis runs under Slurm) could not find nvidia-container-cli: libnvidia-container is not installed on this node, so no container there gets the driver or the GPUs. To be sure, run on the node: which nvidia-container-cli; nvidia-container-cli info"),
+            Fix {
+                note: Some("install libnvidia-container (the libnvidia-container-tools package of the NVIDIA Container Toolkit repository) on every GPU node that runs containers".into()),
                 ..Default::default()
             },
         )),
