@@ -1725,3 +1725,27 @@ fn an_extension_binary_that_wants_another_cuda_or_torch() {
         "{f:?}"
     );
 }
+
+#[test]
+fn ffmpeg_without_the_video_capability_in_a_container() {
+    // jellyfin-metapackages#2: the new image no longer sets NVIDIA_DRIVER_CAPABILITIES.
+    let (_, f) = explain("corpus/c32b-jellyfin-k8s-image-missing-driver-capabilities-nvcuvid.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert!(e.message.contains("video"), "{}", e.message);
+    // VSGAN-tensorrt-docker#42: the encode library missing is no old driver.
+    let (_, f) = explain("corpus/c11a-vsgan-docker-nvenc-driver-capabilities.txt");
+    assert!(!categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+    assert!(categories(&f).contains(&Category::Container), "{f:?}");
+    // On a host the same line is a driver package question, not a container's.
+    let (inv, _) = explain_text(
+        "t",
+        "[h264_nvenc @ 0x5] Cannot load libnvidia-encode.so.1\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    // An nvenc version refusal with a version stays the driver's.
+    let (_, f) = explain_text(
+        "t",
+        "error: The minimum required Nvidia driver for nvenc is 471.41 or newer\n",
+    );
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+}

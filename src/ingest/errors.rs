@@ -327,8 +327,12 @@ pub static CATALOG: &[Entry] = &[
         "msg=\"CPU does not have AVX or AVX2, disabling GPU support.\""),
     // NVENC (ffmpeg's nvenc.c, and OBS, HandBrake and the other encoders
     // built on it): the encoder API the program was built for needs a newer driver.
-    e("nvenc-minimum-driver", "minimum required Nvidia driver for nvenc is", K::DriverTooOld, None,
-        "22:45:40.550: error:   The minimum required Nvidia driver for nvenc is 471.41 or newer"),
+    ex("nvenc-minimum-driver", "minimum required Nvidia driver for nvenc is", &[], K::DriverTooOld, None,
+        "22:45:40.550: error:   The minimum required Nvidia driver for nvenc is 471.41 or newer", nvenc_version_known),
+    // ffmpeg could not load the driver's video libraries; in a container the
+    // runtime mounts them only for the `video` driver capability.
+    ex("ffmpeg-video-library-missing", "Cannot load lib", &["libnvcuvid", "libnvidia-encode"], K::ContainerNoGpuRuntime, None,
+        "[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1", video_libraries_in_container),
     e("nvenc-api-version", "Driver does not support the required nvenc API version", K::DriverTooOld, None,
         "[h264_nvenc @ 0x55d5c0c0] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0"),
     ea("nvenc-invalid-version", "invalid version (15)", &["nvenc"], K::DriverTooOld, None,
@@ -721,6 +725,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("libtorch-cuda-split-missing", &["https://github.com/Dao-AILab/flash-attention/issues/236", "https://github.com/ayaanzhaque/instruct-nerf2nerf/issues/3"]),
     ("rapids-conda-not-on-windows", &["https://docs.rapids.ai/install/ (system requirements: Linux, or Windows through WSL2)", "https://github.com/NVIDIA/cuml/issues/5869"]),
     ("cdi-spec-unknown-field", &["https://github.com/NVIDIA/nvidia-container-toolkit/issues/38", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1860", "https://github.com/cncf-tags/container-device-interface/blob/main/SPEC.md (spec versions and the fields each adds)"]),
+    ("ffmpeg-video-library-missing", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: video mounts the Video Codec SDK libraries; the default is compute,utility)", "https://github.com/FFmpeg/nv-codec-headers (dynlink loader: 'Cannot load libnvcuvid.so.1', 'Cannot load libnvidia-encode.so.1')", "https://github.com/jellyfin-archive/jellyfin-metapackages/issues/2", "https://github.com/styler00dollar/VSGAN-tensorrt-docker/issues/42"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("container-unsatisfied-brand", &["https://github.com/NVIDIA/nvidia-docker/issues/861", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA: brand conditions)"]),
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),
@@ -1328,6 +1333,28 @@ fn mark_container(c: &Ctx, b: &mut Builder) {
 }
 
 fn in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    mark_container(c, b);
+    Some(k)
+}
+
+/// `... for nvenc is (unknown) or newer` follows a failed load of the
+/// driver's encode library: no version was compared.
+fn nvenc_version_known(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    (!c.line.contains("(unknown)")).then_some(k)
+}
+
+/// The video libraries missing inside a container (docker, compose,
+/// Kubernetes); on a host they are a driver package question this entry
+/// does not claim.
+fn video_libraries_in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)\bdocker\b|\bkubernetes\b|\bk8s\b|\bcompose\b|\bcontainers?\b|\bpods?\b|nvidia-container",
+    );
+    if mentions(c) & CONTAINER == 0 && !(0..c.doc.lines.len()).any(|j| r.is_match(c.doc.text(j))) {
+        return None;
+    }
     mark_container(c, b);
     Some(k)
 }

@@ -733,6 +733,15 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // ffmpeg in a container without the video driver capability.
+        "ERR010" if say("libnvcuvid") || say("libnvidia-encode") => Some((
+            Some("Observed error: inside a container, ffmpeg could not load the driver's video libraries (libnvcuvid for decoding, libnvidia-encode for NVENC): the NVIDIA container runtime mounts them only when the container asks for the `video` driver capability, and the default is compute,utility. To be sure, run inside the container: echo $NVIDIA_DRIVER_CAPABILITIES; ldconfig -p | grep -E 'nvcuvid|nvidia-encode'"),
+            Fix {
+                command: Some("docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=compute,video,utility IMAGE".into()),
+                note: Some("set NVIDIA_DRIVER_CAPABILITIES to include video (or all) in the container's environment: `-e` for docker run, `environment:` in compose, the pod's env in Kubernetes; with --gpus, `--gpus 'all,\"capabilities=compute,video,utility\"'` does the same".into()),
+                ..Default::default()
+            },
+        )),
         // The engine's CDI parser is older than the spec nvidia-ctk wrote.
         "ERR010" if say("failed to parse cdi spec") && say("unknown field") => Some((
             Some("Observed error: the container engine could not parse the CDI spec (/etc/cdi/nvidia.yaml) that nvidia-ctk generated: the spec uses a field of a newer CDI specification version than the engine's CDI library knows (an older podman or containerd), so the nvidia.com/gpu devices it names do not exist for the engine. To be sure, run: nvidia-ctk --version; podman --version; grep cdiVersion /etc/cdi/nvidia.yaml"),
