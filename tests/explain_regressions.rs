@@ -1749,3 +1749,56 @@ fn ffmpeg_without_the_video_capability_in_a_container() {
     );
     assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
 }
+
+#[test]
+fn blackwell_against_builds_that_predate_it() {
+    // pytorch#152077: torch 2.0.0 (CUDA 11.8 build) on RTX 5090s, said in words.
+    let (_, f) = explain("corpus/c43b-pytorch-2025-ddp-rtx5090-torch200-cu118-nccl.txt");
+    let e = f.iter().find(|f| f.code == "ARCH001").unwrap();
+    assert!(
+        e.evidence.iter().any(|v| v.source.ends_with("(prose)")),
+        "{:?}",
+        e.evidence
+    );
+    // microWakeWord-Trainer#56: XLA's PTX 8.5 cannot target sm_120.
+    let (_, f) = explain("corpus/c43b-microwakeword-2026-tf-nightly-sm120-ptx85-torch-ok.txt");
+    let e = f.iter().find(|f| f.code == "ERR004").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+    // TensorFlow's JIT notice alone is a warning: on an H100 it is only slow.
+    let (_, f) = explain_text(
+        "t",
+        "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1938] TensorFlow was not built with CUDA kernel binaries compatible with compute capability 9.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer.\n",
+    );
+    let e = f.iter().find(|f| f.code == "ERR004").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    // tensorflow#112272: an NGC container under Docker Desktop on Windows runs Linux TensorFlow.
+    let (_, f) = explain("corpus/c43b-tensorflow-2026-ngc-tf217-rtx5080-laptop-invalid-handle.txt");
+    assert!(f.iter().all(|f| f.code != "WIN005"), "{f:?}");
+    let (_, f) = explain_text(
+        "t",
+        "OS: Windows 11\ntensorflow==2.15.0\nI cannot get the GPU listed.\n",
+    );
+    assert!(f.iter().any(|f| f.code == "WIN005"), "{f:?}");
+}
+
+#[test]
+fn driver_cuda_cudnn_and_wheels_that_do_not_fit_the_machine() {
+    // nvMolKit#209: torch's driver message retold short, with the driver's CUDA.
+    let (inv, f) = explain("corpus/c43b-nvmolkit-2026-uv-default-cu13-torch-driver-12070.txt");
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+    assert_eq!(inv.nvidia.cuda_max.unwrap().value.to_string(), "12.7");
+    // pytorch#188892: cuDNN sub-libraries of two versions.
+    let (_, f) =
+        explain("corpus/c43b-pytorch-2026-cudnn-cu13-920-system-cudnn-sublibrary-mismatch.txt");
+    assert!(categories(&f).contains(&Category::CudnnMismatch), "{f:?}");
+    // onnxruntime#15732: no onnxruntime-gpu wheel for a Jetson.
+    let (_, f) = explain("corpus/c43c-onnxruntime-2023-jetson-orin-jp511-no-gpu-wheel.txt");
+    let e = f.iter().find(|f| f.code == "ERR034").unwrap();
+    assert!(e.message.contains("aarch64"), "{}", e.message);
+    // On an x86-64 machine the same pip refusal is a Python-version or index question.
+    let (inv, _) = explain_text(
+        "t",
+        "Ubuntu 22.04 x86_64\nERROR: Could not find a version that satisfies the requirement onnxruntime-gpu (from versions: none)\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}

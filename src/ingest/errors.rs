@@ -260,6 +260,9 @@ pub static CATALOG: &[Entry] = &[
         "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version"),
     ex("torch-driver-too-old", "driver on your system is too old", &[], K::DriverTooOld, None,
         "RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver", driver_too_old),
+    // The same message retold short: "NVIDIA driver too old (found 12070)".
+    ex("torch-driver-too-old-short", "driver too old (found", &[], K::DriverTooOld, None,
+        "`torch._C._cuda_init()` raises *\"NVIDIA driver too old (found 12070)\"*", driver_too_old),
     ex("ngc-driver-release", "was built for NVIDIA Driver Release", &[], K::DriverTooOld, None,
         "ERROR: This container was built for NVIDIA Driver Release 545.23 or later, but version 535.129.03 was detected and compatibility mode is UNAVAILABLE.", ngc_driver_release),
     e("cuda-call-requires-newer-driver", "API call is not supported in the installed CUDA driver", K::CallRequiresNewerDriver, Some(36),
@@ -300,6 +303,14 @@ pub static CATALOG: &[Entry] = &[
         "Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to", gpu_requires_cuda),
     ex("triton-gpu-too-old", "too old to be supported by the triton GPU compiler", &[], K::TritonGpuTooOld, None,
         "RuntimeError: Found NVIDIA GeForce GTX 1080 which is too old to be supported by the triton GPU compiler, which is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1", triton_gpu_too_old),
+    // TensorFlow's own warning that its wheel has no SASS for the GPU (it then
+    // JIT-compiles PTX, which fails when the PTX is older than the GPU).
+    e("tf-no-kernel-binaries-for-cc", "was not built with CUDA kernel binaries compatible with compute capability", K::ArchNotCompiled, None,
+        "TensorFlow was not built with CUDA kernel binaries compatible with compute capability 12.0. CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer."),
+    // LLVM's NVPTX backend (XLA, Triton, numba) asked for a GPU its PTX ISA
+    // version predates.
+    ea("llvm-ptx-version-too-old-for-sm", "does not support target 'sm_", &["ptx version"], K::ArchNotCompiled, None,
+        "LLVM ERROR: PTX version 8.5 does not support target 'sm_120' (or 'sm_120a'). Minimum required PTX version is 8.7"),
     ex("tf-min-compute-capability", "The minimum required Cuda capability is", &[], K::ArchNotCompiled, None,
         "with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.", tf_min_cc),
     ea("trt-unsupported-sm", "Unsupported SM", &["assert", "trtsmtocask", "caskutils"], K::ArchNotCompiled, None,
@@ -332,7 +343,7 @@ pub static CATALOG: &[Entry] = &[
     // ffmpeg could not load the driver's video libraries; in a container the
     // runtime mounts them only for the `video` driver capability.
     ex("ffmpeg-video-library-missing", "Cannot load lib", &["libnvcuvid", "libnvidia-encode"], K::ContainerNoGpuRuntime, None,
-        "[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1", video_libraries_in_container),
+        "Rendering inside the docker container with hevc_nvenc fails:\n[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1", video_libraries_in_container),
     e("nvenc-api-version", "Driver does not support the required nvenc API version", K::DriverTooOld, None,
         "[h264_nvenc @ 0x55d5c0c0] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0"),
     ea("nvenc-invalid-version", "invalid version (15)", &["nvenc"], K::DriverTooOld, None,
@@ -479,6 +490,10 @@ pub static CATALOG: &[Entry] = &[
     e("jax-no-gpu-tpu", "No GPU/TPU found, falling back to CPU", K::FrameworkCpuBuild, None,
         "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)"),
     // --- cuDNN ------------------------------------------------------------------------------------
+    // cuDNN 9's sub-libraries (libcudnn_ops, _cnn, _engines_*) loaded from
+    // two installs of different versions.
+    e("cudnn-sublibrary-version-mismatch", "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", K::CudnnVersionMismatch, None,
+        "RuntimeError: cuDNN error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"),
     ex("cudnn-library-missing", "libcudnn", LOAD_FAIL, K::CudnnMissing, None,
         "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory", cudnn_missing),
     ex("cudnn-dll-missing", "cudnn", &[".dll"], K::CudnnMissing, None,
@@ -653,6 +668,10 @@ pub static CATALOG: &[Entry] = &[
     // GPU packages PyPI has Linux wheels of only, asked for on Windows.
     ex("linux-only-gpu-package-no-distribution", "No matching distribution found for", &["faiss-gpu", "vllm", "jax-cuda", "nvidia-nccl-cu", "cudf", "cuml", "cugraph"], K::PlatformUnsupported, None,
         "C:\\Users\\me> pip install faiss-gpu-cu11\nERROR: No matching distribution found for faiss-gpu-cu11", windows_only),
+    // PyPI's onnxruntime-gpu has x86-64 Linux and Windows wheels; Jetson and
+    // other aarch64 machines get it from another index or a source build.
+    ex("onnxruntime-gpu-no-aarch64-wheel", "onnxruntime-gpu", &["could not find a version that satisfies", "no matching distribution found"], K::PlatformUnsupported, None,
+        "Jetson Orin Nano, JetPack 5.1.1\nERROR: Could not find a version that satisfies the requirement onnxruntime-gpu (from versions: none)", on_aarch64),
     // faiss-cpu asked for a GPU index.
     e("faiss-cpu-build", "has no attribute 'StandardGpuResources'", K::FrameworkCpuBuild, None,
         "AttributeError: module 'faiss' has no attribute 'StandardGpuResources'"),
@@ -726,6 +745,11 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("rapids-conda-not-on-windows", &["https://docs.rapids.ai/install/ (system requirements: Linux, or Windows through WSL2)", "https://github.com/NVIDIA/cuml/issues/5869"]),
     ("cdi-spec-unknown-field", &["https://github.com/NVIDIA/nvidia-container-toolkit/issues/38", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1860", "https://github.com/cncf-tags/container-device-interface/blob/main/SPEC.md (spec versions and the fields each adds)"]),
     ("ffmpeg-video-library-missing", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: video mounts the Video Codec SDK libraries; the default is compute,utility)", "https://github.com/FFmpeg/nv-codec-headers (dynlink loader: 'Cannot load libnvcuvid.so.1', 'Cannot load libnvidia-encode.so.1')", "https://github.com/jellyfin-archive/jellyfin-metapackages/issues/2", "https://github.com/styler00dollar/VSGAN-tensorrt-docker/issues/42"]),
+    ("torch-driver-too-old-short", &["https://github.com/pytorch/pytorch/blob/main/torch/csrc/cuda/Module.cpp (\"The NVIDIA driver on your system is too old (found version %d)\")", "https://github.com/NVIDIA-BioNeMo/nvMolKit/issues/209"]),
+    ("tf-no-kernel-binaries-for-cc", &["https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/common_runtime/gpu/gpu_device.cc (warning: 'TensorFlow was not built with CUDA kernel binaries compatible with compute capability')", "https://github.com/tensorflow/tensorflow/issues/112272"]),
+    ("llvm-ptx-version-too-old-for-sm", &["https://github.com/llvm/llvm-project/blob/main/llvm/lib/Target/NVPTX/NVPTX.td (each sm_ target requires a minimum PTX ISA version)", "https://github.com/tensorflow/tensorflow/issues/111958", "https://github.com/TaterTotterson/microWakeWord-Trainer-Nvidia-Docker/issues/56"]),
+    ("onnxruntime-gpu-no-aarch64-wheel", &["https://github.com/microsoft/onnxruntime/issues/15732", "https://github.com/microsoft/onnxruntime/issues/26351", "https://github.com/dusty-nv/jetson-containers/issues/1283", "https://onnxruntime.ai/docs/install/ (Jetson: builds from the Jetson Zoo / jetson-ai-lab index)"]),
+    ("cudnn-sublibrary-version-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH: the versions of the cuDNN sub-libraries loaded differ)", "https://github.com/pytorch/pytorch/issues/188892"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("container-unsatisfied-brand", &["https://github.com/NVIDIA/nvidia-docker/issues/861", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA: brand conditions)"]),
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),
@@ -1363,7 +1387,7 @@ fn video_libraries_in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Optio
 /// CUDA the driver supports.
 fn driver_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"found version ([0-9]{4,5})");
+    let r = re(&R, r"found (?:version )?([0-9]{4,5})\b");
     if let Some(v) = r
         .captures(c.line)
         .and_then(|m| m[1].parse::<u32>().ok())
@@ -2410,6 +2434,18 @@ fn wsl_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
 /// a Python-version or index problem this entry does not claim.
 fn windows_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (mentions(c) & WINDOWS != 0).then_some(k)
+}
+
+/// The report is from an aarch64 machine (Jetson, Grace, DGX Spark, ARM64 Linux).
+fn on_aarch64(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)\baarch64\b|\barm64\b|\bjetson\b|\bjetpack\b|\bl4t\b|\bdgx\s+spark\b|\bgh200\b|\bgb10\b|\bgrace\s+(?:hopper|blackwell|cpu)\b",
+    );
+    (0..c.doc.lines.len())
+        .any(|j| r.is_match(c.doc.text(j)))
+        .then_some(k)
 }
 
 /// conda's list of packages it could not find names a RAPIDS package, on Windows.

@@ -77,6 +77,12 @@ regex_fn!(
     torch_tagged_re,
     r"(?i)\b(?:py)?torch[\s=:v-]*([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s*\+\s*(cpu|cu[0-9]{2,3}|rocm[0-9.]+)\b"
 );
+// `PyTorch 2.0.0 (CUDA 11.8 build)`, `torch 2.1.2 (cu121)`, `torch 1.13.1
+// built for CUDA 11.7`: a release and the CUDA of its wheel, said in words.
+regex_fn!(
+    torch_said_build_re,
+    r"(?i)\b(?:py)?torch\s+v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s*(?:\(\s*(?:cuda\s*([0-9]{2})\.([0-9])\s+build|cu([0-9]{2,3}))\s*\)|,?\s*built\s+(?:for|with|against)\s+cuda\s*([0-9]{2})\.([0-9])\b)"
+);
 regex_fn!(
     gpu_named_re,
     r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?(?:GeForce\s+)?MX\s?[1-5][0-9]0|(?:NVIDIA\s+)?GeForce\s+[89][1-6]0MX?|[89][1-6]0MX|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?)\b"
@@ -837,6 +843,18 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
             .captures(t)
             .map(|m| format!("{}+{}", &m[1], m[2].to_ascii_lowercase()))
             .or_else(|| {
+                torch_said_build_re().captures(t).map(|m| {
+                    let cu = match (m.get(4), m.get(2).or(m.get(5)), m.get(3).or(m.get(6))) {
+                        (Some(tag), _, _) => tag.as_str().to_string(),
+                        (None, Some(major), Some(minor)) => {
+                            format!("{}{}", major.as_str(), minor.as_str())
+                        }
+                        _ => String::new(),
+                    };
+                    format!("{}+cu{cu}", &m[1])
+                })
+            })
+            .or_else(|| {
                 torch_version_re()
                     .captures(t)
                     .or_else(|| torch_dunder_re().captures(t))
@@ -971,6 +989,34 @@ mod tests {
         let g = inv.gpus[0].name.as_ref().unwrap();
         assert_eq!(g.value, "GTX 1080 Ti");
         assert_eq!(g.source, "input line 2 (prose)");
+    }
+
+    #[test]
+    fn torch_and_its_cuda_said_in_words() {
+        for (text, want) in [
+            (
+                "Using PyTorch 2.0.0 (CUDA 11.8 build) on two cards.\n",
+                "2.0.0+cu118",
+            ),
+            ("torch 2.1.2 (cu121) from the wheel index\n", "2.1.2+cu121"),
+            ("We run torch 1.13.1 built for CUDA 11.7.\n", "1.13.1+cu117"),
+        ] {
+            let inv = run(text);
+            let v = inv
+                .python
+                .iter()
+                .find_map(|e| e.package("torch"))
+                .map(|p| p.version.clone());
+            assert_eq!(v.as_deref(), Some(want), "{text}");
+        }
+        // A system CUDA beside a torch version says nothing of the wheel.
+        let inv = run("PyTorch 2.0.0 with CUDA 12.1 installed on the system\n");
+        let v = inv
+            .python
+            .iter()
+            .find_map(|e| e.package("torch"))
+            .map(|p| p.version.clone());
+        assert_ne!(v.as_deref(), Some("2.0.0+cu121"));
     }
 
     #[test]

@@ -733,6 +733,14 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // onnxruntime-gpu on an aarch64 machine: PyPI has no wheel for it.
+        "ERR034" if say("onnxruntime-gpu") => Some((
+            Some("Observed error: pip found no onnxruntime-gpu for this machine: PyPI's onnxruntime-gpu wheels are for x86-64 Linux and Windows, and this is an aarch64 machine (Jetson, Grace, DGX Spark). To be sure, run: python -c \"import platform; print(platform.machine())\"; cat /etc/nv_tegra_release (Jetson)"),
+            Fix {
+                note: Some("on Jetson, install the onnxruntime-gpu wheel built for the JetPack release (the Jetson Zoo or the jetson-ai-lab index for that JetPack and CUDA); on other aarch64 machines use an aarch64 build ONNX Runtime publishes outside PyPI, or build it from source with --use_cuda".into()),
+                ..Default::default()
+            },
+        )),
         // ffmpeg in a container without the video driver capability.
         "ERR010" if say("libnvcuvid") || say("libnvidia-encode") => Some((
             Some("Observed error: inside a container, ffmpeg could not load the driver's video libraries (libnvcuvid for decoding, libnvidia-encode for NVENC): the NVIDIA container runtime mounts them only when the container asks for the `video` driver capability, and the default is compute,utility. To be sure, run inside the container: echo $NVIDIA_DRIVER_CAPABILITIES; ldconfig -p | grep -E 'nvcuvid|nvidia-encode'"),
@@ -845,6 +853,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // A session that applied only the CPU provider: the CUDA EP could not
         // load, or the program chose the CPU for that model.
         "ERR009" if all_say(errs, "applied providers") => Some("Observed error: onnxruntime applied only the CPU execution provider to a session. Either its CUDA execution provider could not load (the CPU package onnxruntime installed beside or over onnxruntime-gpu, or the CUDA and cuDNN libraries of its CUDA major not found), or the program asked for the CPU for that model. To be sure, run: python -c \"import onnxruntime as o; print(o.__version__, o.get_available_providers())\"; pip list | grep -i onnxruntime".into()),
+        // TensorFlow's notice alone: no SASS for this GPU, so its kernels are
+        // JIT-compiled from PTX, which works (slowly) unless the PTX is too old.
+        "ERR004" if all_say(errs, "was not built with cuda kernel binaries") => Some("Observed warning: the TensorFlow build has no kernel binaries (SASS) for this GPU's compute capability, so it JIT-compiles its kernels from PTX at start. That is slow the first time and works when the build's PTX is older than the GPU allows; it fails (CUDA_ERROR_INVALID_PTX, INVALID_HANDLE, 'PTX version does not support target') when the GPU is newer than anything the build targets, as Blackwell (12.0) is for TensorFlow builds without it. To be sure, run: python -c \"import tensorflow as tf; print(tf.__version__, tf.sysconfig.get_build_info())\"; nvidia-smi --query-gpu=name,compute_cap --format=csv".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
         "ERR002" if only(ErrorKind::InsufficientDriver) && !driver_in_sight(inv) => Some("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into()),
         // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a

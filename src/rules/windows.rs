@@ -229,7 +229,9 @@ pub static WIN005: Rule = Rule {
 };
 
 fn check_win005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
-    if !is_windows(inv) || facts::is_wsl(inv) {
+    // A Linux container (Docker Desktop's, an NGC image) on a Windows host
+    // runs Linux TensorFlow.
+    if !is_windows(inv) || facts::is_wsl(inv) || facts::in_container(inv) {
         return vec![];
     }
     let mut out = Vec::new();
