@@ -189,6 +189,10 @@ pub struct Setting {
     /// A Slurm job, and whether it asked for GPUs (`--gres=gpu`, `--gpus`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slurm_gpus: F<bool>,
+    /// A Slurm job that asks for GPUs per task (`--gpus-per-task`): each task
+    /// is bound to its own GPUs and sees only those.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slurm_gpus_per_task: F<bool>,
     /// MIG enabled, read from a pasted nvidia-smi, on some GPU.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mig_enabled: F<bool>,

@@ -1802,3 +1802,47 @@ fn driver_cuda_cudnn_and_wheels_that_do_not_fit_the_machine() {
     );
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }
+
+#[test]
+fn windows_libraries_a_build_was_made_for() {
+    // whisper-standalone-win#102: CTranslate2 asks for CUDA 11's cuBLAS on a CUDA 12 machine.
+    let (_, f) = explain("corpus/c44b-whisper-standalone-win-2023-cuda12-cublas64-11-missing.txt");
+    let e = f.iter().find(|f| f.code == "ERR026").unwrap();
+    assert!(e.message.contains("CTranslate2"), "{}", e.message);
+    assert!(f.iter().all(|f| f.code != "ERR050"), "{f:?}");
+    // Another program's missing cuBLAS DLL stays the loader path's question.
+    let (_, f) = explain_text(
+        "t",
+        "OSError: [WinError 126] Could not load cublas64_12.dll. Error loading \"C:\\\\venv\\\\torch\\\\lib\\\\cublas64_12.dll\"\n",
+    );
+    assert!(f.iter().all(|f| f.code != "ERR026"), "{f:?}");
+    // YoloDotNet#18: cuDNN 8's zlibwapi.dll.
+    let (_, f) = explain("corpus/c44b-yolodotnet-2024-ort-cuda-zlibwapi-missing.txt");
+    let e = f.iter().find(|f| f.code == "ERR008").unwrap();
+    assert!(e.message.contains("zlibwapi"), "{}", e.message);
+    // T-Rex#118: nvcuda.dll without an entry point the build links.
+    let (_, f) = explain("corpus/c44d-trex-2020-cuda111-build-cudevprimaryctxreset-v2.txt");
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+    // TensorRT#3759: tensorrt_libs 8.6 has no Windows wheel.
+    let (_, f) = explain("corpus/c44b-tensorrt-2024-windows-pip-tensorrt-861-no-wheel.txt");
+    assert!(categories(&f).contains(&Category::PlatformPosture), "{f:?}");
+    // kernl#133: a program's own compute capability minimum.
+    let (_, f) = explain("corpus/c44b-kernl-2022-t4-v100-needs-ampere-cc80.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+}
+
+#[test]
+fn slurm_tasks_bound_to_one_gpu_each() {
+    // jax#28194: --gpus-per-task binds each process to one GPU.
+    let (inv, f) = explain("corpus/c44c-jax-2025-slurm-gpus-per-task-no-cuda-devices.txt");
+    assert!(inv.setting.slurm_gpus_per_task.unwrap().value);
+    let e = f.iter().find(|f| f.code == "ERR025").unwrap();
+    assert!(e.message.contains("--gpus-per-task"), "{}", e.message);
+    // A job that asks for the node's GPUs is not bound per task.
+    let (inv, f) = explain_text(
+        "t",
+        "#SBATCH --gres=gpu:4\nRuntimeError: Unable to initialize backend 'cuda': INTERNAL: no supported devices found for platform CUDA\n",
+    );
+    assert!(inv.setting.slurm_gpus_per_task.is_none());
+    assert!(f.iter().all(|f| f.code != "ERR025"), "{f:?}");
+}

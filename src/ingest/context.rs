@@ -141,6 +141,7 @@ pub struct Clues {
     ray_num_gpus: bool,
     slurm: Option<String>,
     slurm_gpus: bool,
+    slurm_per_task: Option<String>,
     mig: Option<String>,
     secure_boot: Option<String>,
     linux_driver_pkg: Option<(String, String)>,
@@ -372,6 +373,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 || lower.contains("gpus-per-"))
         {
             c.slurm_gpus = true;
+            if lower.contains("gpus-per-task") && c.slurm_per_task.is_none() {
+                c.slurm_per_task = Some(src.to_string());
+            }
         }
     }
 }
@@ -754,6 +758,11 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         s.slurm_gpus
             .get_or_insert_with(|| Fact::new(c.slurm_gpus, src).with_note("a Slurm job"));
     }
+    if let Some(src) = &c.slurm_per_task {
+        s.slurm_gpus_per_task.get_or_insert_with(|| {
+            Fact::new(true, src).with_note("a Slurm job asking for GPUs per task")
+        });
+    }
     if let Some(g) = inv
         .gpus
         .iter()
@@ -994,6 +1003,10 @@ mod tests {
         assert!(inv.setting.slurm_gpus.unwrap().value);
         let inv = run("#SBATCH --partition=gpu\nsrun python train.py\n");
         assert!(!inv.setting.slurm_gpus.unwrap().value);
+        assert!(inv.setting.slurm_gpus_per_task.is_none());
+        let inv = run("#SBATCH --ntasks-per-node=4\n#SBATCH --gpus-per-task=1\n");
+        assert!(inv.setting.slurm_gpus.unwrap().value);
+        assert!(inv.setting.slurm_gpus_per_task.unwrap().value);
     }
 
     #[test]

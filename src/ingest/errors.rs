@@ -263,6 +263,10 @@ pub static CATALOG: &[Entry] = &[
     // The same message retold short: "NVIDIA driver too old (found 12070)".
     ex("torch-driver-too-old-short", "driver too old (found", &[], K::DriverTooOld, None,
         "`torch._C._cuda_init()` raises *\"NVIDIA driver too old (found 12070)\"*", driver_too_old),
+    // Windows' loader: the driver's nvcuda.dll lacks a (versioned) driver API
+    // entry point the program was linked against.
+    e("nvcuda-entry-point-missing", "could not be located in the dynamic link library nvcuda.dll", K::DriverTooOld, None,
+        "The procedure entry point cuDevicePrimaryCtxReset_v2 could not be located in the dynamic link library nvcuda.dll"),
     ex("ngc-driver-release", "was built for NVIDIA Driver Release", &[], K::DriverTooOld, None,
         "ERROR: This container was built for NVIDIA Driver Release 545.23 or later, but version 535.129.03 was detected and compatibility mode is UNAVAILABLE.", ngc_driver_release),
     e("cuda-call-requires-newer-driver", "API call is not supported in the installed CUDA driver", K::CallRequiresNewerDriver, Some(36),
@@ -311,6 +315,9 @@ pub static CATALOG: &[Entry] = &[
     // version predates.
     ea("llvm-ptx-version-too-old-for-sm", "does not support target 'sm_", &["ptx version"], K::ArchNotCompiled, None,
         "LLVM ERROR: PTX version 8.5 does not support target 'sm_120' (or 'sm_120a'). Minimum required PTX version is 8.7"),
+    // A program's own minimum: "GPU compute capability 8.0 (Ampere) or higher is required".
+    ea("program-needs-newer-cc", "compute capability", &["or higher is required", "or newer is required", "or above is required", "or later is required"], K::ArchNotCompiled, None,
+        "RuntimeError: GPU compute capability 8.0 (Ampere) or higher is required to install kernl"),
     ex("tf-min-compute-capability", "The minimum required Cuda capability is", &[], K::ArchNotCompiled, None,
         "with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.", tf_min_cc),
     ea("trt-unsupported-sm", "Unsupported SM", &["assert", "trtsmtocask", "caskutils"], K::ArchNotCompiled, None,
@@ -376,6 +383,9 @@ pub static CATALOG: &[Entry] = &[
     e("cuda-system-driver-mismatch-enum", "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", K::SystemDriverMismatch, Some(803),
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: system has unsupported display driver / cuda driver combination"),
     // --- devices and initialisation ------------------------------------------------------------
+    // JAX's CUDA plugin found no device it may use.
+    e("jax-no-supported-cuda-devices", "no supported devices found for platform CUDA", K::NoVisibleDevices, None,
+        "RuntimeError: Unable to initialize backend 'cuda': INTERNAL: no supported devices found for platform CUDA (you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)"),
     e("cuda-no-device", "no CUDA-capable device is detected", K::NoDevice, Some(100),
         "RuntimeError: CUDA error: no CUDA-capable device is detected"),
     e("cuda-no-device-enum", "CUDA_ERROR_NO_DEVICE", K::NoDevice, Some(100),
@@ -494,6 +504,9 @@ pub static CATALOG: &[Entry] = &[
     // two installs of different versions.
     e("cudnn-sublibrary-version-mismatch", "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", K::CudnnVersionMismatch, None,
         "RuntimeError: cuDNN error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"),
+    // cuDNN 8.3+ on Windows loads zlib's zlibwapi.dll, which it does not ship.
+    ea("cudnn-zlibwapi-missing", "zlibwapi.dll", LOAD_FAIL, K::CudnnMissing, None,
+        "Could not locate zlibwapi.dll. Please make sure it is in your library path!"),
     ex("cudnn-library-missing", "libcudnn", LOAD_FAIL, K::CudnnMissing, None,
         "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory", cudnn_missing),
     ex("cudnn-dll-missing", "cudnn", &[".dll"], K::CudnnMissing, None,
@@ -527,10 +540,10 @@ pub static CATALOG: &[Entry] = &[
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory", shared_object_missing),
     e("tf-cannot-dlopen", "Cannot dlopen some GPU libraries", K::CudaLibraryMissing, None,
         "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1934] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed properly if you would like to use GPU."),
-    ex("ctranslate2-library-missing", "is not found or cannot be loaded", &["library lib"], K::ExtensionMismatch, None,
+    ex("ctranslate2-library-missing", "is not found or cannot be loaded", &["library lib", "library cublas64_"], K::ExtensionMismatch, None,
         "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded", so_not_loadable),
     ex("windows-dll-missing", ".dll", &["is not found or cannot be loaded", "could not find module", "could not load", "error loading", "cannot be loaded"], K::CudaLibraryMissing, None,
-        "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded", dll_missing),
+        "OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\venv\\Lib\\site-packages\\torch\\lib\\cufft64_10.dll\" or one of its dependencies.", dll_missing),
     ea("cuda-path-bin-bin", "\\\\bin\\\\bin", &["cuda"], K::CudaPathIsBin, None,
         "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v10.2\\\\bin\\\\bin'"),
     // A build that ran `<CUDA_HOME>/bin/nvcc` with a list in CUDA_HOME.
@@ -666,7 +679,7 @@ pub static CATALOG: &[Entry] = &[
     ex("triton-no-distribution", "No matching distribution found for triton", &[], K::PlatformUnsupported, None,
         "Using cached torch-2.4.1-cp311-cp311-win_amd64.whl.metadata (27 kB)\nERROR: No matching distribution found for triton>=2.0.0", windows_only),
     // GPU packages PyPI has Linux wheels of only, asked for on Windows.
-    ex("linux-only-gpu-package-no-distribution", "No matching distribution found for", &["faiss-gpu", "vllm", "jax-cuda", "nvidia-nccl-cu", "cudf", "cuml", "cugraph"], K::PlatformUnsupported, None,
+    ex("linux-only-gpu-package-no-distribution", "No matching distribution found for", &["faiss-gpu", "vllm", "jax-cuda", "nvidia-nccl-cu", "cudf", "cuml", "cugraph", "tensorrt_libs", "tensorrt-libs"], K::PlatformUnsupported, None,
         "C:\\Users\\me> pip install faiss-gpu-cu11\nERROR: No matching distribution found for faiss-gpu-cu11", windows_only),
     // PyPI's onnxruntime-gpu has x86-64 Linux and Windows wheels; Jetson and
     // other aarch64 machines get it from another index or a source build.
@@ -727,7 +740,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvidia-module-source-error", &["https://github.com/NixOS/nixpkgs/issues/124709", "https://github.com/NVIDIA/open-gpu-kernel-modules (kernel-open/common/inc/nv-linux.h: the module's sources)"]),
     ("dkms-build-fails-said", &["https://github.com/void-linux/void-packages/issues/53759", "https://github.com/voidlinux/void-packages/issues/11660"]),
     ("nvrm-gpu-not-in-release", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/supportedchips.html (Appendix A: the GPUs each release supports, by PCI device ID)", "https://github.com/flatcar/Flatcar/issues/1283"]),
-    ("linux-only-gpu-package-no-distribution", &["https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (GPU builds: conda packages for Linux)", "https://docs.vllm.ai/en/latest/getting_started/installation/ (Linux only; Windows through WSL)", "https://docs.jax.dev/en/latest/installation.html (NVIDIA GPU: Linux; Windows only through WSL2)", "https://docs.nvidia.com/deeplearning/nccl/install-guide/ (Linux)", "https://github.com/facebookresearch/faiss/issues/4043"]),
+    ("linux-only-gpu-package-no-distribution", &["https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (GPU builds: conda packages for Linux)", "https://docs.vllm.ai/en/latest/getting_started/installation/ (Linux only; Windows through WSL)", "https://docs.jax.dev/en/latest/installation.html (NVIDIA GPU: Linux; Windows only through WSL2)", "https://docs.nvidia.com/deeplearning/nccl/install-guide/ (Linux)", "https://github.com/facebookresearch/faiss/issues/4043", "https://github.com/NVIDIA/TensorRT/issues/3759 (tensorrt_libs 8.6 has Linux wheels only)"]),
     ("dgl-cpu-build", &["https://github.com/dmlc/dgl/blob/master/src/runtime/c_runtime_api.cc (DeviceAPIManager: 'Device API gpu is not enabled. Please install the cuda version of dgl.')", "https://github.com/THUDM/GraphMAE/issues/9"]),
     ("smi-segfault-wsl", &["https://github.com/Nevuly/WSL2-Linux-Kernel-Rolling/issues/13", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (nvidia-smi and libcuda under WSL2 come from the Windows driver)"]),
     ("nvcc-no-cxx17", &["https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html (CUDA 11.0: nvcc adds C++17 support)", "https://github.com/deepspeedai/DeepSpeedExamples/issues/911"]),
@@ -750,6 +763,10 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("llvm-ptx-version-too-old-for-sm", &["https://github.com/llvm/llvm-project/blob/main/llvm/lib/Target/NVPTX/NVPTX.td (each sm_ target requires a minimum PTX ISA version)", "https://github.com/tensorflow/tensorflow/issues/111958", "https://github.com/TaterTotterson/microWakeWord-Trainer-Nvidia-Docker/issues/56"]),
     ("onnxruntime-gpu-no-aarch64-wheel", &["https://github.com/microsoft/onnxruntime/issues/15732", "https://github.com/microsoft/onnxruntime/issues/26351", "https://github.com/dusty-nv/jetson-containers/issues/1283", "https://onnxruntime.ai/docs/install/ (Jetson: builds from the Jetson Zoo / jetson-ai-lab index)"]),
     ("cudnn-sublibrary-version-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH: the versions of the cuDNN sub-libraries loaded differ)", "https://github.com/pytorch/pytorch/issues/188892"]),
+    ("program-needs-newer-cc", &["https://github.com/ELS-RD/kernl/issues/133"]),
+    ("nvcuda-entry-point-missing", &["https://github.com/trexminer/T-Rex/issues/118", "https://docs.nvidia.com/cuda/cuda-driver-api/ (entry points such as cuDevicePrimaryCtxReset_v2 exist from the driver release of the CUDA version that introduced them)"]),
+    ("cudnn-zlibwapi-missing", &["https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html (Windows: install zlib, zlibwapi.dll, on PATH)", "https://github.com/microsoft/onnxruntime/issues/17510", "https://github.com/AlexeyAB/darknet/issues/8551", "https://github.com/NickSwardh/YoloDotNet/issues/18"]),
+    ("jax-no-supported-cuda-devices", &["https://github.com/jax-ml/jax/issues/28194"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("container-unsatisfied-brand", &["https://github.com/NVIDIA/nvidia-docker/issues/861", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA: brand conditions)"]),
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),
@@ -2158,6 +2175,9 @@ fn dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     if l.contains("cudnn") {
         return None; // cudnn-dll-missing
     }
+    if l.contains("library cublas64_") && l.contains("is not found or cannot be loaded") {
+        return None; // ctranslate2-library-missing
+    }
     if l.contains("nvcuda.dll") {
         return Some(K::LibcudaMissing);
     }
@@ -2338,9 +2358,11 @@ fn mark_kubernetes(c: &Ctx, b: &mut Builder, note: &str) {
 /// CTranslate2's loader (`Library libcublas.so.12 is not found or cannot be
 /// loaded`): a prebuilt library asking for the CUDA major it was built for.
 /// The `.dll` form is the Windows entry's.
+/// CTranslate2 loads the cuBLAS of the CUDA major it was built for: the
+/// Linux library, or on Windows its cublas64_NN.dll.
 fn so_not_loadable(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line.to_ascii_lowercase();
-    (l.contains(".so") && !l.contains(".dll")).then_some(k)
+    ((l.contains(".so") && !l.contains(".dll")) || l.contains("library cublas64_")).then_some(k)
 }
 
 /// Settings an input mentions anywhere, for messages whose meaning depends on them.

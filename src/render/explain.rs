@@ -213,6 +213,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         ("docker run gives GPUs", &st.docker_run_gpus),
         ("Ray task without num_gpus", &st.ray_without_gpus),
         ("Slurm job asks for GPUs", &st.slurm_gpus),
+        ("Slurm job binds GPUs per task", &st.slurm_gpus_per_task),
         ("MIG enabled", &st.mig_enabled),
         (
             "CUDA_VISIBLE_DEVICES set after torch.cuda",

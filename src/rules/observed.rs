@@ -511,6 +511,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     // A launcher that reserved no GPU, or a script that set CUDA_VISIBLE_DEVICES.
     let hidden = flag(&inv.setting.ray_without_gpus) == Some(true)
         || flag(&inv.setting.slurm_gpus) == Some(false)
+        || flag(&inv.setting.slurm_gpus_per_task) == Some(true)
         || inv.env.contains_key("CUDA_VISIBLE_DEVICES");
     if hidden
         && matches!(
@@ -730,6 +731,31 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             Some("Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)"),
             Fix {
                 note: Some("install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them".into()),
+                ..Default::default()
+            },
+        )),
+        // Windows' loader: nvcuda.dll lacks an entry point the program links.
+        "ERR002" if say("could not be located in the dynamic link library nvcuda.dll") => Some((
+            Some("Observed error: the installed driver's nvcuda.dll lacks a CUDA driver API entry point the program was built against (the name Windows gives): the driver is older than the CUDA release the program was built with. To be sure, run: nvidia-smi (the driver version and the newest CUDA it supports)"),
+            Fix {
+                note: Some("update the NVIDIA driver to one whose CUDA version is at least the one the program was built with (its release notes or download name say which), or use the program's build for an older CUDA".into()),
+                ..Default::default()
+            },
+        )),
+        // cuDNN 8 on Windows needs zlib's DLL beside it.
+        "ERR008" if say("zlibwapi") => Some((
+            Some("Observed error: cuDNN (8.3 and later on Windows) could not load zlibwapi.dll, the zlib DLL it needs and does not ship: the framework's CUDA path fails while the CPU path works. To be sure, run: where zlibwapi.dll"),
+            Fix {
+                note: Some("install zlib's zlibwapi.dll (the x64 build NVIDIA's cuDNN 8 install guide links) into a folder on PATH, such as the CUDA toolkit's bin folder beside cuDNN's DLLs; cuDNN 9 no longer needs it".into()),
+                ..Default::default()
+            },
+        )),
+        // CTranslate2 (faster-whisper, WhisperX) asks for the cuBLAS of the
+        // CUDA major it was built for.
+        "ERR026" if say("is not found or cannot be loaded") && say("cublas") => Some((
+            Some("Observed error: CTranslate2 (what faster-whisper and WhisperX run on) could not load the cuBLAS of the CUDA major it was built for, the major in the library's name (cublas64_12.dll, libcublas.so.11): its wheel brings no CUDA libraries, and the CUDA installed for it is of another major or not on the loader path. To be sure, run: pip show ctranslate2; pip list | grep -i nvidia; nvcc --version"),
+            Fix {
+                note: Some("install the cuBLAS and cuDNN of the CUDA major in the library's name (the nvidia-cublas-cuNN and nvidia-cudnn-cuNN wheels, or that CUDA toolkit with its bin/lib folder on PATH or LD_LIBRARY_PATH), or install the ctranslate2 release built for the CUDA you have".into()),
                 ..Default::default()
             },
         )),
@@ -1077,6 +1103,14 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
             "ERR025" => {
                 add("Ray task without num_gpus", &s.ray_without_gpus);
                 add("Slurm job asked for GPUs", &s.slurm_gpus);
+                if flag(&s.slurm_gpus_per_task) == Some(true) {
+                    add("Slurm binds GPUs per task", &s.slurm_gpus_per_task);
+                    f.message = "Observed error: no GPU visible to a process of a Slurm job that asks for GPUs per task (--gpus-per-task): Slurm binds each task to its own GPUs, so every process sees only its GPU, as device 0. A program that picks its GPU by local rank, or expects each process to see all the node's GPUs (as multi-process JAX and MPI codes that split the node themselves do), then finds no device or mismatched device lists. To be sure, run inside the job: srun bash -c 'echo $SLURM_PROCID $CUDA_VISIBLE_DEVICES; nvidia-smi -L'".into();
+                    f.fix = Some(crate::finding::Fix {
+                        note: Some("request the node's GPUs for the job instead (`#SBATCH --gres=gpu:N`, or `--gpus-per-node=N`) and let the program split them among its processes, or keep --gpus-per-task and have each process use device 0".into()),
+                        ..Default::default()
+                    });
+                }
                 if let Some(v) = inv.env.get("CUDA_VISIBLE_DEVICES") {
                     f.push_evidence("CUDA_VISIBLE_DEVICES", &v.value, &v.source);
                 }
@@ -1347,7 +1381,7 @@ setting_rule!(ERR025, check_err025, "ERR025", "observed-launcher-hides-gpus", Ca
     "No-device errors next to a Ray task or actor declared without `num_gpus`, a Slurm job whose options ask for no GPUs, or a CUDA_VISIBLE_DEVICES the paste sets (export, os.environ, a command prefix).",
     "Ray sets CUDA_VISIBLE_DEVICES to empty for tasks that reserve no GPU; Slurm's cgroups and CUDA_VISIBLE_DEVICES expose only the GPUs a job requested. Either way the program sees no device although the node has GPUs.",
     "Declare the GPUs: `@ray.remote(num_gpus=1)`, or `#SBATCH --gres=gpu:1` (or `--gpus=1`) for the Slurm job; make CUDA_VISIBLE_DEVICES name GPUs that exist (`nvidia-smi -L`), and set it before the program first touches CUDA.",
-    ["https://docs.ray.io/en/latest/ray-core/scheduling/accelerators.html", "https://slurm.schedmd.com/gres.html"]);
+    ["https://docs.ray.io/en/latest/ray-core/scheduling/accelerators.html", "https://slurm.schedmd.com/gres.html", "https://slurm.schedmd.com/sbatch.html (--gpus-per-task, --gpu-bind)", "https://github.com/maccallumlab/meld/issues/114", "https://github.com/jax-ml/jax/issues/28194"]);
 
 observed_rule!(ERR026, check_err026, "ERR026", "observed-extension-build-mismatch", Category::CompiledExtension, Severity::Error,
     [ExtensionMismatch], [],
