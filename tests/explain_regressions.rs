@@ -1846,3 +1846,19 @@ fn slurm_tasks_bound_to_one_gpu_each() {
     assert!(inv.setting.slurm_gpus_per_task.is_none());
     assert!(f.iter().all(|f| f.code != "ERR025"), "{f:?}");
 }
+
+#[test]
+fn a_driver_the_gpu_can_never_get() {
+    // obs-studio#9847: NVENC 12 needs driver 520, a Kepler GTX 660 stops at R470.
+    let (_, f) = explain("corpus/c44d-obs-flatpak-2023-kepler-470-nvenc-12.txt");
+    let e = f.iter().find(|f| f.code == "ARCH008").unwrap();
+    assert!(e.message.contains("R470"), "{}", e.message);
+    assert!(f.iter().all(|f| f.code != "ERR002"), "{f:?}");
+    // On a GPU every branch drives, the same message is the driver's age.
+    let (_, f) = explain_text(
+        "t",
+        "GPU: RTX 3060\n[h264_nvenc @ 0x5] The minimum required Nvidia driver for nvenc is 520.56.06 or newer\n",
+    );
+    assert!(f.iter().all(|f| f.code != "ARCH008"), "{f:?}");
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+}

@@ -318,6 +318,9 @@ pub static CATALOG: &[Entry] = &[
     // A program's own minimum: "GPU compute capability 8.0 (Ampere) or higher is required".
     ea("program-needs-newer-cc", "compute capability", &["or higher is required", "or newer is required", "or above is required", "or later is required"], K::ArchNotCompiled, None,
         "RuntimeError: GPU compute capability 8.0 (Ampere) or higher is required to install kernl"),
+    // AliceVision (Meshroom): the GPU's compute capability is below its feature extractor's.
+    e("alicevision-cc-not-enough", "but the compute capabilities is not enough", K::ArchNotCompiled, None,
+        "[02:06:25.958896][error] CUDA-Enabled GPU detected, but the compute capabilities is not enough."),
     ex("tf-min-compute-capability", "The minimum required Cuda capability is", &[], K::ArchNotCompiled, None,
         "with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.", tf_min_cc),
     ea("trt-unsupported-sm", "Unsupported SM", &["assert", "trtsmtocask", "caskutils"], K::ArchNotCompiled, None,
@@ -767,6 +770,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvcuda-entry-point-missing", &["https://github.com/trexminer/T-Rex/issues/118", "https://docs.nvidia.com/cuda/cuda-driver-api/ (entry points such as cuDevicePrimaryCtxReset_v2 exist from the driver release of the CUDA version that introduced them)"]),
     ("cudnn-zlibwapi-missing", &["https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html (Windows: install zlib, zlibwapi.dll, on PATH)", "https://github.com/microsoft/onnxruntime/issues/17510", "https://github.com/AlexeyAB/darknet/issues/8551", "https://github.com/NickSwardh/YoloDotNet/issues/18"]),
     ("jax-no-supported-cuda-devices", &["https://github.com/jax-ml/jax/issues/28194"]),
+    ("alicevision-cc-not-enough", &["https://github.com/alicevision/Meshroom/issues/734"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("container-unsatisfied-brand", &["https://github.com/NVIDIA/nvidia-docker/issues/861", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA: brand conditions)"]),
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),

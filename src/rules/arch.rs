@@ -12,7 +12,7 @@ use super::fix;
 use super::{CompatSemantic, Docs, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &ARCH001, &ARCH002, &ARCH003, &ARCH004, &ARCH005, &ARCH006, &ARCH007,
+    &ARCH001, &ARCH002, &ARCH003, &ARCH004, &ARCH005, &ARCH006, &ARCH007, &ARCH008,
 ];
 
 pub static ARCH001: Rule = Rule {
@@ -724,3 +724,70 @@ const NO_GPU_KINDS: &[ErrorKind] = &[
     ErrorKind::NoKernelImage,
     ErrorKind::ArchNotCompiled,
 ];
+
+pub static ARCH008: Rule = Rule {
+    code: "ARCH008",
+    name: "needs-a-driver-the-gpu-never-gets",
+    category: Category::DriverBranch,
+    severity: Severity::Error,
+    summary: "The program asks for a newer driver than the last branch that drives this GPU: no driver update can satisfy it (NVENC's SDK on Kepler after R470, a container built for a driver release past the GPU's last branch).",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "Observed driver-too-old errors that name the driver version the program needs (ffmpeg's 'minimum required Nvidia driver for nvenc is X', an NGC container 'built for NVIDIA Driver Release X'), against the last driver branch of each NVIDIA GPU's architecture (`architectures` table).",
+        why_it_breaks: "The usual repair for a driver-too-old error is a newer driver, but drivers after an architecture's last branch ignore its GPUs: R470 is the last for Kepler, R580 for Maxwell, Pascal and Volta. A program that needs a newer driver than that can never run on this GPU as built.",
+        how_to_fix: "Use a build of the program made for what the GPU's last branch supports (an ffmpeg or OBS built with older nv-codec-headers, an older container release, a CUDA build the branch runs), or a newer GPU.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html (last driver branch per architecture)",
+            "https://github.com/FFmpeg/FFmpeg/blob/master/libavcodec/nvenc.c (\"The minimum required Nvidia driver for nvenc is %s or newer\")",
+        ],
+    },
+    check: check_arch008,
+    superseded_by: &[],
+};
+
+/// The driver version an observed driver-too-old message says the program needs.
+fn required_driver(text: &str) -> Option<DriverVersion> {
+    let lower = text.to_ascii_lowercase();
+    let after = ["driver for nvenc is ", "built for nvidia driver release "]
+        .iter()
+        .find_map(|k| lower.find(k).map(|p| &text[p + k.len()..]))?;
+    let v: String = after
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    v.trim_end_matches('.').parse().ok()
+}
+
+fn check_arch008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let needs: Vec<_> = inv
+        .errors_of(&[ErrorKind::DriverTooOld])
+        .into_iter()
+        .filter_map(|e| required_driver(&e.text).map(|v| (e, v)))
+        .collect();
+    let Some((_, need)) = needs.iter().max_by_key(|(_, v)| v.branch()) else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    for (g, arch, last) in legacy_gpus(inv, kb) {
+        if need.branch() <= last.branch() {
+            continue;
+        }
+        let f = ARCH008.finding(format!(
+            "The program needs driver {need} or newer, but {} is a {} GPU, which no driver after the {} branch drives: updating the driver cannot fix this, since {} and later ignore this GPU.",
+            g.label,
+            arch.name,
+            last.branch_name(),
+            need.branch_name()
+        ));
+        let f = g
+            .cite_cc(g.cite_name(f))
+            .kb(arch.kb())
+            .observed(needs.iter().map(|(e, _)| *e));
+        out.push(f.fix_note(format!(
+            "keep the {} driver and use a build of the program made for it (for NVENC: an ffmpeg, OBS or HandBrake build with nv-codec-headers the {} branch supports; for a container: a release built for that driver), or use a newer GPU",
+            last.branch_name(),
+            last.branch_name()
+        )));
+    }
+    out
+}

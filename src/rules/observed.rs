@@ -1183,7 +1183,7 @@ observed_rule!(ERR001, check_err001, "ERR001", "observed-driver-library-mismatch
     ["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH)", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorSystemDriverMismatch = 803)"]);
 
 observed_rule!(ERR002, check_err002, "ERR002", "observed-driver-too-old", Category::DriverTooOld, Severity::Error,
-    [InsufficientDriver, DriverTooOld, CallRequiresNewerDriver, UnsupportedPtx], ["RUN001", "RUN002", "PLAT004", "CTR002", "DRV004", "RUN004"],
+    [InsufficientDriver, DriverTooOld, CallRequiresNewerDriver, UnsupportedPtx], ["RUN001", "RUN002", "PLAT004", "CTR002", "DRV004", "RUN004", "ARCH008"],
     "A 'driver version is insufficient' / 'driver too old' error (CUDA 35, 36 or 222) was seen.",
     "The program's CUDA runtime is newer than the driver supports: across majors or below the minor-version floor nothing runs (35); under minor-version compatibility newer APIs fail (36) and newer PTX cannot be JIT-compiled (222).",
     "Install a build of the framework made for the driver's CUDA (nvidia-smi's 'CUDA Version' is the driver's maximum), or upgrade the driver. `gpucompat check` on that machine names the exact variant.",

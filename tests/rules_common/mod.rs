@@ -563,6 +563,11 @@ fn firing_first(code: &str) -> Option<Inventory> {
             .gpu("NVIDIA GeForce RTX 4090")
             .toolkit("/usr/local/cuda-11.7", "11.7.64", true)
             .build(),
+        // NVENC's SDK needs a driver past Kepler's last branch (R470).
+        "ARCH008" => B::linux()
+            .gpu("NVIDIA GeForce GTX 660")
+            .error(DriverTooOld, "[h264_nvenc @ 0x559c0662ffc0] The minimum required Nvidia driver for nvenc is 520.56.06 or newer")
+            .build(),
         "ARCH006" => B::linux()
             .gpu("Tesla K80")
             .error(CudaUnavailable, "ollama can't find my gpu and uses the cpu")
@@ -1035,6 +1040,11 @@ fn near_miss_first(code: &str) -> Option<Inventory> {
             .build(),
         // The same error with the node's driver in sight: the driver is what is old.
         // A GPU at or above the application's floor.
+        // A Turing GPU gets every current branch: a driver update fixes it.
+        "ARCH008" => B::linux()
+            .gpu("NVIDIA GeForce RTX 2060")
+            .error(DriverTooOld, "[h264_nvenc @ 0x559c0662ffc0] The minimum required Nvidia driver for nvenc is 520.56.06 or newer")
+            .build(),
         // CUDA 11.8 is the first nvcc with sm_89.
         "ARCH007" => B::linux()
             .driver("550.54.14", Some("12.4"))
