@@ -1715,6 +1715,27 @@ fn an_extension_binary_that_wants_another_cuda_or_torch() {
         categories(&f).contains(&Category::CompiledExtension),
         "{f:?}"
     );
+    // dgl#5547: `import dgl` right before a CUDA runtime of another major.
+    let (_, f) = explain("corpus/c22a-dgl-cu102-build-with-torch1121-cu113-libcudart11.txt");
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    // mmcv loads its _ext through importlib.
+    let (_, f) = explain("corpus/c35a-mmcv-2021-cu111-wheel-1310-links-cudart102.txt");
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    // `import torch` failing on its CUDA runtime is torch's own install.
+    let (_, f) = explain_text(
+        "t",
+        ">>> import torch\nOSError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n",
+    );
+    assert!(
+        !categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
     // torch's own _C missing its CUDA runtime is no extension's.
     let (_, f) = explain_text(
         "t",

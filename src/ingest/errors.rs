@@ -2387,13 +2387,62 @@ regex_fn!(
     r"(?:^|\s)(?:from\s+([\w.]+)\s+import\s+_(?:C|ext)\b|import\s+([\w.]+)\._(?:C|ext)\b)"
 );
 
+// `import dgl`, `from mmcv.ops import nms`, `importlib.import_module('mmcv.' + name)`:
+// the package a line imports.
+regex_fn!(
+    import_re,
+    r"(?:(?:^|[\s`>])(?:import\s+([A-Za-z_][\w]*)|from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b)|\bimport_module\(\s*['\x22]([A-Za-z_][\w]*))"
+);
+
+/// PyTorch extensions whose wheels are compiled against one torch and CUDA
+/// (the `extensions` table's packages and their like).
+const TORCH_EXTENSIONS: &[&str] = &[
+    "torchvision",
+    "torchaudio",
+    "dgl",
+    "mmcv",
+    "detectron2",
+    "torch_scatter",
+    "torch_sparse",
+    "torch_cluster",
+    "torch_spline_conv",
+    "pytorch3d",
+    "apex",
+    "flash_attn",
+    "xformers",
+    "bitsandbytes",
+    "spconv",
+    "tinycudann",
+    "vllm",
+    "deepspeed",
+    "mamba_ssm",
+    "causal_conv1d",
+    "awq",
+    "auto_gptq",
+    "gsplat",
+    "diff_gaussian_rasterization",
+    "simple_knn",
+    "nvdiffrast",
+    "kaolin",
+    "sgl_kernel",
+];
+
 /// A line that imports a compiled extension's own binary (torch's `_C` is
-/// torch itself, not an extension).
+/// torch itself, not an extension), or a package that is a torch extension.
 fn imports_extension_binary(line: &str) -> bool {
-    extension_binary_re().captures(line).is_some_and(|m| {
+    let own_binary = extension_binary_re().captures(line).is_some_and(|m| {
         let module = m.get(1).or_else(|| m.get(2)).map_or("", |g| g.as_str());
         module.split('.').next() != Some("torch")
-    })
+    });
+    own_binary
+        || import_re().captures_iter(line).any(|m| {
+            let module = m
+                .get(1)
+                .or(m.get(2))
+                .or(m.get(3))
+                .map_or("", |g| g.as_str());
+            TORCH_EXTENSIONS.contains(&module)
+        })
 }
 regex_fn!(
     windows_words_re,
