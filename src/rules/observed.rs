@@ -705,18 +705,26 @@ fn names_no_legacy_branch(errs: &[&ObservedError]) -> bool {
 
 /// Errors whose own words name what to change better than their kind's
 /// default: a message and a fix for them, when every error is of that sort.
+/// A message of its own and a fix that is a note.
+fn explained(message: &'static str, note: &str) -> Option<(Option<&'static str>, Fix)> {
+    Some((
+        Some(message),
+        Fix {
+            note: Some(note.into()),
+            ..Default::default()
+        },
+    ))
+}
+
 fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static str>, Fix)> {
     let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
     let say = |word: &str| all_say(errs, word);
     match code {
         // nvcc without C++17: a toolkit from before CUDA 11.0 building for a newer torch.
-        "ERR016" if errs.iter().any(|e| e.text.contains("'c++17'")) => Some((
-            Some("Observed error: the build's nvcc knows no C++17 (and refuses architectures newer than itself): it comes from a CUDA toolkit older than 11.0, older than the CUDA torch was built with, whose extensions need C++17 and a toolkit of torch's CUDA. To be sure, run: which nvcc; nvcc --version; python -c \"import torch; print(torch.version.cuda)\""),
-            Fix {
-                note: Some("install a CUDA toolkit of torch's CUDA major.minor and build with it first on the path (`export CUDA_HOME=/usr/local/cuda-X.Y; export PATH=$CUDA_HOME/bin:$PATH`), or remove the old toolkit's nvcc from PATH".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR016" if errs.iter().any(|e| e.text.contains("'c++17'")) => explained(
+            "Observed error: the build's nvcc knows no C++17 (and refuses architectures newer than itself): it comes from a CUDA toolkit older than 11.0, older than the CUDA torch was built with, whose extensions need C++17 and a toolkit of torch's CUDA. To be sure, run: which nvcc; nvcc --version; python -c \"import torch; print(torch.version.cuda)\"",
+            "install a CUDA toolkit of torch's CUDA major.minor and build with it first on the path (`export CUDA_HOME=/usr/local/cuda-X.Y; export PATH=$CUDA_HOME/bin:$PATH`), or remove the old toolkit's nvcc from PATH",
+        ),
         // Error 804 alone after an update: the new libcuda over the old module.
         "ERR001" if all(&|e| e.kind == ErrorKind::CompatNotSupported) => Some((
             Some("Observed error: CUDA error 804 (forward compatibility attempted on a GPU that does not support it), which the report says began after an update: the update replaced the driver's user-space libraries while the old kernel module is still loaded, and a libcuda newer than the loaded module runs as forward compatibility, which GeForce and most workstation GPUs do not support. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi (a 'Driver/library version mismatch' there confirms it)"),
@@ -727,46 +735,31 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // The program was built against a TensorRT major this machine does not have.
-        "ERR015" if say("libnvinfer") => Some((
-            Some("Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)"),
-            Fix {
-                note: Some("install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR015" if say("libnvinfer") => explained(
+            "Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)",
+            "install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them",
+        ),
         // Windows' loader: nvcuda.dll lacks an entry point the program links.
-        "ERR002" if say("could not be located in the dynamic link library nvcuda.dll") => Some((
-            Some("Observed error: the installed driver's nvcuda.dll lacks a CUDA driver API entry point the program was built against (the name Windows gives): the driver is older than the CUDA release the program was built with. To be sure, run: nvidia-smi (the driver version and the newest CUDA it supports)"),
-            Fix {
-                note: Some("update the NVIDIA driver to one whose CUDA version is at least the one the program was built with (its release notes or download name say which), or use the program's build for an older CUDA".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR002" if say("could not be located in the dynamic link library nvcuda.dll") => explained(
+            "Observed error: the installed driver's nvcuda.dll lacks a CUDA driver API entry point the program was built against (the name Windows gives): the driver is older than the CUDA release the program was built with. To be sure, run: nvidia-smi (the driver version and the newest CUDA it supports)",
+            "update the NVIDIA driver to one whose CUDA version is at least the one the program was built with (its release notes or download name say which), or use the program's build for an older CUDA",
+        ),
         // cuDNN 8 on Windows needs zlib's DLL beside it.
-        "ERR008" if say("zlibwapi") => Some((
-            Some("Observed error: cuDNN (8.3 and later on Windows) could not load zlibwapi.dll, the zlib DLL it needs and does not ship: the framework's CUDA path fails while the CPU path works. To be sure, run: where zlibwapi.dll"),
-            Fix {
-                note: Some("install zlib's zlibwapi.dll (the x64 build NVIDIA's cuDNN 8 install guide links) into a folder on PATH, such as the CUDA toolkit's bin folder beside cuDNN's DLLs; cuDNN 9 no longer needs it".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR008" if say("zlibwapi") => explained(
+            "Observed error: cuDNN (8.3 and later on Windows) could not load zlibwapi.dll, the zlib DLL it needs and does not ship: the framework's CUDA path fails while the CPU path works. To be sure, run: where zlibwapi.dll",
+            "install zlib's zlibwapi.dll (the x64 build NVIDIA's cuDNN 8 install guide links) into a folder on PATH, such as the CUDA toolkit's bin folder beside cuDNN's DLLs; cuDNN 9 no longer needs it",
+        ),
         // CTranslate2 (faster-whisper, WhisperX) asks for the cuBLAS of the
         // CUDA major it was built for.
-        "ERR026" if say("is not found or cannot be loaded") && say("cublas") => Some((
-            Some("Observed error: CTranslate2 (what faster-whisper and WhisperX run on) could not load the cuBLAS of the CUDA major it was built for, the major in the library's name (cublas64_12.dll, libcublas.so.11): its wheel brings no CUDA libraries, and the CUDA installed for it is of another major or not on the loader path. To be sure, run: pip show ctranslate2; pip list | grep -i nvidia; nvcc --version"),
-            Fix {
-                note: Some("install the cuBLAS and cuDNN of the CUDA major in the library's name (the nvidia-cublas-cuNN and nvidia-cudnn-cuNN wheels, or that CUDA toolkit with its bin/lib folder on PATH or LD_LIBRARY_PATH), or install the ctranslate2 release built for the CUDA you have".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR026" if say("is not found or cannot be loaded") && say("cublas") => explained(
+            "Observed error: CTranslate2 (what faster-whisper and WhisperX run on) could not load the cuBLAS of the CUDA major it was built for, the major in the library's name (cublas64_12.dll, libcublas.so.11): its wheel brings no CUDA libraries, and the CUDA installed for it is of another major or not on the loader path. To be sure, run: pip show ctranslate2; pip list | grep -i nvidia; nvcc --version",
+            "install the cuBLAS and cuDNN of the CUDA major in the library's name (the nvidia-cublas-cuNN and nvidia-cudnn-cuNN wheels, or that CUDA toolkit with its bin/lib folder on PATH or LD_LIBRARY_PATH), or install the ctranslate2 release built for the CUDA you have",
+        ),
         // onnxruntime-gpu on an aarch64 machine: PyPI has no wheel for it.
-        "ERR034" if say("onnxruntime-gpu") => Some((
-            Some("Observed error: pip found no onnxruntime-gpu for this machine: PyPI's onnxruntime-gpu wheels are for x86-64 Linux and Windows, and this is an aarch64 machine (Jetson, Grace, DGX Spark). To be sure, run: python -c \"import platform; print(platform.machine())\"; cat /etc/nv_tegra_release (Jetson)"),
-            Fix {
-                note: Some("on Jetson, install the onnxruntime-gpu wheel built for the JetPack release (the Jetson Zoo or the jetson-ai-lab index for that JetPack and CUDA); on other aarch64 machines use an aarch64 build ONNX Runtime publishes outside PyPI, or build it from source with --use_cuda".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR034" if say("onnxruntime-gpu") => explained(
+            "Observed error: pip found no onnxruntime-gpu for this machine: PyPI's onnxruntime-gpu wheels are for x86-64 Linux and Windows, and this is an aarch64 machine (Jetson, Grace, DGX Spark). To be sure, run: python -c \"import platform; print(platform.machine())\"; cat /etc/nv_tegra_release (Jetson)",
+            "on Jetson, install the onnxruntime-gpu wheel built for the JetPack release (the Jetson Zoo or the jetson-ai-lab index for that JetPack and CUDA); on other aarch64 machines use an aarch64 build ONNX Runtime publishes outside PyPI, or build it from source with --use_cuda",
+        ),
         // ffmpeg in a container without the video driver capability.
         "ERR010" if say("libnvcuvid") || say("libnvidia-encode") => Some((
             Some("Observed error: inside a container, ffmpeg could not load the driver's video libraries (libnvcuvid for decoding, libnvidia-encode for NVENC): the NVIDIA container runtime mounts them only when the container asks for the `video` driver capability, and the default is compute,utility. To be sure, run inside the container: echo $NVIDIA_DRIVER_CAPABILITIES; ldconfig -p | grep -E 'nvcuvid|nvidia-encode'"),
@@ -777,21 +770,15 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // The engine's CDI parser is older than the spec nvidia-ctk wrote.
-        "ERR010" if say("failed to parse cdi spec") && say("unknown field") => Some((
-            Some("Observed error: the container engine could not parse the CDI spec (/etc/cdi/nvidia.yaml) that nvidia-ctk generated: the spec uses a field of a newer CDI specification version than the engine's CDI library knows (an older podman or containerd), so the nvidia.com/gpu devices it names do not exist for the engine. To be sure, run: nvidia-ctk --version; podman --version; grep cdiVersion /etc/cdi/nvidia.yaml"),
-            Fix {
-                note: Some("upgrade the container engine to one whose CDI library reads that spec version, or install the nvidia-container-toolkit release that generated specs it could read and generate the spec again (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`)".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR010" if say("failed to parse cdi spec") && say("unknown field") => explained(
+            "Observed error: the container engine could not parse the CDI spec (/etc/cdi/nvidia.yaml) that nvidia-ctk generated: the spec uses a field of a newer CDI specification version than the engine's CDI library knows (an older podman or containerd), so the nvidia.com/gpu devices it names do not exist for the engine. To be sure, run: nvidia-ctk --version; podman --version; grep cdiVersion /etc/cdi/nvidia.yaml",
+            "upgrade the container engine to one whose CDI library reads that spec version, or install the nvidia-container-toolkit release that generated specs it could read and generate the spec again (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`)",
+        ),
         // enroot's GPU hook (pyxis under Slurm) found no libnvidia-container on the node.
-        "ERR010" if say("command not found: nvidia-container-cli") => Some((
-            Some("Observed error: the container engine's NVIDIA hook (enroot's 98-nvidia.sh, which pyxis runs under Slurm) could not find nvidia-container-cli: libnvidia-container is not installed on this node, so no container there gets the driver or the GPUs. To be sure, run on the node: which nvidia-container-cli; nvidia-container-cli info"),
-            Fix {
-                note: Some("install libnvidia-container (the libnvidia-container-tools package of the NVIDIA Container Toolkit repository) on every GPU node that runs containers".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR010" if say("command not found: nvidia-container-cli") => explained(
+            "Observed error: the container engine's NVIDIA hook (enroot's 98-nvidia.sh, which pyxis runs under Slurm) could not find nvidia-container-cli: libnvidia-container is not installed on this node, so no container there gets the driver or the GPUs. To be sure, run on the node: which nvidia-container-cli; nvidia-container-cli info",
+            "install libnvidia-container (the libnvidia-container-tools package of the NVIDIA Container Toolkit repository) on every GPU node that runs containers",
+        ),
         // No legacy branch named: the fix depends on what the GPU is.
         "ERR030" if names_no_legacy_branch(errs) => Some((
             None,
@@ -802,37 +789,25 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // NVENC's driver check: the encoder API, not a CUDA runtime, needs the newer driver.
-        "ERR002" if say("nvenc") => Some((
-            Some("Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)"),
-            Fix {
-                note: Some("update the NVIDIA driver to at least the version the message names (or the one the program's release notes require), or use a release of the program built for the installed driver".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR002" if say("nvenc") => explained(
+            "Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)",
+            "update the NVIDIA driver to at least the version the message names (or the one the program's release notes require), or use a release of the program built for the installed driver",
+        ),
         // The GPU Operator's driver pod: its log says why, often nouveau holding the GPU.
-        "ERR053" if say("nvidia-driver-daemonset") => Some((
-            Some("Observed error: the GPU Operator's driver pod keeps failing, so the node has no NVIDIA driver: the pod builds and loads the nvidia kernel module on the node, and it fails when the module cannot be built for the node's kernel or cannot load (nouveau holding the GPU, Secure Boot). To be sure, run: kubectl logs -n gpu-operator <the nvidia-driver-daemonset pod> --all-containers; and on the node: lsmod | grep nouveau"),
-            Fix {
-                note: Some("read the driver pod's log for the failing step; blacklist nouveau on the node (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`, rebuild the initramfs, reboot), and use a driver version the GPU Operator supports for the node's OS and kernel".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR053" if say("nvidia-driver-daemonset") => explained(
+            "Observed error: the GPU Operator's driver pod keeps failing, so the node has no NVIDIA driver: the pod builds and loads the nvidia kernel module on the node, and it fails when the module cannot be built for the node's kernel or cannot load (nouveau holding the GPU, Secure Boot). To be sure, run: kubectl logs -n gpu-operator <the nvidia-driver-daemonset pod> --all-containers; and on the node: lsmod | grep nouveau",
+            "read the driver pod's log for the failing step; blacklist nouveau on the node (`echo 'blacklist nouveau' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf`, rebuild the initramfs, reboot), and use a driver version the GPU Operator supports for the node's OS and kernel",
+        ),
         // uv: no wheel of that version for this machine's platform tag.
-        "ERR034" if say("matching platform tag") => Some((
-            Some("Observed error: uv found no wheel of the package for this machine's platform (an aarch64 host, such as a GH200, GB10 or Jetson, asking for a version published for x86_64 and Windows only, or a Python the version has no wheels for). To be sure, run: python -c \"import platform, sys; print(platform.machine(), sys.version)\"; uv's hint lists the platforms that version has wheels for"),
-            Fix {
-                note: Some("pin a release that publishes wheels for this platform (for torch on aarch64, one whose CUDA index carries manylinux aarch64 wheels), or build the package from source".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR034" if say("matching platform tag") => explained(
+            "Observed error: uv found no wheel of the package for this machine's platform (an aarch64 host, such as a GH200, GB10 or Jetson, asking for a version published for x86_64 and Windows only, or a Python the version has no wheels for). To be sure, run: python -c \"import platform, sys; print(platform.machine(), sys.version)\"; uv's hint lists the platforms that version has wheels for",
+            "pin a release that publishes wheels for this platform (for torch on aarch64, one whose CUDA index carries manylinux aarch64 wheels), or build the package from source",
+        ),
         // A command-line program whose --device choices are only the CPU.
-        "ERR038" if say("possible values: cpu") => Some((
-            Some("Observed error: the program's device option offers only cpu: this build of the program was made without GPU support (a source build without its CUDA feature, or a CPU-only release). To be sure, run the program's --help and look for cuda among the device values"),
-            Fix {
-                note: Some("install the program's CUDA release, or rebuild it with its CUDA feature enabled (for a Rust program, `cargo build --release --features cuda`), with a CUDA toolkit the driver supports".into()),
-                ..Default::default()
-            },
-        )),
+        "ERR038" if say("possible values: cpu") => explained(
+            "Observed error: the program's device option offers only cpu: this build of the program was made without GPU support (a source build without its CUDA feature, or a CPU-only release). To be sure, run the program's --help and look for cuda among the device values",
+            "install the program's CUDA release, or rebuild it with its CUDA feature enabled (for a Rust program, `cargo build --release --features cuda`), with a CUDA toolkit the driver supports",
+        ),
         // Kubernetes: the node's runtime must hand the plugin the GPUs.
         "ERR010" if say("nvidia.com/gpu") => Some((
             None,
