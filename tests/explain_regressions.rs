@@ -1740,6 +1740,14 @@ fn an_extension_binary_that_wants_another_cuda_or_torch() {
         !categories(&f).contains(&Category::CompiledExtension),
         "{f:?}"
     );
+    // The nearest import decides, and a frame in torch's own files is torch's.
+    for text in [
+        "import torchvision\nimport torch\nOSError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n",
+        "import torchvision\n  File \"/usr/lib/python3/site-packages/torch/__init__.py\", line 199, in <module>\nOSError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n",
+    ] {
+        let (_, f) = explain_text("t", text);
+        assert!(!categories(&f).contains(&Category::CompiledExtension), "{text}: {f:?}");
+    }
     // torch's own _C missing its CUDA runtime is no extension's.
     let (_, f) = explain_text(
         "t",

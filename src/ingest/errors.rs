@@ -2163,7 +2163,7 @@ fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
     // A CUDA library of one version that a compiled extension's binary links
     // (`from detectron2 import _C`): the extension was built for another CUDA
     // than the torch beside it.
-    if kind == K::CudaLibraryMissing && (0..=3).any(|k| imports_extension_binary(c.behind(k))) {
+    if kind == K::CudaLibraryMissing && extension_being_loaded(c) {
         return Some(K::ExtensionMismatch);
     }
     if kind == K::NoNvidiaDriver && l.contains("nvidia-container-cli") {
@@ -2426,6 +2426,25 @@ const TORCH_EXTENSIONS: &[&str] = &[
     "kaolin",
     "sgl_kernel",
 ];
+
+/// The nearest import (or traceback frame) up to three lines before a failed
+/// load names a torch extension: the load is the extension's. A frame in
+/// torch's own files decides the other way.
+fn extension_being_loaded(c: &Ctx) -> bool {
+    for k in 0..=3 {
+        let t = c.behind(k);
+        if t.contains("site-packages/torch/") || t.contains("site-packages\\torch\\") {
+            return false;
+        }
+        if imports_extension_binary(t) {
+            return true;
+        }
+        if k > 0 && import_re().is_match(t) {
+            return false;
+        }
+    }
+    false
+}
 
 /// A line that imports a compiled extension's own binary (torch's `_C` is
 /// torch itself, not an extension), or a package that is a torch extension.
