@@ -241,6 +241,10 @@ pub struct Setting {
     /// (`after a recent Ubuntu update`, `worked yesterday`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after_update: F<bool>,
+    /// A line programs print on a working GPU that reads like a fault
+    /// (Paddle's driver/runtime API notice, TensorRT's lazy-loading advice).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub benign_notice: F<String>,
     /// The report names a pod's `runtimeClassName` (the nvidia runtime
     /// chosen per pod, not by default).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1895,3 +1895,21 @@ fn a_driver_the_gpu_can_never_get() {
     assert!(f.iter().all(|f| f.code != "ARCH008"), "{f:?}");
     assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
 }
+
+#[test]
+fn notices_printed_on_a_working_gpu() {
+    // Paddle#23487: Paddle's driver/runtime API notice, read as an error.
+    let (_, f) = explain("corpus/c32a-paddle-2020-windows-driver-vs-runtime-api-note-is-info.txt");
+    let e = f.iter().find(|f| f.code == "MIS004").unwrap();
+    assert_eq!(e.severity, Severity::Info);
+    // YOLOv8-TensorRT-CPP#33: TensorRT's lazy-loading advice on a working run.
+    let (_, f) = explain("corpus/c44b-yolov8-tensorrt-cpp-2023-cuda-lazy-loading-notice-works.txt");
+    assert!(f.iter().any(|f| f.code == "MIS004"), "{f:?}");
+    assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
+    // Beside a real failure the notice explains nothing.
+    let (_, f) = explain_text(
+        "t",
+        "W0404 device_context.cc:237] Please NOTE: device: 0, CUDA Capability: 61, Driver API Version: 10.1, Runtime API Version: 10.0\nOSError: libcudnn.so.7: cannot open shared object file: No such file or directory\n",
+    );
+    assert!(f.iter().all(|f| f.code != "MIS004"), "{f:?}");
+}

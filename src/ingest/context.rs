@@ -32,6 +32,7 @@ regex_fn!(
     |(?P<nvsw>\b(?:[dh]gx[\s-]?(?:a100|a800|h100|h200|h800|b200|b300)|(?:a100|a800|h100|h200|h800|b200|b300)[\s-]hgx|[dh]gx-2)\b)
     |(?P<app>\bollama\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
     |(?P<rtclass>\bruntimeclassname\b)
+    |(?P<notice>\bplease\s+note:\s+device:\s*[0-9]+,\s*cuda\s+capability:|\bcuda\s+lazy\s+loading\s+is\s+not\s+enabled\b)
     |(?P<upd>\bafter\s+(?:an?\s+|the\s+|some\s+)?(?:recent\s+|routine\s+|automatic\s+|latest\s+|nightly\s+)?(?:system\s+|ubuntu\s+|debian\s+|fedora\s+|os\s+|apt\s+|package\s+|software\s+|kernel\s+|security\s+|windows\s+|nvidia\s+)?(?:driver\s+)?(?:updates?|upgrades?)\b|\bafter\s+(?:updating|upgrading)\s+(?:the\s+|my\s+)?(?:system|ubuntu|os|packages|kernel|nvidia|drivers?)\b|\bafter\s+(?:running\s+)?(?:sudo\s+)?apt(?:-get)?\s+(?:full-|dist-)?upgrade\b|\bworked\s+(?:fine\s+|well\s+|perfectly\s+)?(?:yesterday|the\s+day\s+before)\b)
     "
 );
@@ -157,6 +158,8 @@ pub struct Clues {
     nvswitch_board: Option<(String, String)>,
     runtime_class: Option<String>,
     after_update: Option<String>,
+    /// A notice programs print on a working GPU, and where.
+    notice: Option<(String, String)>,
     app: Option<(String, String)>,
     l4t_image: Option<(u32, String, String)>,
 }
@@ -348,6 +351,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if m.name("upd").is_some() {
                 first(&mut c.after_update);
+            }
+            if m.name("notice").is_some() && c.notice.is_none() {
+                c.notice = Some((t.trim().to_string(), src.to_string()));
             }
             if let Some(a) = m.name("app") {
                 if c.app.is_none() {
@@ -743,6 +749,11 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     if let Some((app, src)) = &c.app {
         s.app
             .get_or_insert_with(|| Fact::new(app.clone(), src).with_note("the report names it"));
+    }
+    if let Some((text, src)) = &c.notice {
+        s.benign_notice.get_or_insert_with(|| {
+            Fact::new(text.clone(), src).with_note("a notice the program prints on a working GPU")
+        });
     }
     if let Some(src) = &c.after_update {
         s.after_update.get_or_insert_with(|| {

@@ -8,7 +8,7 @@ use crate::kb::Kb;
 
 use super::{facts, Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003];
+pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003, &MIS004];
 
 pub static MIS001: Rule = Rule {
     code: "MIS001",
@@ -163,6 +163,55 @@ fn check_mis003(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             .to_string(),
         None,
     )]
+}
+
+pub static MIS004: Rule = Rule {
+    code: "MIS004",
+    name: "notice-read-as-a-fault",
+    category: Category::Misconception,
+    severity: Severity::Info,
+    summary: "The line the report worries about is a notice the program prints on a working GPU (Paddle's driver and runtime API versions, TensorRT's lazy-loading advice), and nothing in the report failed.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A known notice (PaddlePaddle's `Please NOTE: device: N, CUDA Capability: ..., Driver API Version: ..., Runtime API Version: ...`; TensorRT's `CUDA lazy loading is not enabled`) in a report that shows no failure.",
+        why_it_breaks: "Nothing breaks: Paddle prints the GPU's compute capability and the driver's and runtime's CUDA API versions at warning level each time it opens the GPU, and TensorRT suggests CUDA_MODULE_LOADING=LAZY to save device memory. Both lines appear when the GPU is in use.",
+        how_to_fix: "Nothing to fix. For Paddle, a driver API version at or above the runtime's is as it should be; for TensorRT, `export CUDA_MODULE_LOADING=LAZY` (CUDA 11.7 and later) silences the advice and lowers memory use.",
+        sources: &[
+            "https://github.com/PaddlePaddle/Paddle/issues/23487",
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#lazy-loading (CUDA_MODULE_LOADING=LAZY)",
+            "https://github.com/cyrusbehr/YOLOv8-TensorRT-CPP/issues/33",
+        ],
+    },
+    check: check_mis004,
+    superseded_by: &[],
+};
+
+fn check_mis004(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(n) = &inv.setting.benign_notice else {
+        return vec![];
+    };
+    if !inv.errors.is_empty() {
+        return vec![];
+    }
+    let lazy = n.value.to_ascii_lowercase().contains("lazy loading");
+    let what = if lazy {
+        "TensorRT's advice to enable CUDA lazy loading (CUDA_MODULE_LOADING=LAZY), which it prints on a working GPU to save device memory"
+    } else {
+        "PaddlePaddle's notice of the GPU's compute capability and the driver's and runtime's CUDA API versions, which it prints at warning level each time it opens the GPU (a driver API version at or above the runtime's is as it should be)"
+    };
+    let f = MIS004
+        .finding(format!(
+            "The line the report shows is {what}; nothing in the report failed, so the GPU is in use."
+        ))
+        .fact("notice", n);
+    vec![if lazy {
+        f.fix_command(
+            "export CUDA_MODULE_LOADING=LAZY".to_string(),
+            Some("optional: it silences the advice and lowers device memory use (CUDA 11.7 and later)".to_string()),
+        )
+    } else {
+        f.fix_note("nothing to fix")
+    }]
 }
 
 #[cfg(test)]

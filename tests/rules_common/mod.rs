@@ -874,6 +874,9 @@ fn firing_rest(code: &str) -> Inventory {
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(true, "input line 3");
         }),
+        "MIS004" => B(Inventory::new("explain issue.txt"))
+            .with(|i| i.setting.benign_notice = f("W0404 16:40:48.365986 14840 device_context.cc:237] Please NOTE: device: 0, CUDA Capability: 61, Driver API Version: 10.1, Runtime API Version: 10.0".into(), "input line 9"))
+            .build(),
         "MIS003" => pasted(HostCudaContainerQuestion, "The reporter has installed CUDA 11.4.0 on the host and wonders whether they can use the CUDA 11.3 Dockerfile to build their container."),
         "ERR060" => pasted(ContainerRequirementUnsatisfied, "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a newer version, or use an earlier cuda container: unknown"),
         "ERR061" => pasted(LoaderPathOverride, "Warning: CUDA runtime library `libcublasLt.so.12` was loaded from a system path, `/opt/cuda/12.6.1/lib64/libcublasLt.so.12`."),
@@ -1276,6 +1279,10 @@ fn near_miss_rest(code: &str) -> Inventory {
             .error(CudaUnavailable, "When the reporter runs the detection model only the CPU is used.")
             .build(),
         // nvidia-smi's header question is MIS001's.
+        // The notice beside a real failure: the failure is the story.
+        "MIS004" => in_setting(NoDevice, "RuntimeError: CUDA error: no CUDA-capable device is detected", |i| {
+            i.setting.benign_notice = f("CUDA lazy loading is not enabled.".into(), "input line 2");
+        }),
         "MIS003" => pasted(SmiCudaQuestion, "But nvidia-smi still shows the version of toolkit be 12.2"),
         // Outside a container error 304 names no container limit.
         "ERR059" => pasted(CudaOsCallFailed, "CUDA error 304 at ggml-cuda.cu:5065: OS call failed or operation not supported on this OS"),
