@@ -1913,3 +1913,26 @@ fn notices_printed_on_a_working_gpu() {
     );
     assert!(f.iter().all(|f| f.code != "MIS004"), "{f:?}");
 }
+
+#[test]
+fn a_container_runtime_that_cannot_mount_the_persistenced_socket() {
+    // singularity#4702: --nv fails on the persistenced socket's mount.
+    let (_, f) = explain("corpus/c44c-singularity-2019-persistenced-socket-var-run-symlink.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert!(e.message.contains("persistenced"), "{}", e.message);
+    // alnair#119: the words that name the cause sit past the first 300
+    // characters of a long OCI runtime line; the kept text starts near them.
+    let (inv, f) = explain("corpus/c44c-alnair-2022-vgpu-server-run-mount-persistenced-socket.txt");
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.text.starts_with('…') && e.text.contains("nvidia-persistenced/socket")),
+        "{:?}",
+        inv.errors
+    );
+    assert!(
+        f.iter()
+            .any(|f| f.code == "ERR010" && f.message.contains("persistenced")),
+        "{f:?}"
+    );
+}

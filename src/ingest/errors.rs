@@ -613,6 +613,9 @@ pub static CATALOG: &[Entry] = &[
     // A CDI spec written for a newer CDI version than the engine's parser knows.
     ea("cdi-spec-unknown-field", "failed to parse CDI Spec", &["unknown field"], K::CdiDeviceUnresolved, None,
         "failed to load CDI Spec failed to parse CDI Spec \"/etc/cdi/nvidia.yaml\": failed to unmarshal CDI Spec: error unmarshaling JSON: while decoding JSON: json: unknown field \"additionalGids\""),
+    // The runtime's bind mount of nvidia-persistenced's socket failed.
+    ea("container-persistenced-socket-mount", "nvidia-persistenced/socket", &["mount error", "while mounting", "container creation failed", "file creation failed"], K::ContainerNoGpuRuntime, None,
+        "FATAL:   container creation failed: mount /var/run/nvidia-persistenced/socket->/var/run/nvidia-persistenced/socket error: while mounting /var/run/nvidia-persistenced/socket: destination /var/run/nvidia-persistenced/socket doesn't exist in container"),
     ex("container-unknown-runtime", "unknown or invalid runtime name: nvidia", &[], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
     ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::ContainerToolkitNoDriver, None,
@@ -771,6 +774,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cudnn-zlibwapi-missing", &["https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html (Windows: install zlib, zlibwapi.dll, on PATH)", "https://github.com/microsoft/onnxruntime/issues/17510", "https://github.com/AlexeyAB/darknet/issues/8551", "https://github.com/NickSwardh/YoloDotNet/issues/18"]),
     ("jax-no-supported-cuda-devices", &["https://github.com/jax-ml/jax/issues/28194"]),
     ("alicevision-cc-not-enough", &["https://github.com/alicevision/Meshroom/issues/734"]),
+    ("container-persistenced-socket-mount", &["https://github.com/CentaurusInfra/alnair/issues/119", "https://github.com/apptainer/singularity/issues/4702"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("container-unsatisfied-brand", &["https://github.com/NVIDIA/nvidia-docker/issues/861", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA: brand conditions)"]),
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),
@@ -1089,7 +1093,30 @@ fn record(doc: &Doc, b: &mut Builder, i: usize, t: &str, lower: &str, idx: usize
         None => entry.kind,
     };
     let code = code_in(t).or(entry.code);
-    b.error(kind, t, src, code);
+    b.error(kind, &around_needle(t, entry.needle), src, code);
+}
+
+/// A long line (an OCI runtime error, a one-line JSON log) kept from a little
+/// before the message's own words, so the words that name the cause survive
+/// the cut an observed error's text gets.
+fn around_needle<'a>(t: &'a str, needle: &str) -> std::borrow::Cow<'a, str> {
+    const KEPT: usize = 300;
+    const BEFORE: usize = 80;
+    if t.chars().count() <= KEPT {
+        return t.into();
+    }
+    let Some(p) = t.to_ascii_lowercase().find(&needle.to_ascii_lowercase()) else {
+        return t.into();
+    };
+    // The message's words already fall inside the kept part.
+    if p + needle.len() + BEFORE <= KEPT {
+        return t.into();
+    }
+    let mut start = p.saturating_sub(BEFORE);
+    while !t.is_char_boundary(start) {
+        start -= 1;
+    }
+    format!("…{}", &t[start..]).into()
 }
 
 fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {

@@ -769,6 +769,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // The persistenced socket the runtime mounts into every GPU container.
+        "ERR010" if say("nvidia-persistenced/socket") => explained(
+            "Observed error: the container runtime could not mount nvidia-persistenced's socket into the container, so the container did not start: a mount over /run or /var/run (the container's own bind mount of the host's /run, or /var/run as a symlink the runtime does not follow) hides the path it mounts to, or the runtime release mishandles it. To be sure, run: the container's mounts (docker inspect, the pod spec's volumes); ls -l /var/run /run/nvidia-persistenced",
+            "do not bind-mount the host's whole /run or /var/run into a GPU container (mount only the directory the program needs); if the runtime release is at fault, use one that mounts the socket correctly",
+        ),
         // The engine's CDI parser is older than the spec nvidia-ctk wrote.
         "ERR010" if say("failed to parse cdi spec") && say("unknown field") => explained(
             "Observed error: the container engine could not parse the CDI spec (/etc/cdi/nvidia.yaml) that nvidia-ctk generated: the spec uses a field of a newer CDI specification version than the engine's CDI library knows (an older podman or containerd), so the nvidia.com/gpu devices it names do not exist for the engine. To be sure, run: nvidia-ctk --version; podman --version; grep cdiVersion /etc/cdi/nvidia.yaml",
