@@ -1419,12 +1419,7 @@ fn nvenc_version_known(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorK
 /// Kubernetes); on a host they are a driver package question this entry
 /// does not claim.
 fn video_libraries_in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(
-        &R,
-        r"(?i)\bdocker\b|\bkubernetes\b|\bk8s\b|\bcompose\b|\bcontainers?\b|\bpods?\b|nvidia-container",
-    );
-    if mentions(c) & CONTAINER == 0 && !(0..c.doc.lines.len()).any(|j| r.is_match(c.doc.text(j))) {
+    if mentions(c) & (CONTAINER | CONTAINER_SAID) == 0 {
         return None;
     }
     mark_container(c, b);
@@ -2406,6 +2401,10 @@ const CPU_CHOSEN: u8 = 8;
 const DRIVER_JIT: u8 = 16;
 /// The input comes from WSL2.
 const WSL: u8 = 32;
+/// The input comes from an aarch64 machine (Jetson, Grace, DGX Spark).
+const AARCH64: u8 = 64;
+/// The input names containers in words (compose, Kubernetes, a pod).
+const CONTAINER_SAID: u8 = 128;
 
 // An extension's own binary being imported: `from mmcv import _ext`,
 // `import detectron2._C`.
@@ -2508,6 +2507,14 @@ regex_fn!(
     wsl_words_re,
     r"(?i)microsoft-standard|\bwsl\b|wsl2|/usr/lib/wsl/"
 );
+regex_fn!(
+    aarch64_words_re,
+    r"(?i)\baarch64\b|\barm64\b|\bjetson\b|\bjetpack\b|\bl4t\b|\bdgx\s+spark\b|\bgh200\b|\bgb10\b|\bgrace\s+(?:hopper|blackwell|cpu)\b"
+);
+regex_fn!(
+    container_said_re,
+    r"(?i)\bdocker\b|\bkubernetes\b|\bk8s\b|\bcompose\b|\bcontainers?\b|\bpods?\b|nvidia-container"
+);
 
 /// The settings the whole input mentions, read in one pass the first time a
 /// message asks (so a log full of such messages stays linear).
@@ -2534,6 +2541,12 @@ fn mentions(c: &Ctx) -> u8 {
             if wsl_words_re().is_match(t) {
                 m |= WSL;
             }
+            if aarch64_words_re().is_match(t) {
+                m |= AARCH64;
+            }
+            if container_said_re().is_match(t) {
+                m |= CONTAINER_SAID;
+            }
         }
         m
     })
@@ -2559,14 +2572,7 @@ fn windows_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
 
 /// The report is from an aarch64 machine (Jetson, Grace, DGX Spark, ARM64 Linux).
 fn on_aarch64(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(
-        &R,
-        r"(?i)\baarch64\b|\barm64\b|\bjetson\b|\bjetpack\b|\bl4t\b|\bdgx\s+spark\b|\bgh200\b|\bgb10\b|\bgrace\s+(?:hopper|blackwell|cpu)\b",
-    );
-    (0..c.doc.lines.len())
-        .any(|j| r.is_match(c.doc.text(j)))
-        .then_some(k)
+    (mentions(c) & AARCH64 != 0).then_some(k)
 }
 
 /// conda's list of packages it could not find names a RAPIDS package, on Windows.
