@@ -1936,3 +1936,33 @@ fn a_container_runtime_that_cannot_mount_the_persistenced_socket() {
         "{f:?}"
     );
 }
+
+#[test]
+fn the_library_a_load_failed_for_is_the_one_after_error() {
+    // cuDNN 8 loaded, the driver library it opens by the unversioned name did not.
+    let (inv, f) = explain_text(
+        "t",
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file: No such file or directory\n",
+    );
+    assert!(
+        inv.errors
+            .iter()
+            .all(|e| e.kind == ErrorKind::LibcudaMissing),
+        "{:?}",
+        inv.errors
+    );
+    assert!(!categories(&f).contains(&Category::CudnnMismatch), "{f:?}");
+    // cuDNN's own library missing stays cuDNN's.
+    let (_, f) = explain_text(
+        "t",
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory\n",
+    );
+    assert!(categories(&f).contains(&Category::CudnnMismatch), "{f:?}");
+    // Windows' page file, not a missing cuDNN DLL.
+    let (_, f) = explain_text(
+        "t",
+        "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading \"C:\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\cudnn_cnn_infer64_8.dll\" or one of its dependencies.\n",
+    );
+    assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
+    assert!(f.iter().any(|f| f.code == "ERR018"), "{f:?}");
+}

@@ -510,6 +510,9 @@ pub static CATALOG: &[Entry] = &[
     // cuDNN 8.3+ on Windows loads zlib's zlibwapi.dll, which it does not ship.
     ea("cudnn-zlibwapi-missing", "zlibwapi.dll", LOAD_FAIL, K::CudnnMissing, None,
         "Could not locate zlibwapi.dll. Please make sure it is in your library path!"),
+    // Windows ran out of commit (page file) while loading the large CUDA DLLs.
+    e("windows-paging-file-too-small", "The paging file is too small for this operation to complete", K::OutOfMemory, None,
+        "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll\" or one of its dependencies."),
     ex("cudnn-library-missing", "libcudnn", LOAD_FAIL, K::CudnnMissing, None,
         "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory", cudnn_missing),
     ex("cudnn-dll-missing", "cudnn", &[".dll"], K::CudnnMissing, None,
@@ -775,6 +778,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("jax-no-supported-cuda-devices", &["https://github.com/jax-ml/jax/issues/28194"]),
     ("alicevision-cc-not-enough", &["https://github.com/alicevision/Meshroom/issues/734"]),
     ("container-persistenced-socket-mount", &["https://github.com/CentaurusInfra/alnair/issues/119", "https://github.com/apptainer/singularity/issues/4702"]),
+    ("windows-paging-file-too-small", &["https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--1300-1699- (ERROR_COMMITMENT_LIMIT 1455: The paging file is too small for this operation to complete)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("container-unsatisfied-brand", &["https://github.com/NVIDIA/nvidia-docker/issues/861", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA: brand conditions)"]),
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),
@@ -1909,8 +1913,19 @@ fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
 
 fn cudnn_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line.to_ascii_lowercase();
+    // `Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot
+    // open ...`: cuDNN is there; the driver library it opens by the unversioned
+    // name is not (WSL's lives in /usr/lib/wsl/lib).
+    if l.contains("error: libcuda.so") {
+        return Some(K::LibcudaMissing);
+    }
     // `Successfully installed nvidia-cudnn-cu12` etc. never reach here: a load verb is required.
     (l.contains("libcudnn")).then_some(K::CudnnMissing)
+}
+
+/// Windows' commit limit (WinError 1455): the DLL is there, memory to map it is not.
+fn paging_file(lower: &str) -> bool {
+    lower.contains("winerror 1455") || lower.contains("paging file is too small")
 }
 
 /// Paddle's loader names the library it could not load: cuDNN's is a cuDNN
@@ -1942,6 +1957,9 @@ fn paddle_dynamic_library(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<Er
 
 fn cudnn_dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line.to_ascii_lowercase();
+    if paging_file(&l) {
+        return None; // windows-paging-file-too-small
+    }
     let fail = [
         "could not locate",
         "could not load",
@@ -2203,6 +2221,9 @@ fn dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     }
     if l.contains("library cublas64_") && l.contains("is not found or cannot be loaded") {
         return None; // ctranslate2-library-missing
+    }
+    if paging_file(&l) {
+        return None; // windows-paging-file-too-small
     }
     if l.contains("nvcuda.dll") {
         return Some(K::LibcudaMissing);
