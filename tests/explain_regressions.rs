@@ -1966,3 +1966,30 @@ fn the_library_a_load_failed_for_is_the_one_after_error() {
     assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
     assert!(f.iter().any(|f| f.code == "ERR018"), "{f:?}");
 }
+
+#[test]
+fn old_docker_unknown_runtimes_and_a_gpu_off_the_bus() {
+    let (_, f) = explain_text("t", "$ docker run --gpus all nvidia/cuda:12.2.0-base-ubuntu22.04 nvidia-smi\nunknown flag: --gpus\n");
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert!(e.message.contains("19.03"), "{}", e.message);
+    let (_, f) = explain_text(
+        "t",
+        "docker: Error response from daemon: Unknown runtime specified nvidia.\n",
+    );
+    assert!(categories(&f).contains(&Category::Container), "{f:?}");
+    // Another unknown flag is no GPU question.
+    let (inv, _) = explain_text("t", "unknown flag: --platform\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    // Xid 79: the fix is the hardware's, not a driver install.
+    let (_, f) = explain_text(
+        "t",
+        "NVRM: Xid (PCI:0000:01:00): 79, pid=1234, GPU has fallen off the bus.\n",
+    );
+    let e = f.iter().find(|f| f.code == "ERR006").unwrap();
+    let note = e
+        .fix
+        .as_ref()
+        .and_then(|x| x.note.clone())
+        .unwrap_or_default();
+    assert!(note.contains("power"), "{note}");
+}

@@ -619,6 +619,12 @@ pub static CATALOG: &[Entry] = &[
     // The runtime's bind mount of nvidia-persistenced's socket failed.
     ea("container-persistenced-socket-mount", "nvidia-persistenced/socket", &["mount error", "while mounting", "container creation failed", "file creation failed"], K::ContainerNoGpuRuntime, None,
         "FATAL:   container creation failed: mount /var/run/nvidia-persistenced/socket->/var/run/nvidia-persistenced/socket error: while mounting /var/run/nvidia-persistenced/socket: destination /var/run/nvidia-persistenced/socket doesn't exist in container"),
+    // docker before 19.03 has no --gpus flag.
+    ex("docker-no-gpus-flag", "unknown flag: --gpus", &[], K::ContainerNoGpuRuntime, None,
+        "unknown flag: --gpus", in_container),
+    // The daemon's wording of a runtime it was not configured with.
+    ex("container-unknown-runtime-specified", "Unknown runtime specified nvidia", &[], K::ContainerNoGpuRuntime, None,
+        "docker: Error response from daemon: Unknown runtime specified nvidia.", in_container),
     ex("container-unknown-runtime", "unknown or invalid runtime name: nvidia", &[], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
     ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::ContainerToolkitNoDriver, None,
@@ -779,6 +785,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("alicevision-cc-not-enough", &["https://github.com/alicevision/Meshroom/issues/734"]),
     ("container-persistenced-socket-mount", &["https://github.com/CentaurusInfra/alnair/issues/119", "https://github.com/apptainer/singularity/issues/4702"]),
     ("windows-paging-file-too-small", &["https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--1300-1699- (ERROR_COMMITMENT_LIMIT 1455: The paging file is too small for this operation to complete)"]),
+    ("docker-no-gpus-flag", &["https://docs.docker.com/engine/containers/resource_constraints/#gpu (the --gpus flag)", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"]),
+    ("container-unknown-runtime-specified", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (nvidia-ctk runtime configure --runtime=docker registers the nvidia runtime)"]),
     ("ort-trt-ep-deserialize", &["https://github.com/microsoft/onnxruntime/issues/22139", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("container-unsatisfied-brand", &["https://github.com/NVIDIA/nvidia-docker/issues/861", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_REQUIRE_CUDA: brand conditions)"]),
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),

@@ -744,6 +744,20 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: the installed driver's nvcuda.dll lacks a CUDA driver API entry point the program was built against (the name Windows gives): the driver is older than the CUDA release the program was built with. To be sure, run: nvidia-smi (the driver version and the newest CUDA it supports)",
             "update the NVIDIA driver to one whose CUDA version is at least the one the program was built with (its release notes or download name say which), or use the program's build for an older CUDA",
         ),
+        // A docker too old for --gpus.
+        "ERR010" if say("unknown flag: --gpus") => explained(
+            "Observed error: this docker does not know the --gpus flag, which Docker added in 19.03: the engine is older than that (or the command goes to another client, such as an old docker-compose or podman without its docker shim). To be sure, run: docker version",
+            "upgrade Docker Engine (19.03 or later) and install the NVIDIA Container Toolkit; on an engine that cannot be upgraded, use the nvidia runtime instead (`--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all`)",
+        ),
+        // The GPU dropped off the PCI bus: hardware, power or firmware.
+        "ERR006" if all(&|e| e.kind == ErrorKind::GpuFellOffBus) => Some((
+            None,
+            Fix {
+                command: Some("sudo dmesg | grep -i -E 'xid|fallen off'".into()),
+                note: Some("reboot (or power-cycle) to bring the GPU back, then look for the cause: power cables and the power supply's headroom, the card's seating and any riser, temperatures, and the slot's PCIe settings in the firmware; if it recurs, try the GPU in another slot or machine and collect `sudo nvidia-bug-report.sh` for NVIDIA. Reinstalling the driver does not help".into()),
+                ..Default::default()
+            },
+        )),
         // Windows' commit limit, hit while mapping the CUDA DLLs.
         "ERR018" if say("paging file is too small") => explained(
             "Observed error: Windows ran out of virtual memory (its commit limit, WinError 1455) while loading a large DLL, such as torch's CUDA and cuDNN libraries; the DLL is there and the GPU stack is not at fault. Each process that loads them (every DataLoader worker, every parallel job) commits that memory again. To be sure, run: System Properties > Advanced > Performance > Virtual memory (the page file's size)",
