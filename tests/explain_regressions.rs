@@ -1993,3 +1993,27 @@ fn old_docker_unknown_runtimes_and_a_gpu_off_the_bus() {
         .unwrap_or_default();
     assert!(note.contains("power"), "{note}");
 }
+
+#[test]
+fn ldconfig_on_wsl_s_libcuda_copies_is_a_warning() {
+    // ArchWSL#248: the copies in /usr/lib/wsl/lib make ldconfig warn; CUDA works.
+    let (_, f) = explain("corpus/c4-archwsl-ldconfig-libcuda-not-symlink.txt");
+    let e = f.iter().find(|f| f.code == "ERR011").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e
+        .fix
+        .as_ref()
+        .and_then(|x| x.note.as_deref())
+        .unwrap_or("")
+        .contains("cosmetic"));
+    // libcuda that will not load under WSL stays an error.
+    let (_, f) = explain_text(
+        "t",
+        "Linux PC 5.15.153.1-microsoft-standard-WSL2 #1 SMP x86_64 GNU/Linux\nOSError: /usr/lib/wsl/lib/libcuda.so.1: cannot open shared object file: No such file or directory\n",
+    );
+    assert!(
+        f.iter()
+            .any(|f| f.category == Category::Wsl && f.severity == Severity::Error),
+        "{f:?}"
+    );
+}

@@ -744,6 +744,14 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: the installed driver's nvcuda.dll lacks a CUDA driver API entry point the program was built against (the name Windows gives): the driver is older than the CUDA release the program was built with. To be sure, run: nvidia-smi (the driver version and the newest CUDA it supports)",
             "update the NVIDIA driver to one whose CUDA version is at least the one the program was built with (its release notes or download name say which), or use the program's build for an older CUDA",
         ),
+        // ldconfig's warning about WSL's copies of libcuda: cosmetic.
+        "ERR011" if say("is not a symbolic link") => Some((
+            None,
+            Fix {
+                note: Some("nothing has to change for CUDA: the warning is cosmetic. It stops when the driver's directory (C:\\Windows\\System32\\lxss\\lib on the Windows side) holds libcuda.so and libcuda.so.1 as links to libcuda.so.1.1, which a Windows driver update undoes".into()),
+                ..Default::default()
+            },
+        )),
         // A docker too old for --gpus.
         "ERR010" if say("unknown flag: --gpus") => explained(
             "Observed error: this docker does not know the --gpus flag, which Docker added in 19.03: the engine is older than that (or the command goes to another client, such as an old docker-compose or podman without its docker shim). To be sure, run: docker version",
@@ -881,6 +889,8 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // TensorFlow's notice alone: no SASS for this GPU, so its kernels are
         // JIT-compiled from PTX, which works (slowly) unless the PTX is too old.
         "ERR004" if all_say(errs, "was not built with cuda kernel binaries") => Some("Observed warning: the TensorFlow build has no kernel binaries (SASS) for this GPU's compute capability, so it JIT-compiles its kernels from PTX at start. That is slow the first time and works when the build's PTX is older than the GPU allows; it fails (CUDA_ERROR_INVALID_PTX, INVALID_HANDLE, 'PTX version does not support target') when the GPU is newer than anything the build targets, as Blackwell (12.0) is for TensorFlow builds without it. To be sure, run: python -c \"import tensorflow as tf; print(tf.__version__, tf.sysconfig.get_build_info())\"; nvidia-smi --query-gpu=name,compute_cap --format=csv".into()),
+        // ldconfig's complaint about the copies WSL's driver directory holds.
+        "ERR011" if all_say(errs, "is not a symbolic link") => Some("Observed warning: ldconfig complains that /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link. The Windows driver puts plain copies of libcuda there (mounted read-only from Windows), so ldconfig warns on every run; CUDA still loads them, and the warning alone is no failure. To be sure, run: python -c \"import torch; print(torch.cuda.is_available())\" (or nvidia-smi) inside WSL".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
         "ERR002" if only(ErrorKind::InsufficientDriver) && !driver_in_sight(inv) => Some("Observed error: CUDA error 35 (the driver is insufficient for the CUDA runtime), and the report shows no driver at all (no version, module or nvidia-smi output): either the driver is older than the program's CUDA runtime, or the machine has no NVIDIA driver (or no NVIDIA GPU), which gives the same error. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and python -c \"import torch; print(torch.version.cuda)\"".into()),
         // A 12.x driver runs every 12.x runtime: only a CUDA 13 one, or a
