@@ -1112,7 +1112,7 @@ fn record(doc: &Doc, b: &mut Builder, i: usize, t: &str, lower: &str, idx: usize
 /// before the message's own words, so the words that name the cause survive
 /// the cut an observed error's text gets.
 fn around_needle<'a>(t: &'a str, needle: &str) -> std::borrow::Cow<'a, str> {
-    const KEPT: usize = 300;
+    const KEPT: usize = super::ERROR_TEXT_CHARS;
     const BEFORE: usize = 80;
     if t.chars().count() <= KEPT {
         return t.into();

@@ -314,7 +314,7 @@ impl Builder {
 
     /// Record an error message seen in the input.
     pub fn error(&mut self, kind: ErrorKind, text: &str, src: &str, code: Option<i64>) {
-        let text = one_line(text, 300);
+        let text = one_line(text, ERROR_TEXT_CHARS);
         if self.seen_errors.contains(&(kind, text.clone())) {
             return;
         }
@@ -578,6 +578,9 @@ fn reported_env(src: &str) -> PythonEnv {
         ..Default::default()
     }
 }
+
+/// How much of a line an observed error keeps (see [`Builder::error`]).
+pub const ERROR_TEXT_CHARS: usize = 300;
 
 /// The first line of `text`, trimmed and cut to `max` characters.
 pub fn one_line(text: &str, max: usize) -> String {
