@@ -2227,7 +2227,7 @@ fn dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     if l.contains("cudnn") {
         return None; // cudnn-dll-missing
     }
-    if l.contains("library cublas64_") && l.contains("is not found or cannot be loaded") {
+    if ctranslate2_cublas_dll(&l) {
         return None; // ctranslate2-library-missing
     }
     if paging_file(&l) {
@@ -2417,7 +2417,13 @@ fn mark_kubernetes(c: &Ctx, b: &mut Builder, note: &str) {
 /// Linux library, or on Windows its cublas64_NN.dll.
 fn so_not_loadable(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line.to_ascii_lowercase();
-    ((l.contains(".so") && !l.contains(".dll")) || l.contains("library cublas64_")).then_some(k)
+    ((l.contains(".so") && !l.contains(".dll")) || ctranslate2_cublas_dll(&l)).then_some(k)
+}
+
+/// CTranslate2's own wording of a cuBLAS DLL it could not load, which
+/// ctranslate2-library-missing claims and windows-dll-missing leaves to it.
+fn ctranslate2_cublas_dll(lower: &str) -> bool {
+    lower.contains("library cublas64_") && lower.contains("is not found or cannot be loaded")
 }
 
 /// Settings an input mentions anywhere, for messages whose meaning depends on them.
