@@ -675,6 +675,10 @@ pub struct FrameworkBuild {
 #[serde(default)]
 pub struct PythonRuntime {
     pub cuda_available: F<bool>,
+    /// `torch.backends.cudnn.enabled` as printed: a switch, true by default
+    /// in every build, CPU-only included; it says nothing about cuDNN being there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cudnn_enabled: F<bool>,
     pub device_count: F<u32>,
     pub devices: Vec<Gpu>,
     pub matmul_ok: F<bool>,

@@ -2017,3 +2017,43 @@ fn ldconfig_on_wsl_s_libcuda_copies_is_a_warning() {
         "{f:?}"
     );
 }
+
+#[test]
+fn a_compose_reservation_gives_gpus_and_a_short_804_is_read() {
+    // WhisperFusion#18: the compose file reserves `driver: nvidia`, and error 804
+    // in a CUDA image on a GeForce is the host driver older than the image.
+    let (inv, f) = explain("corpus/c45a-whisperfusion-2024-docker-error-804-host-driver-old.txt");
+    assert_eq!(
+        inv.setting.docker_run_gpus.as_ref().map(|g| g.value),
+        Some(true)
+    );
+    assert!(f.iter().any(|f| f.code == "ERR003"), "{f:?}");
+    assert!(!f.iter().any(|f| f.code == "ERR021"), "{f:?}");
+    // A compose service with no reservation gives none.
+    let (inv, _) = explain_text(
+        "t",
+        "services:\n  app:\n    image: x\n$ docker compose run --rm app\nRuntimeError: Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False.\n",
+    );
+    assert_eq!(
+        inv.setting.docker_run_gpus.as_ref().map(|g| g.value),
+        Some(false)
+    );
+}
+
+#[test]
+fn cudnn_switch_printed_true_is_a_misconception() {
+    // fastai#1405: `torch.backends.cudnn.enabled - True` beside is_available() False.
+    let (_, f) = explain("corpus/c45a-fastai-2018-cudnn-enabled-true-on-cpu-only-laptop.txt");
+    assert!(f.iter().any(|f| f.code == "MIS005"), "{f:?}");
+    for text in [
+        ">>> import torch\n>>> torch.backends.cudnn.enabled\nTrue\n",
+        "$ python -c \"import torch; print(torch.backends.cudnn.enabled)\"\nTrue\n",
+    ] {
+        let (_, f) = explain_text("t", text);
+        assert!(f.iter().any(|f| f.code == "MIS005"), "{text}: {f:?}");
+    }
+    // Code that sets the switch is not its printed value.
+    let (inv, f) = explain_text("t", "torch.backends.cudnn.enabled = True\nmodel.cuda()\n");
+    assert!(!f.iter().any(|f| f.code == "MIS005"), "{f:?}");
+    assert!(inv.python.iter().all(|e| e.runtime.is_none()));
+}

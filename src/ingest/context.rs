@@ -32,6 +32,7 @@ regex_fn!(
     |(?P<nvsw>\b(?:[dh]gx[\s-]?(?:a100|a800|h100|h200|h800|b200|b300)|(?:a100|a800|h100|h200|h800|b200|b300)[\s-]hgx|[dh]gx-2)\b)
     |(?P<app>\bollama\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
     |(?P<rtclass>\bruntimeclassname\b)
+    |(?P<reserve>\b(?:driver|runtime)\s*:\s*[\x22']?nvidia\b)
     |(?P<notice>\bplease\s+note:\s+device:\s*[0-9]+,\s*cuda\s+capability:|\bcuda\s+lazy\s+loading\s+is\s+not\s+enabled\b)
     |(?P<upd>\bafter\s+(?:an?\s+|the\s+|some\s+)?(?:recent\s+|routine\s+|automatic\s+|latest\s+|nightly\s+)?(?:system\s+|ubuntu\s+|debian\s+|fedora\s+|os\s+|apt\s+|package\s+|software\s+|kernel\s+|security\s+|windows\s+|nvidia\s+)?(?:driver\s+)?(?:updates?|upgrades?)\b|\bafter\s+(?:updating|upgrading)\s+(?:the\s+|my\s+)?(?:system|ubuntu|os|packages|kernel|nvidia|drivers?)\b|\bafter\s+(?:running\s+)?(?:sudo\s+)?apt(?:-get)?\s+(?:full-|dist-)?upgrade\b|\bworked\s+(?:fine\s+|well\s+|perfectly\s+)?(?:yesterday|the\s+day\s+before)\b)
     "
@@ -369,7 +370,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
         }
         // A compose file or Kubernetes spec that reserves NVIDIA devices.
-        if lower.contains("driver: nvidia") || lower.contains("runtime: nvidia") {
+        if re.captures_iter(t).any(|m| m.name("reserve").is_some()) {
             c.docker_run = Some((true, src.to_string()));
         }
         if c.slurm.is_some()

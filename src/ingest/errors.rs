@@ -377,7 +377,7 @@ pub static CATALOG: &[Entry] = &[
         "failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system not yet initialized"),
     ex("fabric-manager-version-mismatch", "fabric manager", &["don't match", "does not match", "mismatch"], K::SystemNotReady, None,
         "fabric manager NVIDIA GPU driver interface version 535.104.05 don't match with driver version 535.129.03. Please update with matching NVIDIA driver package.", fabric_manager_mismatch),
-    e("cuda-compat-not-supported", "forward compatibility was attempted on non supported HW", K::CompatNotSupported, Some(804),
+    e("cuda-compat-not-supported", "attempted on non supported HW", K::CompatNotSupported, Some(804),
         "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 804: forward compatibility was attempted on non supported HW"),
     e("cuda-compat-not-supported-enum", "COMPAT_NOT_SUPPORTED_ON_DEVICE", K::CompatNotSupported, Some(804),
         "[[Forward compatibility was attempted on non supported HW (CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE) cuInit()=804]]"),

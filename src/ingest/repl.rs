@@ -23,6 +23,8 @@ enum Expr {
     DeviceName,
     DeviceCapability,
     CudnnVersion,
+    /// `torch.backends.cudnn.enabled`: a switch, true by default.
+    CudnnEnabled,
     MpsAvailable,
     MpsBuilt,
     /// TensorFlow's GPU list (`tf.config.list_physical_devices('GPU')`) or
@@ -47,6 +49,7 @@ fn expr(s: &str) -> Option<Expr> {
         "torch.cuda.get_device_name" => Expr::DeviceName,
         "torch.cuda.get_device_capability" => Expr::DeviceCapability,
         "torch.backends.cudnn.version" => Expr::CudnnVersion,
+        "torch.backends.cudnn.enabled" => Expr::CudnnEnabled,
         "torch.backends.mps.is_available" => Expr::MpsAvailable,
         "torch.backends.mps.is_built" => Expr::MpsBuilt,
         "tf.config.list_physical_devices"
@@ -131,9 +134,15 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
             printed.clear();
         }
-        // `torch.version.cuda: 12.1`, `CUDA available: True`, `torch.cuda.is_available() = False`
-        if let Some((k, v)) = t.split_once(": ").or_else(|| t.split_once(" = ")) {
-            if let Some(e) = label(k) {
+        // `torch.version.cuda: 12.1`, `CUDA available: True`, `torch.cuda.is_available() = False`,
+        // `torch.backends.cudnn.enabled - True`; `torch.backends.cudnn.enabled = True` is
+        // code that sets the switch, not its printed value.
+        let assigned = |e: Expr, sep: &str| sep == " = " && e == Expr::CudnnEnabled;
+        let kv = [": ", " = ", " - "]
+            .iter()
+            .find_map(|sep| t.split_once(sep).map(|(k, v)| (k, v, *sep)));
+        if let Some((k, v, sep)) = kv {
+            if let Some(e) = label(k).filter(|e| !assigned(*e, sep)) {
                 value(b, e, v.trim(), src);
             }
         }
@@ -309,6 +318,20 @@ fn value(b: &mut Builder, e: Expr, v: &str, src: &str) {
                     Fact::new(a, src),
                     notes,
                     "CUDA available",
+                );
+            }
+        }
+        Expr::CudnnEnabled => {
+            if let Some(a) = boolean(v) {
+                let notes = &mut b.notes;
+                let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
+                    .runtime
+                    .get_or_insert_with(Default::default);
+                put(
+                    &mut r.cudnn_enabled,
+                    Fact::new(a, src),
+                    notes,
+                    "torch.backends.cudnn.enabled",
                 );
             }
         }

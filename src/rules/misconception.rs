@@ -8,7 +8,7 @@ use crate::kb::Kb;
 
 use super::{facts, Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003, &MIS004];
+pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003, &MIS004, &MIS005];
 
 pub static MIS001: Rule = Rule {
     code: "MIS001",
@@ -212,6 +212,67 @@ fn check_mis004(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     } else {
         f.fix_note("nothing to fix")
     }]
+}
+
+pub static MIS005: Rule = Rule {
+    code: "MIS005",
+    name: "cudnn-switch-read-as-availability",
+    category: Category::Misconception,
+    severity: Severity::Info,
+    summary: "`torch.backends.cudnn.enabled` is a switch that is True by default in every torch build, CPU-only included; it does not say that cuDNN or CUDA is available.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A report that prints `torch.backends.cudnn.enabled` as True (a REPL line, a print, `torch.backends.cudnn.enabled - True`), where no cuDNN error was observed. Code that sets the switch (`torch.backends.cudnn.enabled = True`) is not read as its value.",
+        why_it_breaks: "Nothing breaks by itself: the switch only tells torch whether to use cuDNN once it runs on a GPU, and it is True unless a program turns it off. Reading it as 'cuDNN works' hides the real state, which `torch.cuda.is_available()` and `torch.backends.cudnn.is_available()` report.",
+        how_to_fix: "Check `torch.cuda.is_available()` and `torch.backends.cudnn.is_available()` (and `torch.backends.cudnn.version()`); if CUDA is unavailable, look at the torch build and the driver instead.",
+        sources: &[
+            "https://pytorch.org/docs/stable/backends.html (torch.backends.cudnn.enabled: a bool that controls whether cuDNN is enabled; torch.backends.cudnn.is_available())",
+            "https://github.com/fastai/fastai/issues/1405",
+        ],
+    },
+    check: check_mis005,
+    superseded_by: &[],
+};
+
+fn check_mis005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(flag) = inv
+        .python
+        .iter()
+        .filter_map(|e| e.runtime.as_ref()?.cudnn_enabled.as_ref())
+        .find(|f| f.value)
+    else {
+        return vec![];
+    };
+    let cudnn_failed = inv.errors.iter().any(|e| {
+        matches!(
+            e.kind,
+            ErrorKind::CudnnMissing | ErrorKind::CudnnVersionMismatch
+        )
+    });
+    if cudnn_failed {
+        return vec![];
+    }
+    let unavailable = inv
+        .python
+        .iter()
+        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
+        .find(|f| !f.value);
+    let mut f = MIS005.finding(format!(
+        "The report reads `torch.backends.cudnn.enabled` = True as if cuDNN were in use; it is a switch that is True by default in every torch build, CPU-only included, and says nothing about cuDNN or CUDA being available.{}",
+        if unavailable.is_some() {
+            " Here torch.cuda.is_available() is False: that is the fact to follow (the torch build, the driver, the GPU)."
+        } else {
+            ""
+        }
+    ))
+    .fact("torch.backends.cudnn.enabled", flag);
+    if let Some(a) = unavailable {
+        f = f.fact("torch.cuda.is_available()", a);
+    }
+    vec![f.fix_command(
+        "python -c \"import torch; print(torch.cuda.is_available(), torch.backends.cudnn.is_available(), torch.backends.cudnn.version())\"".to_string(),
+        None,
+    )]
 }
 
 #[cfg(test)]

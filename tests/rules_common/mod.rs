@@ -185,6 +185,12 @@ impl B {
         self.0.python.last_mut().expect("env")
     }
 
+    /// What the report printed from torch at run time (`torch.cuda.is_available()`, ...).
+    pub fn runtime(mut self, set: impl FnOnce(&mut PythonRuntime)) -> B {
+        set(self.env().runtime.get_or_insert_with(Default::default));
+        self
+    }
+
     pub fn package(mut self, name: &str, version: &str) -> B {
         let e = self.env();
         e.packages.push(PyPackage {
@@ -874,6 +880,12 @@ fn firing_rest(code: &str) -> Inventory {
         "ERR044" => in_setting(NoNvidiaDriver, "ERROR: Unable to load the kernel module 'nvidia.ko'.", |i| {
             i.os.secure_boot = f(true, "input line 3");
         }),
+        "MIS005" => B(Inventory::new("explain issue.txt"))
+            .runtime(|r| {
+                r.cuda_available = f(false, "input line 6");
+                r.cudnn_enabled = f(true, "input line 7");
+            })
+            .build(),
         "MIS004" => B(Inventory::new("explain issue.txt"))
             .with(|i| i.setting.benign_notice = f("W0404 16:40:48.365986 14840 device_context.cc:237] Please NOTE: device: 0, CUDA Capability: 61, Driver API Version: 10.1, Runtime API Version: 10.0".into(), "input line 9"))
             .build(),
@@ -1280,6 +1292,11 @@ fn near_miss_rest(code: &str) -> Inventory {
             .build(),
         // nvidia-smi's header question is MIS001's.
         // The notice beside a real failure: the failure is the story.
+        // A cuDNN that fails to load is the story, whatever the switch says.
+        "MIS005" => B(Inventory::new("explain issue.txt"))
+            .runtime(|r| r.cudnn_enabled = f(true, "input line 7"))
+            .error(CudnnMissing, "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory")
+            .build(),
         "MIS004" => in_setting(NoDevice, "RuntimeError: CUDA error: no CUDA-capable device is detected", |i| {
             i.setting.benign_notice = f("CUDA lazy loading is not enabled.".into(), "input line 2");
         }),
