@@ -2057,3 +2057,55 @@ fn cudnn_switch_printed_true_is_a_misconception() {
     assert!(!f.iter().any(|f| f.code == "MIS005"), "{f:?}");
     assert!(inv.python.iter().all(|e| e.runtime.is_none()));
 }
+
+#[test]
+fn container_cli_cgroup_and_nvml_refusals_are_container_errors() {
+    // libnvidia-container#119, #151, nvidia-container-toolkit#1093: the device cgroup step.
+    for file in [
+        "corpus/c45b-libnvidia-container-2020-systemd-cgroup-path-devices-allow.txt",
+        "corpus/c45b-libnvidia-container-2021-kernel54-cgroupv2-bpf-prog-attach.txt",
+        "corpus/c45b-nvidia-container-toolkit-2025-1177-enroot-pyxis-bpf-prog-query.txt",
+    ] {
+        let (_, f) = explain(file);
+        let e = f.iter().find(|f| f.code == "ERR010").expect(file);
+        assert!(e.message.contains("device cgroup"), "{file}: {}", e.message);
+    }
+    // nvidia-docker#1280: an NVML call the 410.48 driver lacks.
+    let (_, f) = explain("corpus/c45b-nvidia-docker-2020-nvml-function-not-found-driver-41048.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert!(
+        e.message.contains("NVML_ERROR_FUNCTION_NOT_FOUND"),
+        "{}",
+        e.message
+    );
+    // A cgroup word without the runtime's CLI is no container error.
+    let (inv, _) = explain_text("t", "Failed to add device rules for the sandbox\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn slurm_s_nodevfiles_and_retyped_or_program_arch_messages() {
+    // ray#6978: Slurm's CUDA_VISIBLE_DEVICES=NoDevFiles in a step given no GPU.
+    let (_, f) = explain("corpus/c45b-ray-2020-slurm-nodevfiles-visible-devices.txt");
+    let e = f.iter().find(|f| f.category == Category::EnvVar).unwrap();
+    assert!(e.message.contains("NoDevFiles"), "{}", e.message);
+    // The word alone, outside a message, is not an error.
+    let (inv, _) = explain_text(
+        "t",
+        "if [ \"$CUDA_VISIBLE_DEVICES\" == NoDevFiles ]; then\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    // DeOldify#362: "no kernal image" retyped; gpu-post#15: a kernel's minimum capability.
+    for file in [
+        "corpus/c45a-deoldify-2021-rtx3080-old-pytorch-no-kernel-image.txt",
+        "corpus/c45c-gpu-post-2020-tesla-k80-kernel-requires-cc50.txt",
+    ] {
+        let (_, f) = explain(file);
+        assert!(f.iter().any(|f| f.code == "ERR004"), "{file}: {f:?}");
+    }
+    let (inv, _) = explain_text(
+        "t",
+        "The kernel requires a reboot before the new capability applies.\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}

@@ -291,6 +291,9 @@ pub static CATALOG: &[Entry] = &[
         "Could not start Candle backend: Could not start backend: Runtime compute cap 70 is not compatible with compile time compute cap 80"),
     ex("cuda-no-kernel-image", "no kernel image is available", &[], K::NoKernelImage, Some(209),
         "RuntimeError: CUDA error: no kernel image is available for execution on the device", kernel_image_of),
+    // The same message retyped by hand, with its usual misspelling.
+    ex("cuda-no-kernel-image-retyped", "no kernal image", &[], K::NoKernelImage, Some(209),
+        "CUDA error: no kernal image is available for excution on the device", kernel_image_of),
     e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
         "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"),
     // cudaErrorInvalidSymbol: a __constant__ / __device__ symbol with no module
@@ -318,6 +321,9 @@ pub static CATALOG: &[Entry] = &[
     // A program's own minimum: "GPU compute capability 8.0 (Ampere) or higher is required".
     ea("program-needs-newer-cc", "compute capability", &["or higher is required", "or newer is required", "or above is required", "or later is required"], K::ArchNotCompiled, None,
         "RuntimeError: GPU compute capability 8.0 (Ampere) or higher is required to install kernl"),
+    // A program's kernel built for a minimum compute capability: "the 't' kernel requires 5.0 capability!".
+    ex("kernel-requires-capability", "kernel requires", &[" capability"], K::ArchNotCompiled, None,
+        "[2020-09-08 11:15:32] GPU #0: FATAL: the 't' kernel requires 5.0 capability!", names_a_capability),
     // AliceVision (Meshroom): the GPU's compute capability is below its feature extractor's.
     e("alicevision-cc-not-enough", "but the compute capabilities is not enough", K::ArchNotCompiled, None,
         "[02:06:25.958896][error] CUDA-Enabled GPU detected, but the compute capabilities is not enough."),
@@ -386,6 +392,9 @@ pub static CATALOG: &[Entry] = &[
     e("cuda-system-driver-mismatch-enum", "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", K::SystemDriverMismatch, Some(803),
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: system has unsupported display driver / cuda driver combination"),
     // --- devices and initialisation ------------------------------------------------------------
+    // Slurm's value of CUDA_VISIBLE_DEVICES in a job step allocated no GPU.
+    e("slurm-cuda-visible-nodevfiles", "'NoDevFiles'", K::NoVisibleDevices, None,
+        "ValueError: invalid literal for int() with base 10: 'NoDevFiles'"),
     // JAX's CUDA plugin found no device it may use.
     e("jax-no-supported-cuda-devices", "no supported devices found for platform CUDA", K::NoVisibleDevices, None,
         "RuntimeError: Unable to initialize backend 'cuda': INTERNAL: no supported devices found for platform CUDA (you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)"),
@@ -613,6 +622,12 @@ pub static CATALOG: &[Entry] = &[
     // enroot's GPU hook (pyxis under Slurm) runs libnvidia-container's CLI.
     ea("enroot-nvidia-container-cli-missing", "Command not found: nvidia-container-cli", &[], K::ContainerNoGpuRuntime, None,
         "slurmstepd: error: pyxis:     [ERROR] Command not found: nvidia-container-cli, see https://github.com/NVIDIA/libnvidia-container"),
+    // The runtime's device cgroup step: a BPF device filter (cgroup v2) or devices.allow (v1).
+    ea("container-cli-device-cgroup", "nvidia-container-cli", &["device rules", "devices.allow", "bpf_prog", "device filter"], K::ContainerNoGpuRuntime, None,
+        "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted: unknown"),
+    // libnvidia-container calls an NVML function the host driver's NVML lacks.
+    e("container-cli-nvml-function-not-found", "nvml error: function not found", K::ContainerNoGpuRuntime, None,
+        "nvidia-container-cli: detection error: nvml error: function not found"),
     // A CDI spec written for a newer CDI version than the engine's parser knows.
     ea("cdi-spec-unknown-field", "failed to parse CDI Spec", &["unknown field"], K::CdiDeviceUnresolved, None,
         "failed to load CDI Spec failed to parse CDI Spec \"/etc/cdi/nvidia.yaml\": failed to unmarshal CDI Spec: error unmarshaling JSON: while decoding JSON: json: unknown field \"additionalGids\""),
@@ -767,6 +782,11 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ort-applied-cpu-provider-only", &["https://github.com/deepinsight/insightface/issues/2344", "https://github.com/memoavatar/memo/issues/13", "https://github.com/hacksider/Deep-Live-Cam/issues/37"]),
     ("ort-only-cpu-provider", &["https://github.com/microsoft/onnxruntime/issues/3787", "https://github.com/microsoft/onnxruntime/issues/6183", "https://github.com/pythongosssss/ComfyUI-WD14-Tagger/issues/23"]),
     ("tei-compute-cap-mismatch", &["https://github.com/huggingface/text-embeddings-inference/issues/15", "https://github.com/huggingface/text-embeddings-inference/issues/34", "https://github.com/huggingface/text-embeddings-inference/issues/652"]),
+    ("container-cli-device-cgroup", &["https://github.com/NVIDIA/libnvidia-container/issues/119", "https://github.com/NVIDIA/libnvidia-container/issues/151", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1093", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (rootless mode: nvidia-container-cli.no-cgroups)"]),
+    ("container-cli-nvml-function-not-found", &["https://github.com/NVIDIA/nvidia-docker/issues/1280", "https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_FUNCTION_NOT_FOUND = 13: the local version of NVML does not implement this function)"]),
+    ("slurm-cuda-visible-nodevfiles", &["https://github.com/ray-project/ray/issues/6978", "https://github.com/kaldi-asr/kaldi/blob/master/egs/wsj/s5/utils/parallel/slurm.pl (unsets CUDA_VISIBLE_DEVICES=NoDevFiles in a job given no GPU)"]),
+    ("cuda-no-kernel-image-retyped", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoKernelImageForDevice = 209)", "https://github.com/jantic/DeOldify/issues/362"]),
+    ("kernel-requires-capability", &["https://github.com/spacemeshos/gpu-post/issues/15"]),
     ("enroot-nvidia-container-cli-missing", &["https://github.com/NVIDIA/pyxis/issues/110", "https://github.com/NVIDIA/enroot/blob/master/conf/hooks/98-nvidia.sh (the hook runs nvidia-container-cli)"]),
     ("faiss-cpu-build", &["https://github.com/facebookresearch/faiss/issues/2892", "https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (faiss-cpu and faiss-gpu packages; GPU classes exist only in the GPU build)"]),
     ("libtorch-cuda-split-missing", &["https://github.com/Dao-AILab/flash-attention/issues/236", "https://github.com/ayaanzhaque/instruct-nerf2nerf/issues/3"]),
@@ -1419,6 +1439,17 @@ fn mark_container(c: &Ctx, b: &mut Builder) {
 fn in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     mark_container(c, b);
     Some(k)
+}
+
+regex_fn!(
+    kernel_requires_cc_re,
+    r"(?i)kernel requires [0-9]{1,2}\.[0-9] capability"
+);
+
+/// "kernel requires 5.0 capability": a compute capability, not any prose
+/// that puts "kernel requires" and "capability" in one sentence.
+fn names_a_capability(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    kernel_requires_cc_re().is_match(c.line).then_some(k)
 }
 
 /// `... for nvenc is (unknown) or newer` follows a failed load of the

@@ -706,6 +706,13 @@ fn names_no_legacy_branch(errs: &[&ObservedError]) -> bool {
 /// Errors whose own words name what to change better than their kind's
 /// default: a message and a fix for them, when every error is of that sort.
 /// A message of its own and a fix that is a note.
+/// CUDA_VISIBLE_DEVICES=NoDevFiles: Slurm's value in a step given no GPU
+/// (message, fix note), for ERR014 and for ERR025 when a Slurm job is in sight.
+const NODEVFILES: (&str, &str) = (
+    "Observed error: CUDA_VISIBLE_DEVICES is 'NoDevFiles', the value Slurm gives a job step that was allocated no GPU: CUDA sees no device there, and programs that parse the variable as GPU indices fail on it. To be sure, run inside the job: echo $CUDA_VISIBLE_DEVICES; scontrol show job $SLURM_JOB_ID | grep -i gres",
+    "request GPUs for the job step (`--gres=gpu:N` or `--gpus=N` on sbatch/srun); in steps that need no GPU, unset CUDA_VISIBLE_DEVICES before starting programs that read it",
+);
+
 fn explained(message: &'static str, note: &str) -> Option<(Option<&'static str>, Fix)> {
     Some((
         Some(message),
@@ -805,6 +812,18 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         "ERR010" if say("failed to parse cdi spec") && say("unknown field") => explained(
             "Observed error: the container engine could not parse the CDI spec (/etc/cdi/nvidia.yaml) that nvidia-ctk generated: the spec uses a field of a newer CDI specification version than the engine's CDI library knows (an older podman or containerd), so the nvidia.com/gpu devices it names do not exist for the engine. To be sure, run: nvidia-ctk --version; podman --version; grep cdiVersion /etc/cdi/nvidia.yaml",
             "upgrade the container engine to one whose CDI library reads that spec version, or install the nvidia-container-toolkit release that generated specs it could read and generate the spec again (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`)",
+        ),
+        // Slurm's placeholder for "no GPU in this job step".
+        "ERR014" if say("nodevfiles") => explained(NODEVFILES.0, NODEVFILES.1),
+        // The runtime's device cgroup step failed: nothing about the image or the driver.
+        "ERR010" if ["device rules", "devices.allow", "bpf_prog", "device filter"].iter().any(|w| say(w)) => explained(
+            "Observed error: nvidia-container-cli could not set up the container's device cgroup, the rules that let it open the GPU device nodes (a BPF device filter under cgroup v2, devices.allow under cgroup v1). That fails where it may not change cgroups (rootless engines, docker nested in an LXC or another container), where it derives the wrong cgroup path (the systemd cgroup driver with an older libnvidia-container), on kernels without the BPF support it uses, or after a toolkit update that changed this step (1.17.7 under enroot/pyxis). To be sure, run: nvidia-container-cli --version; stat -fc %T /sys/fs/cgroup; uname -r",
+            "in rootless or nested containers set `no-cgroups = true` (`sudo nvidia-ctk config --set nvidia-container-cli.no-cgroups --in-place`) and pass the /dev/nvidia* devices yourself; otherwise upgrade libnvidia-container and nvidia-container-toolkit, or return to the release that worked when an update broke it",
+        ),
+        // An NVML call the host driver does not have: the toolkit is newer than the driver.
+        "ERR010" if say("nvml error: function not found") => explained(
+            "Observed error: nvidia-container-cli called an NVML function that the host driver's libnvidia-ml does not implement (NVML_ERROR_FUNCTION_NOT_FOUND): the installed libnvidia-container needs a newer driver than the host runs, so it cannot detect the GPUs and no container gets them. To be sure, run on the host: nvidia-smi; nvidia-container-cli --version",
+            "upgrade the host driver, or install the libnvidia-container / nvidia-docker release that supports this driver",
         ),
         // enroot's GPU hook (pyxis under Slurm) found no libnvidia-container on the node.
         "ERR010" if say("command not found: nvidia-container-cli") => explained(
@@ -1112,7 +1131,17 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
             "ERR025" => {
                 add("Ray task without num_gpus", &s.ray_without_gpus);
                 add("Slurm job asked for GPUs", &s.slurm_gpus);
-                if flag(&s.slurm_gpus_per_task) == Some(true) {
+                let nodevfiles = inv
+                    .errors
+                    .iter()
+                    .any(|e| crate::ingest::clean::has_ci(&e.text, "nodevfiles"));
+                if nodevfiles {
+                    f.message = NODEVFILES.0.into();
+                    f.fix = Some(crate::finding::Fix {
+                        note: Some(NODEVFILES.1.into()),
+                        ..Default::default()
+                    });
+                } else if flag(&s.slurm_gpus_per_task) == Some(true) {
                     add("Slurm binds GPUs per task", &s.slurm_gpus_per_task);
                     f.message = "Observed error: no GPU visible to a process of a Slurm job that asks for GPUs per task (--gpus-per-task): Slurm binds each task to its own GPUs, so every process sees only its GPU, as device 0. A program that picks its GPU by local rank, or expects each process to see all the node's GPUs (as multi-process JAX and MPI codes that split the node themselves do), then finds no device or mismatched device lists. To be sure, run inside the job: srun bash -c 'echo $SLURM_PROCID $CUDA_VISIBLE_DEVICES; nvidia-smi -L'".into();
                     f.fix = Some(crate::finding::Fix {
