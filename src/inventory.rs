@@ -241,6 +241,10 @@ pub struct Setting {
     /// (`after a recent Ubuntu update`, `worked yesterday`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after_update: F<bool>,
+    /// The CUDA toolkit the report says was installed (`installed the 396
+    /// driver and CUDA 9.1`), kept beside the toolkits tools reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toolkit_installed_said: F<String>,
     /// A line programs print on a working GPU that reads like a fault
     /// (Paddle's driver/runtime API notice, TensorRT's lazy-loading advice).
     #[serde(skip_serializing_if = "Option::is_none")]

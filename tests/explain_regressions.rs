@@ -2109,3 +2109,73 @@ fn slurm_s_nodevfiles_and_retyped_or_program_arch_messages() {
     );
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }
+
+#[test]
+fn a_pasted_container_with_no_gpu_listing_is_not_gpu_less() {
+    // ComfyUI#4654: a compose container on a vGPU; ComfyUI's device line names the GPU.
+    let (inv, f) = explain("corpus/c46a-comfyui-2024-docker-grid-p40-24q-vgpu-cudamallocasync.txt");
+    assert!(!f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    assert_eq!(
+        inv.gpus[0].name.as_ref().map(|n| n.value.as_str()),
+        Some("GRID P40-24Q")
+    );
+    // A container paste without any GPU line and without a failure says nothing.
+    let (_, f) = explain_text(
+        "t",
+        "root@0123456789ab:/app# pip list | grep torch\ntorch 2.3.0+cu121\n",
+    );
+    assert!(!f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    // The same container with CUDA unavailable is CTR001's.
+    let (_, f) = explain_text(
+        "t",
+        "root@0123456789ab:/app# pip list | grep torch\ntorch 2.3.0+cu121\n>>> torch.cuda.is_available()\nFalse\n",
+    );
+    assert!(f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+}
+
+#[test]
+fn docker_build_steps_get_no_gpu() {
+    // nvidia-docker#1747: `RUN nvidia-smi` in a Dockerfile.
+    let (_, f) = explain("corpus/c37c-nvidia-docker-2023-docker-build-run-nvidia-smi.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert!(e.message.contains("docker build"), "{}", e.message);
+    assert!(!f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    // A build step that fails for another reason is not a GPU question.
+    let (inv, _) = explain_text(
+        "t",
+        "ERROR: failed to solve: process \"/bin/sh -c pip install -r requirements.txt\" did not complete successfully: exit code: 1\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn nvcc_of_another_toolkit_than_the_one_installed() {
+    // darknet#1579: CUDA 9.1 installed, nvcc 7.5 on PATH refuses compute_61.
+    let (_, f) = explain("corpus/c46b-darknet-2018-nvcc75-shadows-cuda91-compute61.txt");
+    let e = f.iter().find(|f| f.code == "ENV009").unwrap();
+    assert_eq!(e.severity, Severity::Error);
+    assert!(
+        !f.iter().any(|f| f.category == Category::ArchUnsupported),
+        "{f:?}"
+    );
+    // A framework's CUDA build in the same words is not a toolkit install.
+    let (inv, _) = explain_text(
+        "t",
+        "I installed torch for CUDA 11.8.\nCuda compilation tools, release 10.1, V10.1.243\n",
+    );
+    assert!(inv.setting.toolkit_installed_said.is_none());
+}
+
+#[test]
+fn a_cut_lspci_v_block_does_not_say_no_driver() {
+    // A Tesla M40 passed into a VM: `lspci -vvv` cut before its driver lines.
+    let (_, f) = explain("corpus/c46d-cloud-hypervisor-2020-tesla-m40-msi-only-passthrough.txt");
+    assert!(!f.iter().any(|f| f.code == "DRV002"), "{f:?}");
+    // The whole block, with its `Kernel modules:` line and no driver in use, does.
+    let (inv, _) = explain_text(
+        "t",
+        "00:04.0 3D controller: NVIDIA Corporation GM200GL [Tesla M40] (rev a1)\n\tSubsystem: NVIDIA Corporation Device 1171\n\tControl: I/O+ Mem+ BusMaster-\n\tCapabilities: [60] Power Management version 3\n\tKernel modules: nvidiafb, nouveau\n",
+    );
+    assert_eq!(inv.pci.len(), 1, "{:?}", inv.pci);
+    assert!(inv.pci[0].driver.is_none());
+}

@@ -628,6 +628,9 @@ pub static CATALOG: &[Entry] = &[
     // libnvidia-container calls an NVML function the host driver's NVML lacks.
     e("container-cli-nvml-function-not-found", "nvml error: function not found", K::ContainerNoGpuRuntime, None,
         "nvidia-container-cli: detection error: nvml error: function not found"),
+    // A Dockerfile RUN step that needs the GPU: builds run without the NVIDIA runtime.
+    ex("docker-build-step-needs-gpu", "nvidia-smi", &["failed to solve: process", "returned a non-zero code"], K::ContainerNoGpuRuntime, None,
+        "ERROR: failed to solve: process \"/bin/sh -c nvidia-smi\" did not complete successfully: exit code: 127", in_container),
     // A CDI spec written for a newer CDI version than the engine's parser knows.
     ea("cdi-spec-unknown-field", "failed to parse CDI Spec", &["unknown field"], K::CdiDeviceUnresolved, None,
         "failed to load CDI Spec failed to parse CDI Spec \"/etc/cdi/nvidia.yaml\": failed to unmarshal CDI Spec: error unmarshaling JSON: while decoding JSON: json: unknown field \"additionalGids\""),
@@ -787,6 +790,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("slurm-cuda-visible-nodevfiles", &["https://github.com/ray-project/ray/issues/6978", "https://github.com/kaldi-asr/kaldi/blob/master/egs/wsj/s5/utils/parallel/slurm.pl (unsets CUDA_VISIBLE_DEVICES=NoDevFiles in a job given no GPU)"]),
     ("cuda-no-kernel-image-retyped", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoKernelImageForDevice = 209)", "https://github.com/jantic/DeOldify/issues/362"]),
     ("kernel-requires-capability", &["https://github.com/spacemeshos/gpu-post/issues/15"]),
+    ("docker-build-step-needs-gpu", &["https://github.com/NVIDIA/nvidia-docker/issues/1747", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (GPUs are given to containers started with --gpus or the nvidia runtime)"]),
     ("enroot-nvidia-container-cli-missing", &["https://github.com/NVIDIA/pyxis/issues/110", "https://github.com/NVIDIA/enroot/blob/master/conf/hooks/98-nvidia.sh (the hook runs nvidia-container-cli)"]),
     ("faiss-cpu-build", &["https://github.com/facebookresearch/faiss/issues/2892", "https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (faiss-cpu and faiss-gpu packages; GPU classes exist only in the GPU build)"]),
     ("libtorch-cuda-split-missing", &["https://github.com/Dao-AILab/flash-attention/issues/236", "https://github.com/ayaanzhaque/instruct-nerf2nerf/issues/3"]),

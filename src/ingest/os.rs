@@ -78,6 +78,14 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                     *seen = true;
                 } else if t.starts_with("Kernel modules:") || t.starts_with("Subsystem:") {
                     *seen = true;
+                } else if dev.driver.is_none()
+                    && ["Control:", "Capabilities:", "Region ", "Flags:"]
+                        .iter()
+                        .any(|p| t.starts_with(p))
+                {
+                    // `lspci -v` prints the driver after these lines: until its
+                    // `Kernel modules:` line, a cut paste has not said there is none.
+                    *seen = false;
                 }
                 continue;
             }

@@ -544,10 +544,56 @@ fn module_said(t: &str, src: &str, b: &mut Builder) {
     }
 }
 
+regex_fn!(
+    toolkit_installed_re,
+    r"(?i)\b(?:installed|install|installing|reinstalled|upgraded\s+to|updated\s+to)\b([^.;]{0,60}?)\bcuda(?:\s*toolkit)?\s*v?((?:1[0-3]|[7-9])\.[0-9])\b"
+);
+
+/// "installed the latest 396 driver and CUDA 9.1": the toolkit the reporter
+/// installed, in their words, unless the words are about a framework's build
+/// (`installed torch for CUDA 11.8`) or a denial.
+fn toolkit_installed_said(t: &str, src: &str, b: &mut Builder) {
+    if b.inv.setting.toolkit_installed_said.is_some() {
+        return;
+    }
+    let Some(m) = toolkit_installed_re().captures(t) else {
+        return;
+    };
+    let between = m[1].to_ascii_lowercase();
+    let framework = [
+        "torch",
+        "tensorflow",
+        "paddle",
+        "jax",
+        "wheel",
+        "version of",
+        "build",
+        "not ",
+        "n't",
+        "instead",
+        "cudnn",
+    ]
+    .iter()
+    .any(|w| between.contains(w));
+    if framework {
+        return;
+    }
+    b.inv.setting.toolkit_installed_said = Some(
+        Fact::new(m[2].to_string(), src).with_note("the toolkit the report says was installed"),
+    );
+}
+
 /// torch's CUDA build and nvcc's CUDA as a sentence states them, each only
 /// where no tool output gave it.
 fn said_builds(t: &str, src: &str, b: &mut Builder) {
     let lower = t.to_ascii_lowercase();
+    if lower.contains("cuda")
+        && ["install", "upgraded to", "updated to"]
+            .iter()
+            .any(|w| lower.contains(w))
+    {
+        toolkit_installed_said(t, src, b);
+    }
     if lower.contains("torch.version.cuda") {
         if let (false, Some(m)) = (torch_build_known(b), torch_cuda_said_re().captures(t)) {
             if let Ok(c) = m[1].parse::<CudaVersion>() {

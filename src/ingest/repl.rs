@@ -94,6 +94,10 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         {
             continue;
         }
+        if let Some(rest) = t.strip_prefix("Device: cuda:") {
+            device_line(b, rest, src);
+            continue;
+        }
         // IPython: `In [7]: expr` and `Out[7]: value`.
         let ipy_in = t
             .strip_prefix("In [")
@@ -147,6 +151,39 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
     }
+}
+
+/// ComfyUI's start-up line `Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync`
+/// (after the prefix): torch initialised CUDA and opened that device, so CUDA
+/// is available and the GPU is named as the driver reports it.
+fn device_line(b: &mut Builder, rest: &str, src: &str) {
+    let Some((index, named)) = rest.split_once(' ') else {
+        return;
+    };
+    let Ok(index) = index.parse::<u32>() else {
+        return;
+    };
+    let name = named.rsplit_once(" : ").map_or(named, |(n, _)| n).trim();
+    if name.is_empty() || name.len() > 80 {
+        return;
+    }
+    let g = b.gpu(index);
+    if g.name.is_none() {
+        g.name = Some(
+            Fact::new(name.to_string(), src)
+                .with_note("the device the program opened, as its start-up line names it"),
+        );
+    }
+    let notes = &mut b.notes;
+    let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
+        .runtime
+        .get_or_insert_with(Default::default);
+    put(
+        &mut r.cuda_available,
+        Fact::new(true, src).with_note("the program opened a CUDA device"),
+        notes,
+        "CUDA available",
+    );
 }
 
 /// Every `print(...)` call in a line of code, in order; empty when any

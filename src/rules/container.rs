@@ -61,15 +61,35 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     // A start the NVIDIA runtime refused (`requirement error`, `driver 7.0 < image 7.5`) made
     // no container at all: there are no devices to miss, and `--gpus` was given.
-    if inv
-        .errors
-        .iter()
-        .any(|e| e.kind == ErrorKind::ContainerRequirementUnsatisfied)
-    {
+    // Nor does a `docker build` step: builds never get GPUs (ERR010 says so).
+    let build_step = |t: &str| {
+        crate::ingest::clean::has_ci(t, "failed to solve")
+            || crate::ingest::clean::has_ci(t, "returned a non-zero code")
+    };
+    if inv.errors.iter().any(|e| {
+        e.kind == ErrorKind::ContainerRequirementUnsatisfied
+            || (e.kind == ErrorKind::ContainerNoGpuRuntime && build_step(&e.text))
+    }) {
         return vec![];
     }
     let why = gpu_expected(inv, kb);
     if why.is_empty() {
+        return vec![];
+    }
+    // A paste that lists no GPU has simply not shown one: only something that
+    // failed (an error, CUDA unavailable) says the container lacks them.
+    let pasted = inv
+        .container
+        .runtime
+        .as_ref()
+        .is_some_and(|r| r.source.contains(" line "));
+    let failed = !inv.errors.is_empty()
+        || inv
+            .python
+            .iter()
+            .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
+            .any(|a| !a.value);
+    if pasted && !failed {
         return vec![];
     }
     let nvd = inv.env.get("NVIDIA_VISIBLE_DEVICES");
@@ -113,11 +133,6 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     if !nodes {
         // Read from /dev on the machine; a paste only shows that it lists none.
-        let pasted = inv
-            .container
-            .runtime
-            .as_ref()
-            .is_some_and(|r| r.source.contains(" line "));
         f = if pasted {
             f.evidence("/dev/nvidia* device nodes", "none listed", "the input")
         } else {

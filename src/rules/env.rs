@@ -11,7 +11,7 @@ use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008,
+    &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008, &ENV009,
 ];
 
 pub static ENV001: Rule = Rule {
@@ -600,4 +600,73 @@ fn check_env008(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         "conda env config vars set LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH",
         Some("run it inside the activated environment, then `conda deactivate` and activate it again; the environment's libraries must be the versions the framework was built for".into()),
     )]
+}
+
+pub static ENV009: Rule = Rule {
+    code: "ENV009",
+    name: "nvcc-is-not-the-installed-toolkit",
+    category: Category::MultipleCuda,
+    severity: Severity::Warning,
+    summary: "The nvcc a report shows is of another CUDA version than the toolkit the report says was installed: PATH (or /usr/local/cuda) leads to another toolkit, which builds then use.",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "A toolkit the report says was installed (`installed ... CUDA 9.1`, `upgraded to CUDA 11.8`; not a framework's build) beside nvcc output of another major.minor version. It becomes an error when a compiler refusal it explains is observed (ARCH007 folds into it).",
+        why_it_breaks: "Each CUDA toolkit installs into its own directory (/usr/local/cuda-X.Y, C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\vX.Y); the nvcc a shell or a build finds is the first on PATH, or /usr/local/cuda's, which may still point at an older toolkit. Installing a new toolkit does not remove the old one or change PATH, so builds keep using the old compiler and its architecture list.",
+        how_to_fix: "Put the installed toolkit first for builds: `export PATH=/usr/local/cuda-X.Y/bin:$PATH` and `export CUDA_HOME=/usr/local/cuda-X.Y` (on Windows, CUDA_PATH and PATH), or remove the old toolkit; check with `which nvcc; nvcc --version`.",
+        sources: &[
+            "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html#environment-setup (PATH and LD_LIBRARY_PATH name the toolkit's own directory)",
+            "https://github.com/AlexeyAB/darknet/issues/1579",
+        ],
+    },
+    check: check_env009,
+    superseded_by: &[],
+};
+
+/// The nvcc a report shows when it is of another CUDA than the toolkit the
+/// report says was installed, with that installed version.
+pub(super) fn nvcc_not_installed(
+    inv: &Inventory,
+) -> Option<(&crate::inventory::Toolkit, CudaVersion)> {
+    let want = inv
+        .setting
+        .toolkit_installed_said
+        .as_ref()?
+        .value
+        .parse::<CudaVersion>()
+        .ok()?;
+    let nvcc = inv.toolkits.iter().find(|t| {
+        t.has_nvcc
+            && !crate::ingest::prose::is_prose(&t.version.source)
+            && t.version.value.major_minor() != want.major_minor()
+    })?;
+    Some((nvcc, want))
+}
+
+fn check_env009(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let (Some(said), Some((nvcc, want))) =
+        (&inv.setting.toolkit_installed_said, nvcc_not_installed(inv))
+    else {
+        return vec![];
+    };
+    let have = nvcc.version.value.major_minor();
+    let windows = facts::os_kind(inv) == Some(crate::inventory::OsKind::Windows);
+    let f = ENV009
+        .finding(format!(
+            "The report says CUDA {want} was installed, but the nvcc it shows is CUDA {have} ({}): builds find another toolkit first on PATH (or through /usr/local/cuda) and use its compiler and architecture list, not CUDA {want}'s.",
+            nvcc.path
+        ))
+        .fact("toolkit the report installed", said)
+        .evidence(
+            format!("CUDA toolkit ({})", nvcc.path),
+            nvcc.version.value,
+            &nvcc.version.source,
+        );
+    vec![if windows {
+        f.fix_note(format!("set CUDA_PATH to the CUDA v{want} directory and put its bin first on PATH (System Properties > Environment Variables), open a new shell, then check `where nvcc` and `nvcc --version`"))
+    } else {
+        f.fix_command(
+            format!("export PATH=/usr/local/cuda-{want}/bin:$PATH CUDA_HOME=/usr/local/cuda-{want}"),
+            Some(format!("then `which nvcc; nvcc --version` should say {want}; or remove the CUDA {have} toolkit")),
+        )
+    }]
 }

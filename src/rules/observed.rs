@@ -813,6 +813,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: the container engine could not parse the CDI spec (/etc/cdi/nvidia.yaml) that nvidia-ctk generated: the spec uses a field of a newer CDI specification version than the engine's CDI library knows (an older podman or containerd), so the nvidia.com/gpu devices it names do not exist for the engine. To be sure, run: nvidia-ctk --version; podman --version; grep cdiVersion /etc/cdi/nvidia.yaml",
             "upgrade the container engine to one whose CDI library reads that spec version, or install the nvidia-container-toolkit release that generated specs it could read and generate the spec again (`sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`)",
         ),
+        // `docker build` gives RUN steps no GPU.
+        "ERR010" if say("nvidia-smi") && (say("failed to solve") || say("returned a non-zero code")) => explained(
+            "Observed error: a Dockerfile RUN step needs the GPU, but `docker build` runs its steps without the NVIDIA runtime: only containers started with --gpus (or the nvidia runtime) get the GPUs and the driver's files, so nvidia-smi is not there during a build (exit code 127). To be sure, run the same command in a container: docker run --rm --gpus all IMAGE nvidia-smi",
+            "move GPU checks and GPU work from RUN steps to run time (`docker run --gpus all`); to compile CUDA code during the build, name the architectures instead of detecting the GPU (TORCH_CUDA_ARCH_LIST, nvcc -gencode)",
+        ),
         // Slurm's placeholder for "no GPU in this job step".
         "ERR014" if say("nodevfiles") => explained(NODEVFILES.0, NODEVFILES.1),
         // The runtime's device cgroup step failed: nothing about the image or the driver.
@@ -1235,7 +1240,7 @@ observed_rule!(ERR003, check_err003, "ERR003", "observed-forward-compat-unsuppor
     ["https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html", "cuda.h: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804"]);
 
 observed_rule!(ERR004, check_err004, "ERR004", "observed-no-kernel-image", Category::ArchUnsupported, Severity::Error,
-    [NoKernelImage, ArchNotCompiled], ["ARCH001", "ARCH003", "ARCH004", "ARCH007"],
+    [NoKernelImage, ArchNotCompiled], ["ARCH001", "ARCH003", "ARCH004", "ARCH007", "ENV009"],
     "'no kernel image is available for execution on the device' (CUDA 209), 'invalid device function' (CUDA 98) or torch's 'capability sm_XY is not compatible' was seen.",
     "The program carries no SASS for the GPU's major at or below its minor and no PTX at or below it: the GPU is newer or older than what the wheel was compiled for.",
     "Install a build whose arch list covers the GPU (`gpucompat db gpu NAME` lists the torch variants that carry kernels for it).",

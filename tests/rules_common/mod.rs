@@ -815,6 +815,10 @@ fn firing_rest(code: &str) -> Inventory {
             .env_var("LD_LIBRARY_PATH", "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/usr/local/cuda/lib64")
             .build(),
         "ENV008" => tf_with_conda_libs().build(),
+        "ENV009" => B::linux()
+            .toolkit("nvcc on PATH", "7.5.17", true)
+            .with(|i| i.setting.toolkit_installed_said = f("9.1".into(), "input line 19 (prose)"))
+            .build(),
         "WIN005" => B::windows().package("tensorflow", "2.12.0").build(),
         "MIS001" => pasted(SmiCudaQuestion, "But nvidia-smi still shows the version of toolkit be 12.2"),
         "MIS002" => B::linux()
@@ -1355,6 +1359,11 @@ fn near_miss_rest(code: &str) -> Inventory {
         "ENV005" => B::linux()
             .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
             .env_var("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+            .build(),
+        // The nvcc shown is the toolkit the report installed.
+        "ENV009" => B::linux()
+            .toolkit("nvcc on PATH", "9.1.85", true)
+            .with(|i| i.setting.toolkit_installed_said = f("9.1".into(), "input line 19 (prose)"))
             .build(),
         // The environment's lib directory is on the loader path: the cause is elsewhere.
         "ENV008" => tf_with_conda_libs()
