@@ -2179,3 +2179,20 @@ fn a_cut_lspci_v_block_does_not_say_no_driver() {
     assert_eq!(inv.pci.len(), 1, "{:?}", inv.pci);
     assert!(inv.pci[0].driver.is_none());
 }
+
+#[test]
+fn a_wheel_s_cuda_is_no_compiler_and_a_message_s_condition_is_no_container() {
+    // apex#1360: "--cuda_ext was requested, but nvcc was not found" beside torch 1.8.0 (CUDA 11.1).
+    let (inv, f) = explain("corpus/c47d-apex-2022-expects-torch-bundled-nvcc-cuda-ext.txt");
+    assert!(f.iter().any(|f| f.code == "MIS006"), "{f:?}");
+    assert!(f.iter().any(|f| f.code == "ERR065"), "{f:?}");
+    // apex's "If you're installing within a container from ..." is its advice, not the setting.
+    assert!(
+        inv.container.runtime.is_none(),
+        "{:?}",
+        inv.container.runtime
+    );
+    assert!(!f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    let (inv, _) = explain_text("t", "I run the script within a container on our cluster.\n");
+    assert!(inv.container.runtime.is_some());
+}

@@ -314,8 +314,18 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                     first(&mut c.docker_other);
                 }
             }
-            if m.name("incontainer").is_some() {
-                first(&mut c.in_container);
+            if let Some(w) = m.name("incontainer") {
+                // A message's condition ("If you're installing within a container
+                // from ...") says nothing about where the report ran.
+                let before = &lower[..w.start()];
+                let from = before.len().saturating_sub(40);
+                let from = (from..=before.len())
+                    .find(|&k| before.is_char_boundary(k))
+                    .unwrap_or(before.len());
+                let conditional = before[from..].contains("if ");
+                if !conditional {
+                    first(&mut c.in_container);
+                }
             }
             if m.name("ray").is_some() {
                 if lower.contains("num_gpus") {

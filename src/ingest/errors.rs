@@ -201,6 +201,9 @@ pub static CATALOG: &[Entry] = &[
         "CUDARuntimeError: You are running using the stub version of nvrtc"),
     e("torch-cuda-home-not-set", "CUDA_HOME environment variable is not set", K::ToolkitNotFound, None,
         "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
+    // apex's and other setup.py builds' own wording of the same search.
+    ea("setup-nvcc-not-found", "but nvcc was not found", &["requested", "environment has nvcc"], K::ToolkitNotFound, None,
+        "RuntimeError: --cuda_ext was requested, but nvcc was not found.  Are you sure your environment has nvcc available?"),
     e("nvcc-libdevice-not-specified", "Path to libdevice library not specified", K::ToolkitPathMismatch, None,
         "nvcc fatal   : Path to libdevice library not specified"),
     e("hpc-sdk-cuda-not-installed", "was not installed with this HPC SDK", K::ToolkitPathMismatch, None,
@@ -893,6 +896,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("rvc-no-supported-nvidia-card", &["https://github.com/RVC-Project/Retrieval-based-Voice-Conversion-WebUI/issues/350 (printed when torch.cuda.is_available() is False; a CPU-only torch there)"]),
     ("rapids-unsupported-gpu", &["https://github.com/rapidsai/cudf/pull/15053 (error on import for unsupported GPUs)", "https://docs.rapids.ai/notices/rsn0034/"]),
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
+    ("setup-nvcc-not-found", &["https://github.com/NVIDIA/apex/blob/master/setup.py (raise_if_cuda_home_none)", "https://github.com/NVIDIA/apex/issues/1360"]),
     ("torch-cuda-home-not-set", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home)", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/Zheng-Chong/CatVTON/issues/23"]),
     ("cuda-invalid-device-symbol", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidSymbol = 13)", "https://github.com/andyschwarzl/gpuNUFFT/issues/97 (K10 built for another capability)", "https://github.com/lumark/PWP3D/issues/4 (fixed by the GPU's -gencode)", "https://github.com/ethereum-mining/ethminer/issues/422 (CC 2.0 GPU below the build)"]),
     ("app-video-driver-too-old-for-cuda", &["https://github.com/trexminer/T-Rex/issues/259 (the CUDA 11.1 build on an older driver)"]),

@@ -8,7 +8,7 @@ use crate::kb::Kb;
 
 use super::{facts, Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003, &MIS004, &MIS005];
+pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003, &MIS004, &MIS005, &MIS006];
 
 pub static MIS001: Rule = Rule {
     code: "MIS001",
@@ -273,6 +273,64 @@ fn check_mis005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         "python -c \"import torch; print(torch.cuda.is_available(), torch.backends.cudnn.is_available(), torch.backends.cudnn.version())\"".to_string(),
         None,
     )]
+}
+
+pub static MIS006: Rule = Rule {
+    code: "MIS006",
+    name: "cuda-runtime-is-not-a-compiler",
+    category: Category::Misconception,
+    severity: Severity::Info,
+    summary: "A CUDA extension's build found no nvcc beside a torch CUDA wheel or conda's cudatoolkit: those carry the CUDA runtime libraries, not the compiler.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A build that found no CUDA toolkit (torch's 'CUDA_HOME environment variable is not set', setup.py's 'nvcc was not found') in a report that shows a torch CUDA build or conda's cudatoolkit package and no toolkit of its own.",
+        why_it_breaks: "torch's CUDA wheels and conda's cudatoolkit package (defaults, and conda-forge before CUDA 12) bring the CUDA runtime, cuBLAS and cuDNN that running code needs, and no nvcc. Compiling a CUDA extension (apex, flash-attn from source, a cpp_extension) needs nvcc and the headers from a CUDA toolkit, which neither provides.",
+        how_to_fix: "Install a CUDA toolkit of torch's CUDA major.minor (the system toolkit, the `cuda-nvcc` and `cuda-toolkit` conda packages from the nvidia or conda-forge channel, or a -devel container image) and point CUDA_HOME at it; or install a prebuilt wheel of the extension.",
+        sources: &[
+            "https://github.com/NVIDIA/apex/issues/1360",
+            "https://github.com/ContinuumIO/anaconda-issues/issues/10522 (cudatoolkit ships no nvcc)",
+            "https://pytorch.org/docs/stable/cpp_extension.html (CUDA extensions need the CUDA toolkit)",
+        ],
+    },
+    check: check_mis006,
+    superseded_by: &[],
+};
+
+fn check_mis006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let errs = inv.errors_of(&[ErrorKind::ToolkitNotFound]);
+    if errs.is_empty() || !inv.toolkits.is_empty() {
+        return vec![];
+    }
+    let torch = facts::runtimes(inv, kb)
+        .into_iter()
+        .find(|r| r.torch.is_some());
+    let conda = inv
+        .python
+        .iter()
+        .flat_map(|e| &e.packages)
+        .find(|p| p.name == "cudatoolkit");
+    let (what, fact_name, value, source) = match (&torch, conda) {
+        (Some(r), _) => (
+            format!("{} (a CUDA {} build)", r.what, r.cuda.value),
+            "torch CUDA build",
+            r.cuda.value.to_string(),
+            r.cuda.source.clone(),
+        ),
+        (None, Some(p)) => (
+            format!("conda's cudatoolkit {}", p.version),
+            "cudatoolkit (conda)",
+            p.version.clone(),
+            p.source.clone(),
+        ),
+        (None, None) => return vec![],
+    };
+    let f = MIS006
+        .finding(format!(
+            "The build looks for nvcc, and the report's CUDA is {what}: that package carries the CUDA runtime libraries, not the compiler, so it cannot build a CUDA extension; a CUDA toolkit (or a -devel image) is what provides nvcc."
+        ))
+        .evidence(fact_name, value, source)
+        .observed(errs);
+    vec![f.fix_note("install a CUDA toolkit of torch's CUDA major.minor (system package, `conda install -c nvidia cuda-nvcc cuda-toolkit`, or a -devel image) and set CUDA_HOME to it, or use a prebuilt wheel of the extension")]
 }
 
 #[cfg(test)]

@@ -890,6 +890,10 @@ fn firing_rest(code: &str) -> Inventory {
                 r.cudnn_enabled = f(true, "input line 7");
             })
             .build(),
+        "MIS006" => B::linux()
+            .torch("1.8.0+cu111", Some("11.1"))
+            .error(ToolkitNotFound, "RuntimeError: --cuda_ext was requested, but nvcc was not found.  Are you sure your environment has nvcc available?")
+            .build(),
         "MIS004" => B(Inventory::new("explain issue.txt"))
             .with(|i| i.setting.benign_notice = f("W0404 16:40:48.365986 14840 device_context.cc:237] Please NOTE: device: 0, CUDA Capability: 61, Driver API Version: 10.1, Runtime API Version: 10.0".into(), "input line 9"))
             .build(),
@@ -1296,6 +1300,12 @@ fn near_miss_rest(code: &str) -> Inventory {
             .build(),
         // nvidia-smi's header question is MIS001's.
         // The notice beside a real failure: the failure is the story.
+        // A toolkit is in sight: the build's search is the question (ERR065), not the wheel.
+        "MIS006" => B::linux()
+            .torch("1.8.0+cu111", Some("11.1"))
+            .toolkit("/usr/local/cuda-11.1", "11.1.105", true)
+            .error(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.")
+            .build(),
         // A cuDNN that fails to load is the story, whatever the switch says.
         "MIS005" => B(Inventory::new("explain issue.txt"))
             .runtime(|r| r.cudnn_enabled = f(true, "input line 7"))
