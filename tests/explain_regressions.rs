@@ -2196,3 +2196,31 @@ fn a_wheel_s_cuda_is_no_compiler_and_a_message_s_condition_is_no_container() {
     let (inv, _) = explain_text("t", "I run the script within a container on our cluster.\n");
     assert!(inv.container.runtime.is_some());
 }
+
+#[test]
+fn warnings_that_read_like_errors_and_akmods_builds() {
+    // TGI#211: flash-attention's capability check is a start-up warning.
+    let (_, f) = explain("corpus/c48d-tgi-2023-cc61-flash-attention-warning-works.txt");
+    assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
+    // lhotse (k2): CUDA 999 beside torch's 'driver too old (found version 9010)'.
+    let (_, f) = explain("corpus/c48a-lhotse-2022-k2-driver-9010-torch-cu102.txt");
+    let e = f.iter().find(|f| f.code == "ERR006").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(f
+        .iter()
+        .any(|f| f.code == "RUN001" && f.severity == Severity::Error));
+    // Alone, error 999 stays an error.
+    let (_, f) = explain_text("t", "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.\n");
+    assert!(
+        f.iter()
+            .any(|f| f.code == "ERR006" && f.severity == Severity::Error),
+        "{f:?}"
+    );
+    // terra#10361: akmods' missing build requirement.
+    let (_, f) = explain("corpus/c48b-terra-2026-akmod-nvidia-aarch64-missing-gcc-cpp.txt");
+    let e = f.iter().find(|f| f.code == "ERR053").unwrap();
+    assert!(e.message.contains("akmods"), "{}", e.message);
+    // A question about CUDA on a Mac gets the macOS hint.
+    let (_, f) = explain("corpus/c48d-pytorch-2018-macos-egpu-no-cuda-binaries.txt");
+    assert!(f.iter().any(|f| f.code == "HINT008"), "{f:?}");
+}

@@ -212,6 +212,9 @@ pub static CATALOG: &[Entry] = &[
         "Error! Bad return status for module build on kernel: 5.13.18-21.09.16.amdgpu.ubuntu (x86_64)"),
     // make's failure inside the nvidia module's DKMS build tree, or a compile
     // error in the module's own sources (kernel/nvidia/, kernel/common/inc/).
+    // akmods (Fedora, RPM Fusion, Terra): the kmod package's build requirements are missing.
+    e("akmods-nvidia-build-deps", "is needed by nvidia-kmod", K::ModuleBuildFailed, None,
+        "        gcc-c++ is needed by nvidia-kmod-3:590.48.01-4.fc43.aarch64"),
     ea("dkms-nvidia-make-failed", "/var/lib/dkms/nvidia/", &["] error", "error 1", "error 2", "chyba 2", "fehler 2"], K::ModuleBuildFailed, None,
         "make[2]: *** [/usr/src/kernel-headers-6.12.7_1/Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Error 2"),
     ex("nvidia-module-source-error", "/kernel/", &["nvidia/nv-", "common/inc/nv-", "nvidia-drm/", "nvidia-uvm/", "nvidia-modeset/"], K::ModuleBuildFailed, None,
@@ -896,6 +899,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("rvc-no-supported-nvidia-card", &["https://github.com/RVC-Project/Retrieval-based-Voice-Conversion-WebUI/issues/350 (printed when torch.cuda.is_available() is False; a CPU-only torch there)"]),
     ("rapids-unsupported-gpu", &["https://github.com/rapidsai/cudf/pull/15053 (error on import for unsupported GPUs)", "https://docs.rapids.ai/notices/rsn0034/"]),
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
+    ("akmods-nvidia-build-deps", &["https://github.com/terrapkg/packages/issues/10361"]),
     ("setup-nvcc-not-found", &["https://github.com/NVIDIA/apex/blob/master/setup.py (raise_if_cuda_home_none)", "https://github.com/NVIDIA/apex/issues/1360"]),
     ("torch-cuda-home-not-set", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home)", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/Zheng-Chong/CatVTON/issues/23"]),
     ("cuda-invalid-device-symbol", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidSymbol = 13)", "https://github.com/andyschwarzl/gpuNUFFT/issues/97 (K10 built for another capability)", "https://github.com/lumark/PWP3D/issues/4 (fixed by the GPU's -gencode)", "https://github.com/ethereum-mining/ethminer/issues/422 (CC 2.0 GPU below the build)"]),

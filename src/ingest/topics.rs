@@ -66,6 +66,8 @@ pub(super) const FAILING: &[&str] = &[
     "not discover",
     "never",
     "no longer",
+    // "the macOS build lacks CUDA support".
+    "lack",
 ];
 
 /// Messages that name a subject and are known to be harmless.

@@ -818,6 +818,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: a Dockerfile RUN step needs the GPU, but `docker build` runs its steps without the NVIDIA runtime: only containers started with --gpus (or the nvidia runtime) get the GPUs and the driver's files, so nvidia-smi is not there during a build (exit code 127). To be sure, run the same command in a container: docker run --rm --gpus all IMAGE nvidia-smi",
             "move GPU checks and GPU work from RUN steps to run time (`docker run --gpus all`); to compile CUDA code during the build, name the architectures instead of detecting the GPU (TORCH_CUDA_ARCH_LIST, nvcc -gencode)",
         ),
+        // akmods (Fedora and its repositories) rather than DKMS.
+        "ERR053" if say("is needed by nvidia-kmod") => explained(
+            "Observed error: akmods could not build the nvidia kernel module (kmod) for the running kernel because a package its build requires is missing (the line names it: '... is needed by nvidia-kmod'), so after boot there is no driver. To be sure, run: uname -r; ls /var/cache/akmods/nvidia/*.failed.log; rpm -q kernel-devel-$(uname -r)",
+            "install the package the log names (and kernel-devel for the running kernel), then rebuild: `sudo akmods --force --rebuild` and reboot",
+        ),
         // Slurm's placeholder for "no GPU in this job step".
         "ERR014" if say("nodevfiles") => explained(NODEVFILES.0, NODEVFILES.1),
         // The runtime's device cgroup step failed: nothing about the image or the driver.
@@ -913,6 +918,10 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // TensorFlow's notice alone: no SASS for this GPU, so its kernels are
         // JIT-compiled from PTX, which works (slowly) unless the PTX is too old.
         "ERR004" if all_say(errs, "was not built with cuda kernel binaries") => Some("Observed warning: the TensorFlow build has no kernel binaries (SASS) for this GPU's compute capability, so it JIT-compiles its kernels from PTX at start. That is slow the first time and works when the build's PTX is older than the GPU allows; it fails (CUDA_ERROR_INVALID_PTX, INVALID_HANDLE, 'PTX version does not support target') when the GPU is newer than anything the build targets, as Blackwell (12.0) is for TensorFlow builds without it. To be sure, run: python -c \"import tensorflow as tf; print(tf.__version__, tf.sysconfig.get_build_info())\"; nvidia-smi --query-gpu=name,compute_cap --format=csv".into()),
+        // An initialisation failure beside the driver's own "too old": the old driver is the story.
+        "ERR006" if only(ErrorKind::InitFailed) && inv.errors.iter().any(|e| matches!(e.kind, ErrorKind::DriverTooOld | ErrorKind::InsufficientDriver)) => Some("Observed error: CUDA initialization failed (error 3 or 999) in a report that also shows the driver is older than the program's CUDA runtime: an initialisation that fails on such a driver is most likely the same cause (see the driver finding); otherwise a driver/library mismatch, missing /dev/nvidia* nodes or a GPU in a bad state give this error too. To be sure, run: nvidia-smi; python -c \"import torch; print(torch.version.cuda, torch.cuda.is_available())\"".into()),
+        // TGI's flash-attention import check: a start-up warning, not the server failing.
+        "ERR004" if all_say(errs, "gpu with cuda capability") => Some("Observed warning: text-generation-inference could not import its flash-attention kernels, which need a newer GPU (compute capability 7.5 or 8.0 and later) than this one. TGI logs this at start and goes on: models it can serve without flash attention still load and run; a model whose TGI implementation requires flash attention fails to load. To be sure, run: read the rest of TGI's start-up log (whether the model's shards load), and nvidia-smi --query-gpu=name,compute_cap --format=csv".into()),
         // ldconfig's complaint about the copies WSL's driver directory holds.
         "ERR011" if all_say(errs, "is not a symbolic link") => Some("Observed warning: ldconfig complains that /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link. The Windows driver puts plain copies of libcuda there (mounted read-only from Windows), so ldconfig warns on every run; CUDA still loads them, and the warning alone is no failure. To be sure, run: python -c \"import torch; print(torch.cuda.is_available())\" (or nvidia-smi) inside WSL".into()),
         // Error 35 is also what a machine with no NVIDIA driver at all gives.
