@@ -2224,3 +2224,51 @@ fn warnings_that_read_like_errors_and_akmods_builds() {
     let (_, f) = explain("corpus/c48d-pytorch-2018-macos-egpu-no-cuda-binaries.txt");
     assert!(f.iter().any(|f| f.code == "HINT008"), "{f:?}");
 }
+
+#[test]
+fn wheels_for_another_platform_and_an_appended_loader_path() {
+    // h2o4gpu#769: an x86_64 wheel on a Jetson Nano; mlx#105: no MLX wheel for a non-native Python.
+    for (file, word) in [
+        (
+            "corpus/c46d-h2o4gpu-2019-jetson-nano-x86-wheel.txt",
+            "another platform",
+        ),
+        (
+            "corpus/c46d-mlx-2023-m2-pro-pip-non-native-python.txt",
+            "arm64",
+        ),
+    ] {
+        let (_, f) = explain(file);
+        let e = f.iter().find(|f| f.code == "ERR034").expect(file);
+        assert!(e.message.contains(word), "{file}: {}", e.message);
+    }
+    // nvidia-docker#1044: the image's requirement is unreadable to an old libnvidia-container.
+    let (_, f) =
+        explain("corpus/c47c-nvidia-docker-2019-p100-384-cuda10-beta-libnvidia-container.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").unwrap();
+    assert!(e.message.contains("invalid expression"), "{}", e.message);
+    // tensorflow#60750: the install guide's activation line appends the env's cuDNN.
+    let (inv, f) = explain(
+        "corpus/c47d-tensorflow-2023-ld-library-path-appends-pip-cudnn-after-system-811.txt",
+    );
+    assert!(inv.env.contains_key("LD_LIBRARY_PATH"));
+    let e = f.iter().find(|f| f.code == "ENV005").unwrap();
+    let cmd = e
+        .fix
+        .as_ref()
+        .and_then(|x| x.command.clone())
+        .unwrap_or_default();
+    assert!(cmd.ends_with(":$LD_LIBRARY_PATH"), "{cmd}");
+    // A cuDNN directory put first keeps the old reading and fix.
+    let (_, f) = explain_text(
+        "t",
+        "export LD_LIBRARY_PATH=/opt/cudnn-8.0/lib64:/usr/local/cuda/lib64\nRuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)\n",
+    );
+    let e = f.iter().find(|f| f.code == "ENV005").unwrap();
+    let cmd = e
+        .fix
+        .as_ref()
+        .and_then(|x| x.command.clone())
+        .unwrap_or_default();
+    assert_eq!(cmd, "export LD_LIBRARY_PATH=/usr/local/cuda/lib64");
+}

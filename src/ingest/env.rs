@@ -64,6 +64,14 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             [q @ (b'"' | b'\'' | b'`'), .., e] if q == e && cmd.len() > 2 => &cmd[1..cmd.len() - 1],
             _ => cmd,
         };
+        // `echo 'export LD_LIBRARY_PATH=...' >> $CONDA_PREFIX/etc/conda/activate.d/env_vars.sh`:
+        // the export an activation script will run.
+        if let Some(inner) = echoed_export(cmd) {
+            for (name, value) in assignments(inner) {
+                b.env_var(&name, &value, src);
+            }
+            continue;
+        }
         if let Some(var) = echo_target(cmd) {
             echo = Some(var);
             continue;
@@ -108,6 +116,16 @@ fn python_assignments(t: &str) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The quoted `export ...` an `echo '...' >> FILE` writes into a script.
+fn echoed_export(cmd: &str) -> Option<&str> {
+    let rest = cmd.strip_prefix("echo ")?.trim_start();
+    let q = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let end = rest[1..].find(q)? + 1;
+    let inner = &rest[1..end];
+    let after = rest[end + 1..].trim_start();
+    (inner.starts_with("export ") && after.starts_with('>')).then_some(inner)
 }
 
 fn echo_target(cmd: &str) -> Option<String> {

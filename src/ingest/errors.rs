@@ -637,6 +637,9 @@ pub static CATALOG: &[Entry] = &[
     // A Dockerfile RUN step that needs the GPU: builds run without the NVIDIA runtime.
     ex("docker-build-step-needs-gpu", "nvidia-smi", &["failed to solve: process", "returned a non-zero code"], K::ContainerNoGpuRuntime, None,
         "ERROR: failed to solve: process \"/bin/sh -c nvidia-smi\" did not complete successfully: exit code: 127", in_container),
+    // libnvidia-container too old to parse the image's NVIDIA_REQUIRE_CUDA.
+    e("container-cli-requirement-invalid-expression", "requirement error: invalid expression", K::ContainerNoGpuRuntime, None,
+        "nvidia-container-cli: requirement error: invalid expression"),
     // A CDI spec written for a newer CDI version than the engine's parser knows.
     ea("cdi-spec-unknown-field", "failed to parse CDI Spec", &["unknown field"], K::CdiDeviceUnresolved, None,
         "failed to load CDI Spec failed to parse CDI Spec \"/etc/cdi/nvidia.yaml\": failed to unmarshal CDI Spec: error unmarshaling JSON: while decoding JSON: json: unknown field \"additionalGids\""),
@@ -720,6 +723,12 @@ pub static CATALOG: &[Entry] = &[
     // GPU packages PyPI has Linux wheels of only, asked for on Windows.
     ex("linux-only-gpu-package-no-distribution", "No matching distribution found for", &["faiss-gpu", "vllm", "jax-cuda", "nvidia-nccl-cu", "cudf", "cuml", "cugraph", "tensorrt_libs", "tensorrt-libs"], K::PlatformUnsupported, None,
         "C:\\Users\\me> pip install faiss-gpu-cu11\nERROR: No matching distribution found for faiss-gpu-cu11", windows_only),
+    // pip's refusal of a wheel file whose tags name another platform or Python.
+    e("pip-wheel-not-for-platform", "is not a supported wheel on this platform", K::PlatformUnsupported, None,
+        "ERROR: h2o4gpu-0.3.2-cp36-cp36m-linux_x86_64.whl is not a supported wheel on this platform."),
+    // MLX's wheels are for Apple silicon Macs with a native (arm64) Python.
+    e("mlx-no-distribution", "No matching distribution found for mlx", K::PlatformUnsupported, None,
+        "ERROR: No matching distribution found for mlx"),
     // PyPI's onnxruntime-gpu has x86-64 Linux and Windows wheels; Jetson and
     // other aarch64 machines get it from another index or a source build.
     ex("onnxruntime-gpu-no-aarch64-wheel", "onnxruntime-gpu", &["could not find a version that satisfies", "no matching distribution found"], K::PlatformUnsupported, None,
@@ -900,6 +909,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("rapids-unsupported-gpu", &["https://github.com/rapidsai/cudf/pull/15053 (error on import for unsupported GPUs)", "https://docs.rapids.ai/notices/rsn0034/"]),
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
     ("akmods-nvidia-build-deps", &["https://github.com/terrapkg/packages/issues/10361"]),
+    ("pip-wheel-not-for-platform", &["https://packaging.python.org/en/latest/specifications/platform-compatibility-tags/ (a wheel's file name carries its Python, ABI and platform tags)", "https://github.com/h2oai/h2o4gpu/issues/769"]),
+    ("mlx-no-distribution", &["https://ml-explore.github.io/mlx/build/html/install.html (PyPI wheels: an M series chip and a native Python)", "https://github.com/ml-explore/mlx/issues/105"]),
+    ("container-cli-requirement-invalid-expression", &["https://github.com/NVIDIA/nvidia-docker/issues/1044"]),
     ("setup-nvcc-not-found", &["https://github.com/NVIDIA/apex/blob/master/setup.py (raise_if_cuda_home_none)", "https://github.com/NVIDIA/apex/issues/1360"]),
     ("torch-cuda-home-not-set", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home)", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/Zheng-Chong/CatVTON/issues/23"]),
     ("cuda-invalid-device-symbol", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidSymbol = 13)", "https://github.com/andyschwarzl/gpuNUFFT/issues/97 (K10 built for another capability)", "https://github.com/lumark/PWP3D/issues/4 (fixed by the GPU's -gencode)", "https://github.com/ethereum-mining/ethminer/issues/422 (CC 2.0 GPU below the build)"]),

@@ -389,6 +389,33 @@ fn check_env005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if errs.is_empty() {
         return vec![];
     }
+    // `$LD_LIBRARY_PATH:...:$CUDNN_PATH/lib`: the environment's own cuDNN (a
+    // variable or a pip/conda directory) appended after what was there, so an
+    // older system cuDNN is found first.
+    let entries: Vec<&str> = ldp.value.split(':').filter(|d| !d.is_empty()).collect();
+    let appended = entries
+        .first()
+        .is_some_and(|d| matches!(*d, "$LD_LIBRARY_PATH" | "${LD_LIBRARY_PATH}"));
+    let own = |d: &str| {
+        let l = d.to_ascii_lowercase();
+        d.starts_with('$')
+            || ["conda", "site-packages", "/envs/", "nvidia/cudnn"]
+                .iter()
+                .any(|w| l.contains(w))
+    };
+    if appended && own(dir) {
+        let front: Vec<&str> = entries.iter().skip(1).copied().collect();
+        let f = ENV005
+            .finding(format!(
+                "LD_LIBRARY_PATH puts the environment's cuDNN ({dir}) after the search path that was already set, so an older cuDNN found first (an existing LD_LIBRARY_PATH entry, /usr/local/cuda, the ld cache) is loaded instead, and the cuDNN error follows from it."
+            ))
+            .fact("LD_LIBRARY_PATH", ldp)
+            .observed(errs);
+        return vec![f.fix_command(
+            format!("export LD_LIBRARY_PATH={}:$LD_LIBRARY_PATH", front.join(":")),
+            Some("the environment's directories first (also in the activation script that sets it); or remove the older system cuDNN from the path".into()),
+        )];
+    }
     let f = ENV005
         .finding(format!(
             "LD_LIBRARY_PATH lists {dir}, so its cuDNN is loaded ahead of the framework's own, and the cuDNN error follows from it."

@@ -823,6 +823,21 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: akmods could not build the nvidia kernel module (kmod) for the running kernel because a package its build requires is missing (the line names it: '... is needed by nvidia-kmod'), so after boot there is no driver. To be sure, run: uname -r; ls /var/cache/akmods/nvidia/*.failed.log; rpm -q kernel-devel-$(uname -r)",
             "install the package the log names (and kernel-devel for the running kernel), then rebuild: `sudo akmods --force --rebuild` and reboot",
         ),
+        // A wheel file whose tags do not fit this interpreter.
+        "ERR034" if say("is not a supported wheel on this platform") => explained(
+            "Observed error: pip refused a wheel built for another platform or Python: a wheel's file name carries the Python version, ABI and platform (OS and CPU architecture, e.g. cp36 and linux_x86_64) it runs on, and this interpreter matches none of them. An x86_64 wheel never installs on an aarch64 machine (Jetson, GH200, Apple silicon), nor a cp36 wheel on another Python. To be sure, run: python -c \"import platform, sys; print(platform.machine(), sys.version)\"; pip debug --verbose | grep -A5 'Compatible tags'",
+            "use the wheel built for this machine's Python and architecture (for Jetson, NVIDIA's or the project's aarch64 builds), or build the package from source on it",
+        ),
+        // MLX publishes wheels for Apple silicon with a native Python only.
+        "ERR034" if say("no matching distribution found for mlx") => explained(
+            "Observed error: pip found no MLX wheel for this interpreter. MLX's PyPI wheels are built for Apple silicon Macs and a native (arm64) Python, with a recent macOS; a Python running under Rosetta (x86_64), an Intel Mac or an older macOS sees none. To be sure, run: python -c \"import platform; print(platform.machine(), platform.mac_ver()[0])\" (it must say arm64)",
+            "install a native arm64 Python (python.org's universal2 installer, Homebrew under /opt/homebrew, or an arm64 conda) and create the environment with it, then `pip install mlx`",
+        ),
+        // The image's requirement is written in a syntax the installed libnvidia-container predates.
+        "ERR010" if say("requirement error: invalid expression") => explained(
+            "Observed error: nvidia-container-cli could not parse the image's NVIDIA_REQUIRE_CUDA ('invalid expression'): the installed libnvidia-container is older than the requirement syntax the image uses (the brand= and driver range clauses of newer CUDA images), or a pre-release build. The driver check never ran, so the host driver is not what failed here. To be sure, run: nvidia-container-cli --version; docker inspect IMAGE --format '{{.Config.Env}}' | tr ' ' '\\n' | grep NVIDIA_REQUIRE_CUDA",
+            "update libnvidia-container and nvidia-container-toolkit (or nvidia-docker2) from NVIDIA's repository; then the image's requirement is checked against the host driver as usual",
+        ),
         // Slurm's placeholder for "no GPU in this job step".
         "ERR014" if say("nodevfiles") => explained(NODEVFILES.0, NODEVFILES.1),
         // The runtime's device cgroup step failed: nothing about the image or the driver.
