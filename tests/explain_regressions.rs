@@ -2272,3 +2272,24 @@ fn wheels_for_another_platform_and_an_appended_loader_path() {
         .unwrap_or_default();
     assert_eq!(cmd, "export LD_LIBRARY_PATH=/usr/local/cuda/lib64");
 }
+
+#[test]
+fn a_cut_lsmod_does_not_say_the_module_is_unloaded() {
+    let (inv, _) = explain_text(
+        "t",
+        "$ lsmod\nModule                  Size  Used by\nsnd_hda_intel          53248  4\n[...]\n",
+    );
+    assert!(
+        inv.nvidia.module_loaded.is_none(),
+        "{:?}",
+        inv.nvidia.module_loaded
+    );
+    let (inv, _) = explain_text(
+        "t",
+        "$ lsmod\nModule                  Size  Used by\nsnd_hda_intel          53248  4\n",
+    );
+    assert_eq!(
+        inv.nvidia.module_loaded.as_ref().map(|f| f.value),
+        Some(false)
+    );
+}

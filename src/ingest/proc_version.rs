@@ -70,12 +70,18 @@ fn nouveau_bound(b: &mut Builder, t: &str, src: &str) -> bool {
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut cmd: Option<String> = None;
     let mut lsmod_seen = false;
+    // A paste cut inside the module list (`[...]`) has not shown every module.
+    let mut lsmod_cut = false;
     let mut lsmod_nvidia = false;
     let mut lsmod_src = String::new();
     let mut cli_device: Option<u32> = None;
     let mut fm_pending = false;
 
     for line in &doc.lines {
+        if lsmod_seen && matches!(line.text.trim(), "[...]" | "..." | "…" | "[…]") {
+            lsmod_cut = true;
+            continue;
+        }
         if cmd.is_none() && line.command().is_none() && !line.gate(Gate::Proc) {
             continue;
         }
@@ -187,7 +193,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         fabric_manager(b, t, src, &mut fm_pending);
     }
 
-    if lsmod_seen && !lsmod_nvidia {
+    if lsmod_seen && !lsmod_nvidia && !lsmod_cut {
         put(
             &mut b.inv.nvidia.module_loaded,
             Fact::new(false, lsmod_src).with_note("lsmod lists no nvidia module"),
