@@ -24,7 +24,6 @@ use gpucompat::finding::{Category, Finding, Severity};
 use gpucompat::ingest;
 use gpucompat::inventory::Inventory;
 use gpucompat::kb::Kb;
-use gpucompat::rules::run_rules;
 
 /// Reports the whole corpus must hold, and its sealed part.
 const MIN_REPORTS: usize = 250;
@@ -289,8 +288,14 @@ impl Score {
 /// A report is a hit when every expected category is named, no must-not
 /// category is named at error severity, and a working setup gets no error.
 fn score(r: &Report, kb: &Kb, s: &mut Score) {
-    let inv = inventory(r);
-    let findings = run_rules(&inv, kb);
+    // What `gpucompat explain` shows for the report: the same pipeline.
+    let findings = gpucompat::report::report(
+        gpucompat::report::Input::Text(vec![(r.file.clone(), r.body.clone())]),
+        kb,
+        &gpucompat::report::Options::default(),
+    )
+    .expect("explain reads every corpus report")
+    .findings;
     let got: BTreeSet<Category> = findings.iter().map(|f| f.category).collect();
     let has_expected = r.expected.iter().all(|c| got.contains(c));
     let wrong: Vec<&str> = findings

@@ -294,6 +294,8 @@ pub fn mark_thin_evidence(findings: &mut [Finding]) {
             .collect();
         if !from_input.is_empty() && from_input.iter().all(|e| e.source.contains(prose)) {
             f.message.push_str(" (Thin evidence: every fact this rests on was typed in the report, not copied from a tool's output; run the commands to be sure.)");
+            // What the reporter typed is a lead, not a proof: at most a warning.
+            f.severity = f.severity.min(Severity::Warning);
         }
     }
 }
