@@ -2293,3 +2293,31 @@ fn a_cut_lsmod_does_not_say_the_module_is_unloaded() {
         Some(false)
     );
 }
+
+#[test]
+fn an_error_the_catalog_does_not_know_is_no_all_clear() {
+    let (inv, f) = explain_text(
+        "t",
+        "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    model.cuda()\nRuntimeError: CUDA error: an illegal memory access was encountered\n",
+    );
+    assert!(f.is_empty(), "{f:?}");
+    let n = inv
+        .notes
+        .iter()
+        .find(|n| n.subject == "error not explained")
+        .expect("a note");
+    assert!(n.message.contains("illegal memory access"), "{}", n.message);
+    assert!(n.message.contains("input line 4"), "{}", n.message);
+    // A known message needs no such note, nor does a log without errors.
+    for text in [
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+        "Epoch 1/10 loss=0.31\nEpoch 2/10 loss=0.28\n",
+    ] {
+        let (inv, _) = explain_text("t", text);
+        assert!(
+            !inv.notes.iter().any(|n| n.subject == "error not explained"),
+            "{text}: {:?}",
+            inv.notes
+        );
+    }
+}

@@ -1037,6 +1037,37 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             wrapped(doc, b, i, &lower, &next, &cut);
         }
     }
+    if b.inv.errors.is_empty() {
+        unexplained(doc, b);
+    }
+}
+
+regex_fn!(
+    exception_line_re,
+    r"^(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception):\s*\S|(?i:\bcuda error\b|^error:|^fatal error:)"
+);
+
+/// A failure the catalog does not know (`RuntimeError: CUDA error: an illegal
+/// memory access was encountered`): a note, so that no findings is not read
+/// as an all-clear. The last such line, as a traceback ends with its error.
+fn unexplained(doc: &Doc, b: &mut Builder) {
+    let Some(line) = doc.lines.iter().rev().find(|l| {
+        let t = l.text.trim();
+        t.len() >= 8
+            && (t.contains("rror") || t.contains("xception") || t.contains("RROR"))
+            && exception_line_re().is_match(t)
+    }) else {
+        return;
+    };
+    let t = line.text.trim();
+    let shown = &t[..super::clean::floor_boundary(t, 200)];
+    b.note(
+        "error not explained",
+        format!(
+            "the input shows \"{shown}\" ({}), a message gpucompat's catalog does not know; no finding explains it, so read the result as unknown, not as an all-clear",
+            line.src
+        ),
+    );
 }
 
 fn ends_in_letter(s: &str) -> bool {
