@@ -2321,3 +2321,16 @@ fn an_error_the_catalog_does_not_know_is_no_all_clear() {
         );
     }
 }
+
+#[test]
+fn a_compiler_s_included_from_lines_are_no_dockerfile() {
+    // darknet#1579's gcc output: `from ./src/gemm.c:1:` is a file, not FROM IMAGE.
+    let (inv, _) = explain("corpus/c46b-darknet-2018-nvcc75-shadows-cuda91-compute61.txt");
+    assert!(
+        inv.container.runtime.is_none(),
+        "{:?}",
+        inv.container.runtime
+    );
+    let (inv, _) = explain_text("t", "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n");
+    assert!(inv.container.runtime.is_some());
+}

@@ -51,6 +51,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                     .split_whitespace()
                     .filter(|t| !t.starts_with("--platform="));
                 let Some(image) = toks.next() else { continue };
+                // A compiler's `In file included from ./src/gemm.h:3,` continues
+                // with `from PATH:LINE`: a file, not an image reference.
+                if image.starts_with(['.', '/']) || image.ends_with([':', ',']) {
+                    continue;
+                }
                 let (next, name) = (toks.next(), toks.next());
                 // `FROM image [AS name]` only: Python's `from x.y import z` is no Dockerfile.
                 let alias = match (next, name) {
