@@ -277,14 +277,9 @@ fn field(doc: &Doc, b: &mut Builder, i: usize, key: &str, val: &str, src: &str) 
                 _ => None,
             };
             if let Some(v) = v {
-                let notes = &mut b.notes;
-                let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                    .runtime
-                    .get_or_insert_with(Default::default);
-                put(
-                    &mut r.cuda_available,
+                b.put_runtime(
+                    |r| &mut r.cuda_available,
                     Fact::new(v, src),
-                    notes,
                     "CUDA available",
                 );
             }
@@ -413,14 +408,9 @@ fn torch_version(b: &mut Builder, val: &str, src: &str) {
         _ => None,
     };
     if let Some(a) = avail {
-        let notes = &mut b.notes;
-        let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
-            .runtime
-            .get_or_insert_with(Default::default);
-        put(
-            &mut r.cuda_available,
+        b.put_runtime(
+            |r| &mut r.cuda_available,
             Fact::new(a, src),
-            notes,
             "CUDA available",
         );
     }

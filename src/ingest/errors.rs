@@ -1779,14 +1779,9 @@ fn fabric_manager_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Er
 }
 
 fn cuda_unavailable(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
-    let notes = &mut b.notes;
-    let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
-        .runtime
-        .get_or_insert_with(Default::default);
-    put(
-        &mut r.cuda_available,
+    b.put_runtime(
+        |r| &mut r.cuda_available,
         Fact::new(false, c.src),
-        notes,
         "CUDA available",
     );
     Some(K::NoDevice)

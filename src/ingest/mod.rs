@@ -258,6 +258,21 @@ impl Builder {
         put(&mut os.version_id, v, notes, "OS version");
     }
 
+    /// Record a run-time fact of the current environment's torch
+    /// (`torch.cuda.is_available()`, the device count), keeping the first of
+    /// two that disagree, with a note.
+    pub fn put_runtime<T: PartialEq + Serialize>(
+        &mut self,
+        field: fn(&mut PythonRuntime) -> &mut Option<Fact<T>>,
+        fact: Fact<T>,
+        what: &str,
+    ) {
+        let r = env_mut(&mut self.inv.python, &mut self.current_env)
+            .runtime
+            .get_or_insert_with(PythonRuntime::default);
+        put(field(r), fact, &mut self.notes, what);
+    }
+
     pub fn runtime(&mut self) -> &mut PythonRuntime {
         self.env()
             .runtime

@@ -174,14 +174,9 @@ fn device_line(b: &mut Builder, rest: &str, src: &str) {
                 .with_note("the device the program opened, as its start-up line names it"),
         );
     }
-    let notes = &mut b.notes;
-    let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
-        .runtime
-        .get_or_insert_with(Default::default);
-    put(
-        &mut r.cuda_available,
+    b.put_runtime(
+        |r| &mut r.cuda_available,
         Fact::new(true, src).with_note("the program opened a CUDA device"),
-        notes,
         "CUDA available",
     );
 }
@@ -346,42 +341,27 @@ fn value(b: &mut Builder, e: Expr, v: &str, src: &str) {
         }
         Expr::CudaAvailable => {
             if let Some(a) = boolean(v) {
-                let notes = &mut b.notes;
-                let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                    .runtime
-                    .get_or_insert_with(Default::default);
-                put(
-                    &mut r.cuda_available,
+                b.put_runtime(
+                    |r| &mut r.cuda_available,
                     Fact::new(a, src),
-                    notes,
                     "CUDA available",
                 );
             }
         }
         Expr::CudnnEnabled => {
             if let Some(a) = boolean(v) {
-                let notes = &mut b.notes;
-                let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                    .runtime
-                    .get_or_insert_with(Default::default);
-                put(
-                    &mut r.cudnn_enabled,
+                b.put_runtime(
+                    |r| &mut r.cudnn_enabled,
                     Fact::new(a, src),
-                    notes,
                     "torch.backends.cudnn.enabled",
                 );
             }
         }
         Expr::DeviceCount => {
             if let Ok(n) = v.parse::<u32>() {
-                let notes = &mut b.notes;
-                let r = super::env_mut(&mut b.inv.python, &mut b.current_env)
-                    .runtime
-                    .get_or_insert_with(Default::default);
-                put(
-                    &mut r.device_count,
+                b.put_runtime(
+                    |r| &mut r.device_count,
                     Fact::new(n, src),
-                    notes,
                     "CUDA device count",
                 );
             }
