@@ -2334,3 +2334,37 @@ fn a_compiler_s_included_from_lines_are_no_dockerfile() {
     let (inv, _) = explain_text("t", "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n");
     assert!(inv.container.runtime.is_some());
 }
+
+#[test]
+fn a_comment_beside_a_command_gives_its_output() {
+    let (inv, _) = explain_text(
+        "t",
+        "python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"  # displays []\n",
+    );
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.text.contains("TensorFlow lists no GPU")),
+        "{:?}",
+        inv.errors
+    );
+    let (inv, _) = explain_text(
+        "t",
+        "python -c \"import torch; print(torch.cuda.is_available())\"  # -> False\n",
+    );
+    let a = inv
+        .python
+        .iter()
+        .find_map(|e| e.runtime.as_ref()?.cuda_available.as_ref());
+    assert_eq!(a.map(|a| a.value), Some(false));
+    // A comment that is no output says nothing.
+    let (inv, _) = explain_text(
+        "t",
+        "python -c \"import torch; print(torch.cuda.is_available())\"  # check the GPU\n",
+    );
+    assert!(
+        inv.python.iter().all(|e| e.runtime.is_none()),
+        "{:?}",
+        inv.python
+    );
+}

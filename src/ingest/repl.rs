@@ -125,6 +125,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .or_else(|| (t.starts_with("python") && has(t, " -c ")).then_some(t));
         if let Some(cmd) = cmd {
             printed = print_calls(cmd);
+            // `python -c "...print(X)"  # displays []`: the output, noted beside the command.
+            if let Some(v) = commented_output(cmd) {
+                if let Some([e]) = printed.front().map(Vec::as_slice) {
+                    value(b, *e, v, src);
+                    printed.clear();
+                }
+            }
             continue;
         }
         if let Some(exprs) = printed.pop_front() {
@@ -151,6 +158,27 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
     }
+}
+
+/// The value a comment after a command says it printed: `# displays []`,
+/// `# prints False`, `# -> 0`, `# output: 11.8`.
+fn commented_output(cmd: &str) -> Option<&str> {
+    let (_, comment) = cmd.rsplit_once(" # ")?;
+    let c = comment.trim();
+    [
+        "displays ",
+        "prints ",
+        "returns ",
+        "outputs ",
+        "gives ",
+        "-> ",
+        "=> ",
+        "output: ",
+    ]
+    .iter()
+    .find_map(|p| c.strip_prefix(p))
+    .map(str::trim)
+    .filter(|v| !v.is_empty())
 }
 
 /// ComfyUI's start-up line `Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync`
