@@ -2368,3 +2368,23 @@ fn a_comment_beside_a_command_gives_its_output() {
         inv.python
     );
 }
+
+#[test]
+fn a_typed_gpu_value_is_cleaned_to_its_name() {
+    for (text, name) in [
+        ("GPU: GPU 0: Tesla P100-PCIE-16GB\n", "Tesla P100-PCIE-16GB"),
+        (
+            "- GPU: NVIDIA RTX 5060 Ti (Blackwell, compute capability 12.0), driver 580.x\n",
+            "NVIDIA RTX 5060 Ti",
+        ),
+    ] {
+        let (inv, _) = explain_text("t", text);
+        let g = &inv.gpus[0];
+        assert_eq!(
+            g.name.as_ref().map(|n| n.value.as_str()),
+            Some(name),
+            "{text}"
+        );
+        assert!(g.compute_capability.is_some(), "{text}");
+    }
+}

@@ -140,6 +140,26 @@ fn bare_gpu(t: &str, src: &str, b: &mut Builder) {
     }
 }
 
+/// A typed GPU value as a name: without nvidia-smi's own `GPU 0: ` prefix
+/// (`GPU: GPU 0: Tesla P100-PCIE-16GB`) and without a parenthesis a comma cut
+/// open (`NVIDIA RTX 5060 Ti (Blackwell`).
+fn typed_gpu_name(v: &str) -> &str {
+    let mut v = v.trim();
+    if let Some(rest) = v.strip_prefix("GPU ") {
+        if let Some((n, name)) = rest.split_once(':') {
+            if n.trim().parse::<u32>().is_ok() {
+                v = name.trim();
+            }
+        }
+    }
+    if let Some(open) = v.rfind(" (") {
+        if !v[open..].contains(')') {
+            v = v[..open].trim_end();
+        }
+    }
+    v
+}
+
 /// Names that make a typed `GPU:` value an NVIDIA GPU's.
 fn nvidia_gpu_name(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
@@ -456,7 +476,7 @@ fn template(doc: &Doc, b: &mut Builder) {
         if (kw("gpu") || key.contains("graphics card"))
             && b.inv.gpus.iter().all(|g| g.name.is_none())
         {
-            let name = value.split(',').next().unwrap_or("").trim();
+            let name = typed_gpu_name(value.split(',').next().unwrap_or(""));
             // A model, not only the vendor (`### GPU` / `Nvidia`).
             let model = name.chars().any(|c| c.is_ascii_digit());
             if nvidia_gpu_name(name) && model && name.len() <= 60 {
@@ -822,7 +842,7 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     }
     if b.inv.gpus.iter().all(|g| g.name.is_none()) {
         if let Some(m) = gpu_re().captures(t) {
-            let name = m[1].trim().trim_matches(['`', '*']).trim();
+            let name = typed_gpu_name(m[1].trim().trim_matches(['`', '*']));
             if nvidia_gpu_name(name) && !name.contains("N/A") {
                 let g = b.gpu(0);
                 g.name = Some(
