@@ -2388,3 +2388,37 @@ fn a_typed_gpu_value_is_cleaned_to_its_name() {
         assert!(g.compute_capability.is_some(), "{text}");
     }
 }
+
+#[test]
+fn smi_lists_joined_on_one_line_and_query_headers_with_units() {
+    // `nvidia-smi -L` joined by the paste: one GPU per `(UUID: ...)`.
+    let (inv, _) = explain("corpus/c15b-2080ti-device-handle-unknown-error-reseat.txt");
+    assert_eq!(inv.gpus.len(), 4, "{:?}", inv.gpus);
+    assert!(inv.gpus.iter().all(|g| g.compute_capability.is_some()));
+    // `--query-gpu=gpu_name,...,memory.total`: the header says `name` and
+    // `memory.total [MiB]`, and is no GPU.
+    let (inv, _) =
+        explain("corpus/c24b-stableswarmui-k8s-a100-mig-query-insufficient-permissions.txt");
+    assert_eq!(
+        inv.gpus[0].name.as_ref().map(|n| n.value.as_str()),
+        Some("NVIDIA A100-SXM4-80GB")
+    );
+    // Typed values with counts, memory and notes around the name.
+    for (text, name) in [
+        ("GPU: 8x H200 (Driver: 550.90.07)\n", "H200"),
+        ("GPU: 16GB RTX A4000\n", "RTX A4000"),
+        ("GPU: RTX 2070, running NVIDIA Studio drivers\n", "RTX 2070"),
+    ] {
+        let (inv, _) = explain_text("t", text);
+        assert_eq!(
+            inv.gpus[0].name.as_ref().map(|n| n.value.as_str()),
+            Some(name),
+            "{text}"
+        );
+        assert!(inv.gpus[0].compute_capability.is_some(), "{text}");
+    }
+    // `8x H200` is eight GPUs: with 999 from nccl-tests, an NVSwitch system's hint.
+    let (inv, f) = explain("corpus/c39b-nccl-tests-2024-h200-nvls-999-fabricmanager-restart.txt");
+    assert_eq!(inv.gpus.len(), 8);
+    assert!(f.iter().any(|f| f.code == "HINT002"), "{f:?}");
+}

@@ -31,6 +31,12 @@ regex_fn!(
 
 regex_fn!(mig_list_re, r"^MIG \S+\s+Device\s+[0-9]+:");
 
+// `nvidia-smi -L` joined onto one line by a paste: each `GPU N: NAME (UUID: ...)`.
+regex_fn!(
+    joined_list_re,
+    r"GPU ([0-9]{1,3}): (.+?)\s+\(UUID: (GPU-[0-9A-Fa-f-]+)\)"
+);
+
 regex_fn!(q_re, r"^( *)(\S[^:]*?)\s+:\s?(.*)$");
 
 regex_fn!(
@@ -133,6 +139,21 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             continue;
         }
 
+        if t.starts_with("GPU ") && t.matches("(UUID: GPU-").count() > 1 {
+            for c in joined_list_re().captures_iter(t) {
+                let idx: u32 = c[1].parse().unwrap_or(0);
+                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
+                put_name(g, c[2].trim(), src, &mut b.notes);
+                put(
+                    &mut g.uuid,
+                    Fact::new(c[3].to_string(), src),
+                    &mut b.notes,
+                    "GPU uuid",
+                );
+                last_listed = Some(idx);
+            }
+            continue;
+        }
         if let Some(c) = t
             .starts_with("GPU ")
             .then(|| list_re().captures(t))
@@ -603,7 +624,14 @@ fn csv_line(b: &mut Builder, st: &mut CsvState, t: &str, src: &str) -> bool {
     }
     if st.header_pending {
         st.header_pending = false;
-        if csv_header(t).is_some() {
+        // nvidia-smi names its columns after the query's fields, `gpu_name` as
+        // `name`, and adds units (`memory.total [MiB]`).
+        let named = |v: &str, f: &str| {
+            let v = v.split(" [").next().unwrap_or(v);
+            v == f || f.strip_prefix("gpu_") == Some(v)
+        };
+        let header = vals.iter().zip(&st.fields).all(|(v, f)| named(v, f));
+        if header || csv_header(t).is_some() {
             return true;
         }
     }

@@ -140,11 +140,31 @@ fn bare_gpu(t: &str, src: &str, b: &mut Builder) {
     }
 }
 
-/// A typed GPU value as a name: without nvidia-smi's own `GPU 0: ` prefix
-/// (`GPU: GPU 0: Tesla P100-PCIE-16GB`) and without a parenthesis a comma cut
-/// open (`NVIDIA RTX 5060 Ti (Blackwell`).
+regex_fn!(gpu_count_re, r"(?i)^[\s*_`]*([0-9]{1,2})\s*x\s*\S");
+
+/// `8x H200`: the number of GPUs a typed value names, 1 unless it says 2-16.
+fn typed_gpu_count(value: &str) -> u32 {
+    gpu_count_re()
+        .captures(value)
+        .and_then(|c| c[1].parse::<u32>().ok())
+        .filter(|n| (2..=16).contains(n))
+        .unwrap_or(1)
+}
+
+/// Name GPUs 0..count with a typed name.
+fn name_gpus(b: &mut Builder, name: &str, count: u32, src: &str, note: &str) {
+    for i in 0..count {
+        b.gpu(i).name = Some(Fact::new(name.to_string(), src).with_note(note));
+    }
+}
+
+/// A typed GPU value as a name: the first of a comma list, without
+/// nvidia-smi's own `GPU 0: ` prefix (`GPU: GPU 0: Tesla P100-PCIE-16GB`), a
+/// count (`8x H200`), the memory before or after it (`16GB RTX A4000`,
+/// `RTX2070 8G`), or a parenthesis (`GTX 1650 (Turing / TU117)`, one a comma
+/// cut open: `RTX 5060 Ti (Blackwell`).
 fn typed_gpu_name(v: &str) -> &str {
-    let mut v = v.trim();
+    let mut v = v.split(',').next().unwrap_or("").trim();
     if let Some(rest) = v.strip_prefix("GPU ") {
         if let Some((n, name)) = rest.split_once(':') {
             if n.trim().parse::<u32>().is_ok() {
@@ -152,9 +172,28 @@ fn typed_gpu_name(v: &str) -> &str {
             }
         }
     }
-    if let Some(open) = v.rfind(" (") {
-        if !v[open..].contains(')') {
-            v = v[..open].trim_end();
+    if let Some(open) = v.find(" (") {
+        v = v[..open].trim_end();
+    }
+    let memory = |w: &str| {
+        let l = w.to_ascii_lowercase();
+        let digits = l.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        !digits.is_empty()
+            && digits.bytes().all(|c| c.is_ascii_digit())
+            && matches!(&l[digits.len()..], "g" | "gb" | "gib")
+    };
+    let count = |w: &str| {
+        let l = w.to_ascii_lowercase();
+        l.len() > 1 && l.ends_with('x') && l[..l.len() - 1].bytes().all(|c| c.is_ascii_digit())
+    };
+    if let Some((first, rest)) = v.split_once(' ') {
+        if memory(first) || count(first) {
+            v = rest.trim_start();
+        }
+    }
+    if let Some((rest, last)) = v.rsplit_once(' ') {
+        if memory(last) {
+            v = rest.trim_end();
         }
     }
     v
@@ -480,8 +519,7 @@ fn template(doc: &Doc, b: &mut Builder) {
             // A model, not only the vendor (`### GPU` / `Nvidia`).
             let model = name.chars().any(|c| c.is_ascii_digit());
             if nvidia_gpu_name(name) && model && name.len() <= 60 {
-                let g = b.gpu(0);
-                g.name = Some(Fact::new(name.to_string(), &src).with_note(typed));
+                name_gpus(b, name, typed_gpu_count(&value), &src, typed);
             }
         }
     }
@@ -844,10 +882,13 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
         if let Some(m) = gpu_re().captures(t) {
             let name = typed_gpu_name(m[1].trim().trim_matches(['`', '*']));
             if nvidia_gpu_name(name) && !name.contains("N/A") {
-                let g = b.gpu(0);
-                g.name = Some(
-                    Fact::new(name.to_string(), &src)
-                        .with_note("typed in the report, not a tool's output"),
+                let count = typed_gpu_count(&t[t.find(':').map_or(0, |p| p + 1)..]);
+                name_gpus(
+                    b,
+                    name,
+                    count,
+                    &src,
+                    "typed in the report, not a tool's output",
                 );
                 return;
             }
