@@ -200,8 +200,10 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
         };
         let lower = t.to_ascii_lowercase();
+        let mut reserved = false;
         // Every clue on the line: one sentence can name a cluster and Secure Boot.
         for m in re.captures_iter(t) {
+            reserved |= m.name("reserve").is_some();
             if let Some(w) = m.name("mac") {
                 if !works_there(&lower, w.start(), w.end()) {
                     first(&mut c.mac);
@@ -380,7 +382,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
         }
         // A compose file or Kubernetes spec that reserves NVIDIA devices.
-        if re.captures_iter(t).any(|m| m.name("reserve").is_some()) {
+        if reserved {
             c.docker_run = Some((true, src.to_string()));
         }
         if c.slurm.is_some()
