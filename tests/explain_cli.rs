@@ -216,32 +216,21 @@ fn own_json_of_the_wrong_shape_is_an_error() {
 /// warning with its thin evidence named; the same facts from tool output are an error.
 #[test]
 fn typed_facts_alone_give_warnings_not_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let typed = dir.path().join("typed.txt");
-    std::fs::write(
-        &typed,
+    let explained = |text: &str| {
+        let out = gpucompat()
+            .args(["explain", "-"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = explained(
         "My NVIDIA driver version is 390.48.\nI installed PyTorch 2.1.0 (CUDA 12.1 build).\n",
-    )
-    .unwrap();
-    let out = Command::cargo_bin("gpucompat")
-        .unwrap()
-        .args(["explain", typed.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    );
     assert!(text.contains("warning[RUN001]"), "{text}");
     assert!(text.contains("Thin evidence"), "{text}");
-    let pasted = dir.path().join("pasted.txt");
-    std::fs::write(
-        &pasted,
+    let text = explained(
         "| NVIDIA-SMI 390.48                 Driver Version: 390.48                    |\nPyTorch version: 2.1.0+cu121\nCUDA used to build PyTorch: 12.1\n",
-    )
-    .unwrap();
-    let out = Command::cargo_bin("gpucompat")
-        .unwrap()
-        .args(["explain", pasted.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    );
     assert!(text.contains("error[RUN001]"), "{text}");
 }

@@ -591,6 +591,16 @@ pub fn has(hay: &str, needle: &str) -> bool {
     hay.contains(needle)
 }
 
+/// The smallest char boundary of `s` at or above `i` (at most `s.len()`),
+/// where a window of a line's last bytes may start.
+pub fn ceil_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
 /// The largest char boundary of `s` at or below `i` (at most `s.len()`),
 /// where a byte limit may cut a line or a window may start.
 pub fn floor_boundary(s: &str, i: usize) -> usize {

@@ -320,10 +320,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 // A message's condition ("If you're installing within a container
                 // from ...") says nothing about where the report ran.
                 let before = &lower[..w.start()];
-                let from = before.len().saturating_sub(40);
-                let from = (from..=before.len())
-                    .find(|&k| before.is_char_boundary(k))
-                    .unwrap_or(before.len());
+                let from = super::clean::ceil_boundary(before, before.len().saturating_sub(40));
                 let conditional = before[from..].contains("if ");
                 if !conditional {
                     first(&mut c.in_container);
@@ -407,10 +404,7 @@ fn across(prev: &str, t: &str, src: &str, c: &mut Clues) {
     if prev.len() < 3 || prev.ends_with(char::is_whitespace) {
         return;
     }
-    let tail = prev.len().saturating_sub(SPAN);
-    let tail = (tail..prev.len())
-        .find(|&k| prev.is_char_boundary(k))
-        .unwrap_or(prev.len());
+    let tail = super::clean::ceil_boundary(prev, prev.len().saturating_sub(SPAN));
     let head = super::clean::floor_boundary(t, SPAN);
     let cut = prev.len() - tail;
     let joint = format!("{} {}", &prev[tail..], t[..head].trim_start());

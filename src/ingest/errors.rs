@@ -1199,10 +1199,7 @@ fn around_needle<'a>(t: &'a str, needle: &str) -> std::borrow::Cow<'a, str> {
     if p + needle.len() + BEFORE <= KEPT {
         return t.into();
     }
-    let mut start = p.saturating_sub(BEFORE);
-    while !t.is_char_boundary(start) {
-        start -= 1;
-    }
+    let start = super::clean::floor_boundary(t, p.saturating_sub(BEFORE));
     format!("…{}", &t[start..]).into()
 }
 

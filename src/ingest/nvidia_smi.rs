@@ -31,6 +31,23 @@ regex_fn!(
 
 regex_fn!(mig_list_re, r"^MIG \S+\s+Device\s+[0-9]+:");
 
+/// One `nvidia-smi -L` entry (`list_re` or `joined_list_re`: index, name,
+/// UUID when shown): the GPU's name and UUID; returns its index.
+fn listed(b: &mut Builder, c: &regex::Captures, src: &str) -> u32 {
+    let idx: u32 = c[1].parse().unwrap_or(0);
+    let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
+    put_name(g, c[2].trim(), src, &mut b.notes);
+    if let Some(u) = c.get(3) {
+        put(
+            &mut g.uuid,
+            Fact::new(u.as_str().to_string(), src),
+            &mut b.notes,
+            "GPU uuid",
+        );
+    }
+    idx
+}
+
 // `nvidia-smi -L` joined onto one line by a paste: each `GPU N: NAME (UUID: ...)`.
 regex_fn!(
     joined_list_re,
@@ -141,16 +158,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
 
         if t.starts_with("GPU ") && t.matches("(UUID: GPU-").count() > 1 {
             for c in joined_list_re().captures_iter(t) {
-                let idx: u32 = c[1].parse().unwrap_or(0);
-                let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
-                put_name(g, c[2].trim(), src, &mut b.notes);
-                put(
-                    &mut g.uuid,
-                    Fact::new(c[3].to_string(), src),
-                    &mut b.notes,
-                    "GPU uuid",
-                );
-                last_listed = Some(idx);
+                last_listed = Some(listed(b, &c, src));
             }
             continue;
         }
@@ -159,18 +167,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             .then(|| list_re().captures(t))
             .flatten()
         {
-            let idx: u32 = c[1].parse().unwrap_or(0);
-            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, idx);
-            put_name(g, c[2].trim(), src, &mut b.notes);
-            if let Some(u) = c.get(3) {
-                put(
-                    &mut g.uuid,
-                    Fact::new(u.as_str().to_string(), src),
-                    &mut b.notes,
-                    "GPU uuid",
-                );
-            }
-            last_listed = Some(idx);
+            last_listed = Some(listed(b, &c, src));
             continue;
         }
         if t.starts_with("MIG ") && mig_list_re().is_match(t) {

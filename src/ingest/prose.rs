@@ -515,7 +515,7 @@ fn template(doc: &Doc, b: &mut Builder) {
         if (kw("gpu") || key.contains("graphics card"))
             && b.inv.gpus.iter().all(|g| g.name.is_none())
         {
-            let name = typed_gpu_name(value.split(',').next().unwrap_or(""));
+            let name = typed_gpu_name(&value);
             // A model, not only the vendor (`### GPU` / `Nvidia`).
             let model = name.chars().any(|c| c.is_ascii_digit());
             if nvidia_gpu_name(name) && model && name.len() <= 60 {

@@ -613,7 +613,7 @@ fn check_arch007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut seen = Vec::new();
     // An nvcc that is not the toolkit the report installed is ENV009's: PATH is the fix.
-    let shadowing = super::env::nvcc_not_installed(inv).map(|(t, _)| t.version.value);
+    let shadowing = super::env::nvcc_not_installed(inv).map(|(t, _, _)| t.version.value);
     for t in &inv.toolkits {
         let v = t.version.value.major_minor();
         if seen.contains(&v) || shadowing == Some(t.version.value) {

@@ -83,12 +83,7 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .runtime
         .as_ref()
         .is_some_and(|r| r.source.contains(" line "));
-    let failed = !inv.errors.is_empty()
-        || inv
-            .python
-            .iter()
-            .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
-            .any(|a| !a.value);
+    let failed = !inv.errors.is_empty() || facts::cuda_said_unavailable(inv).is_some();
     if pasted && !failed {
         return vec![];
     }

@@ -637,7 +637,7 @@ pub static ENV009: Rule = Rule {
     summary: "The nvcc a report shows is of another CUDA version than the toolkit the report says was installed: PATH (or /usr/local/cuda) leads to another toolkit, which builds then use.",
     semantics: &[CompatSemantic::Toolkit],
     docs: Docs {
-        what_it_checks: "A toolkit the report says was installed (`installed ... CUDA 9.1`, `upgraded to CUDA 11.8`; not a framework's build) beside nvcc output of another major.minor version. It becomes an error when a compiler refusal it explains is observed (ARCH007 folds into it).",
+        what_it_checks: "A toolkit the report says was installed (`installed ... CUDA 9.1`, `upgraded to CUDA 11.8`; not a framework's build) beside nvcc output of another major.minor version. It becomes an error when a compiler refusal it explains is observed (ERR004 folds into it, and ARCH007 leaves that nvcc to it).",
         why_it_breaks: "Each CUDA toolkit installs into its own directory (/usr/local/cuda-X.Y, C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\vX.Y); the nvcc a shell or a build finds is the first on PATH, or /usr/local/cuda's, which may still point at an older toolkit. Installing a new toolkit does not remove the old one or change PATH, so builds keep using the old compiler and its architecture list.",
         how_to_fix: "Put the installed toolkit first for builds: `export PATH=/usr/local/cuda-X.Y/bin:$PATH` and `export CUDA_HOME=/usr/local/cuda-X.Y` (on Windows, CUDA_PATH and PATH), or remove the old toolkit; check with `which nvcc; nvcc --version`.",
         sources: &[
@@ -650,29 +650,26 @@ pub static ENV009: Rule = Rule {
 };
 
 /// The nvcc a report shows when it is of another CUDA than the toolkit the
-/// report says was installed, with that installed version.
+/// report says was installed, with that statement and its version.
 pub(super) fn nvcc_not_installed(
     inv: &Inventory,
-) -> Option<(&crate::inventory::Toolkit, CudaVersion)> {
-    let want = inv
-        .setting
-        .toolkit_installed_said
-        .as_ref()?
-        .value
-        .parse::<CudaVersion>()
-        .ok()?;
+) -> Option<(
+    &crate::inventory::Toolkit,
+    &crate::inventory::Fact<String>,
+    CudaVersion,
+)> {
+    let said = inv.setting.toolkit_installed_said.as_ref()?;
+    let want = said.value.parse::<CudaVersion>().ok()?;
     let nvcc = inv.toolkits.iter().find(|t| {
         t.has_nvcc
             && !crate::ingest::prose::is_prose(&t.version.source)
             && t.version.value.major_minor() != want.major_minor()
     })?;
-    Some((nvcc, want))
+    Some((nvcc, said, want))
 }
 
 fn check_env009(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
-    let (Some(said), Some((nvcc, want))) =
-        (&inv.setting.toolkit_installed_said, nvcc_not_installed(inv))
-    else {
+    let Some((nvcc, said, want)) = nvcc_not_installed(inv) else {
         return vec![];
     };
     let have = nvcc.version.value.major_minor();

@@ -20,6 +20,14 @@ pub fn in_container(inv: &Inventory) -> bool {
     inv.container.runtime.is_some() || inv.container.kubernetes.as_ref().is_some_and(|f| f.value)
 }
 
+/// A torch in the report that said CUDA is unavailable (`torch.cuda.is_available()` False).
+pub fn cuda_said_unavailable(inv: &Inventory) -> Option<&Fact<bool>> {
+    inv.python
+        .iter()
+        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
+        .find(|a| !a.value)
+}
+
 pub fn is_kubernetes(inv: &Inventory) -> bool {
     inv.container.kubernetes.as_ref().is_some_and(|f| f.value)
         || inv

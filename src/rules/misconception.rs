@@ -252,11 +252,7 @@ fn check_mis005(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if cudnn_failed {
         return vec![];
     }
-    let unavailable = inv
-        .python
-        .iter()
-        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
-        .find(|f| !f.value);
+    let unavailable = facts::cuda_said_unavailable(inv);
     let mut f = MIS005.finding(format!(
         "The report reads `torch.backends.cudnn.enabled` = True as if cuDNN were in use; it is a switch that is True by default in every torch build, CPU-only included, and says nothing about cuDNN or CUDA being available.{}",
         if unavailable.is_some() {

@@ -705,9 +705,6 @@ fn names_no_legacy_branch(errs: &[&ObservedError]) -> bool {
             .all(|e| !crate::ingest::clean::has_ci(&e.text, "legacy"))
 }
 
-/// Errors whose own words name what to change better than their kind's
-/// default: a message and a fix for them, when every error is of that sort.
-/// A message of its own and a fix that is a note.
 /// CUDA_VISIBLE_DEVICES=NoDevFiles: Slurm's value in a step given no GPU
 /// (message, fix note), for ERR014 and for ERR025 when a Slurm job is in sight.
 const NODEVFILES: (&str, &str) = (
@@ -715,6 +712,13 @@ const NODEVFILES: (&str, &str) = (
     "request GPUs for the job step (`--gres=gpu:N` or `--gpus=N` on sbatch/srun); in steps that need no GPU, unset CUDA_VISIBLE_DEVICES before starting programs that read it",
 );
 
+/// A Slurm job that asks for GPUs per task: each process sees only its own (message, fix note).
+const GPUS_PER_TASK: (&str, &str) = (
+    "Observed error: no GPU visible to a process of a Slurm job that asks for GPUs per task (--gpus-per-task): Slurm binds each task to its own GPUs, so every process sees only its GPU, as device 0. A program that picks its GPU by local rank, or expects each process to see all the node's GPUs (as multi-process JAX and MPI codes that split the node themselves do), then finds no device or mismatched device lists. To be sure, run inside the job: srun bash -c 'echo $SLURM_PROCID $CUDA_VISIBLE_DEVICES; nvidia-smi -L'",
+    "request the node's GPUs for the job instead (`#SBATCH --gres=gpu:N`, or `--gpus-per-node=N`) and let the program split them among its processes, or keep --gpus-per-task and have each process use device 0",
+);
+
+/// A message of its own and a fix that is a note.
 fn explained(message: &'static str, note: &str) -> Option<(Option<&'static str>, Fix)> {
     Some((
         Some(message),
@@ -725,6 +729,8 @@ fn explained(message: &'static str, note: &str) -> Option<(Option<&'static str>,
     ))
 }
 
+/// Errors whose own words name what to change better than their kind's
+/// default: a message and a fix for them, when every error is of that sort.
 fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static str>, Fix)> {
     let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
     let say = |word: &str| all_say(errs, word);
@@ -1166,17 +1172,18 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     .errors
                     .iter()
                     .any(|e| crate::ingest::clean::has_ci(&e.text, "nodevfiles"));
-                if nodevfiles {
-                    f.message = NODEVFILES.0.into();
-                    f.fix = Some(crate::finding::Fix {
-                        note: Some(NODEVFILES.1.into()),
-                        ..Default::default()
-                    });
+                let said = if nodevfiles {
+                    Some(NODEVFILES)
                 } else if flag(&s.slurm_gpus_per_task) == Some(true) {
                     add("Slurm binds GPUs per task", &s.slurm_gpus_per_task);
-                    f.message = "Observed error: no GPU visible to a process of a Slurm job that asks for GPUs per task (--gpus-per-task): Slurm binds each task to its own GPUs, so every process sees only its GPU, as device 0. A program that picks its GPU by local rank, or expects each process to see all the node's GPUs (as multi-process JAX and MPI codes that split the node themselves do), then finds no device or mismatched device lists. To be sure, run inside the job: srun bash -c 'echo $SLURM_PROCID $CUDA_VISIBLE_DEVICES; nvidia-smi -L'".into();
+                    Some(GPUS_PER_TASK)
+                } else {
+                    None
+                };
+                if let Some((message, note)) = said {
+                    f.message = message.into();
                     f.fix = Some(crate::finding::Fix {
-                        note: Some("request the node's GPUs for the job instead (`#SBATCH --gres=gpu:N`, or `--gpus-per-node=N`) and let the program split them among its processes, or keep --gpus-per-task and have each process use device 0".into()),
+                        note: Some(note.into()),
                         ..Default::default()
                     });
                 }
