@@ -854,6 +854,18 @@ fn an_application_s_gpu_floor_and_a_driver_api_it_lacks() {
 }
 
 #[test]
+fn vllm_on_a_pascal_gpu_is_below_its_floor() {
+    // vllm-project/vllm#963: vLLM asked about on a Tesla P100 (6.0).
+    let (inv, f) = explain("corpus/c41a-vllm-2023-p100-cc60-prebuilt-requires-cc70.txt");
+    assert_eq!(inv.setting.app.as_ref().map(|a| a.value.as_str()), Some("vllm"));
+    let a = f.iter().find(|f| f.code == "ARCH006").expect("ARCH006");
+    assert!(a.message.contains("vLLM") && a.message.contains("7.0"), "{}", a.message);
+    // vLLM on a V100 (7.0) is at its floor: quiet.
+    let (_, f) = explain_text("v100", "Running vLLM 0.5.0 on a Tesla V100, it fails to start.\n");
+    assert!(!f.iter().any(|f| f.code == "ARCH006"), "{f:?}");
+}
+
+#[test]
 fn error_804_beside_a_driver_library_mismatch_is_the_mismatch() {
     // ollama/ollama#15918: a driver update without a reboot; libcuda took the
     // old module for forward compatibility.

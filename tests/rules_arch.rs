@@ -362,6 +362,20 @@ fn rapids_below_its_floor() {
 }
 
 #[test]
+fn vllm_below_its_floor() {
+    let on = |gpu: &str| {
+        B::linux()
+            .gpu(gpu)
+            .with(|i| i.setting.app = f("vllm".into(), "input line 1"))
+            .build()
+    };
+    let f = fired(&on("Tesla P100-PCIE-16GB"), "ARCH006");
+    assert_eq!(f.len(), 1);
+    assert!(f[0].message.contains("vLLM"), "{}", f[0].message);
+    assert!(fired(&on("Tesla V100-SXM2-16GB"), "ARCH006").is_empty());
+}
+
+#[test]
 fn an_old_toolkit_beside_one_that_targets_the_gpu() {
     let two = || {
         B::linux()

@@ -30,7 +30,7 @@ regex_fn!(
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
     |(?P<nvsw>\b(?:[dh]gx[\s-]?(?:a100|a800|h100|h200|h800|b200|b300)|(?:a100|a800|h100|h200|h800|b200|b300)[\s-]hgx|[dh]gx-2)\b)
-    |(?P<app>\bollama\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
+    |(?P<app>\bollama\b|\bvllm\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
     |(?P<rtclass>\bruntimeclassname\b)
     |(?P<reserve>\b(?:driver|runtime)\s*:\s*[\x22']?nvidia\b)
     |(?P<notice>\bplease\s+note:\s+device:\s*[0-9]+,\s*cuda\s+capability:|\bcuda\s+lazy\s+loading\s+is\s+not\s+enabled\b)
@@ -369,7 +369,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 if c.app.is_none() {
                     let name = a.as_str().to_ascii_lowercase();
                     // cuDF, cuML and cuGraph share RAPIDS' GPU floor.
-                    let name = if name == "ollama" {
+                    let name = if name == "ollama" || name == "vllm" {
                         name
                     } else {
                         "rapids".to_string()

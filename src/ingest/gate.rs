@@ -282,6 +282,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "rancher",
             "runtimeclassname",
             "ollama",
+            "vllm",
             "cuml",
             "cudf",
             "cugraph",

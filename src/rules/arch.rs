@@ -407,11 +407,12 @@ pub static ARCH006: Rule = Rule {
     summary: "The application the report is about supports only GPUs of a higher compute capability than this one (Ollama: 5.0 and newer).",
     semantics: &[CompatSemantic::Binary],
     docs: Docs {
-        what_it_checks: "Reports that name an application with a documented GPU floor (`apps` table: Ollama) and an NVIDIA GPU whose compute capability is below it. An error when every NVIDIA GPU named is below the floor, a warning when some other GPU meets it.",
+        what_it_checks: "Reports that name an application with a documented GPU floor (`apps` table: Ollama, vLLM, RAPIDS) and an NVIDIA GPU whose compute capability is below it. An error when every NVIDIA GPU named is below the floor, a warning when some other GPU meets it.",
         why_it_breaks: "An application's CUDA build carries kernels only for the architectures its project builds for, whatever the driver and the toolkit would allow. Below that floor it finds no usable GPU and falls back to the CPU (or stops), and no driver or CUDA install changes that.",
         how_to_fix: "Use a GPU at or above the application's floor, or build the application from source for the older GPU where its project documents how.",
         sources: &[
             "https://github.com/ollama/ollama/blob/main/docs/gpu.mdx (Ollama supports Nvidia GPUs with compute capability 5.0+)",
+            "https://docs.vllm.ai/en/v0.5.0/getting_started/installation.html (vLLM: compute capability 7.0 or higher)",
         ],
     },
     check: check_arch006,
