@@ -2434,3 +2434,31 @@ fn smi_lists_joined_on_one_line_and_query_headers_with_units() {
     assert_eq!(inv.gpus.len(), 8);
     assert!(f.iter().any(|f| f.code == "HINT002"), "{f:?}");
 }
+
+#[test]
+fn nvenc_driver_requirement_after_a_failed_load_is_not_an_old_driver() {
+    // linuxserver/docker-plex#340: ffmpeg prints its minimum driver after it
+    // could not load libnvidia-encode; the container lacked the video capability.
+    let (_, f) = explain("corpus/c49c-docker-plex-2022-nvenc-needs-driver-capabilities.txt");
+    assert!(categories(&f).contains(&Category::Container), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+    // The same requirement after the API version check is an old driver.
+    let (_, f) = explain_text(
+        "api",
+        "[h264_nvenc @ 0x5] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0\n[h264_nvenc @ 0x5] The minimum required Nvidia driver for nvenc is 531.61 or newer\n",
+    );
+    assert!(errors_in(&f, Category::DriverTooOld) > 0, "{f:?}");
+}
+
+#[test]
+fn nvml_unknown_error_in_a_report_about_containers_is_the_container() {
+    // tramseyer/bitbucket-pipelines-runner-unlimited#2: `docker update` on a
+    // running GPU container, then NVML's Unknown Error inside it.
+    let (inv, f) = explain("corpus/c49c-bitbucket-runner-2025-docker-update-nvml-unknown-error.txt");
+    assert!(inv.container.runtime.is_some());
+    assert!(errors_in(&f, Category::Container) > 0, "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
+    // On a host that names no container, it stays an initialisation failure.
+    let (inv, _) = explain_text("host", "$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n");
+    assert!(inv.container.runtime.is_none());
+}

@@ -1241,7 +1241,12 @@ fn smi_failed(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         &mut b.notes,
         "nvidia-smi answered",
     );
-    if c.line.contains("nvidia-container-cli") {
+    // NVML's Unknown Error in a report about containers is the toolkit's
+    // known loss of device access (a systemd daemon-reload or `docker
+    // update` rewrites the container's device cgroup).
+    let lost_in_container =
+        kind == K::InitFailed && mentions(c) & (CONTAINER | CONTAINER_SAID) != 0;
+    if c.line.contains("nvidia-container-cli") || lost_in_container {
         mark_container(c, b);
     }
     Some(kind)
@@ -1504,10 +1509,16 @@ fn names_a_capability(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKi
     kernel_requires_cc_re().is_match(c.line).then_some(k)
 }
 
-/// `... for nvenc is (unknown) or newer` follows a failed load of the
-/// driver's encode library: no version was compared.
+/// ffmpeg prints its driver requirement after any failure to set up NVENC:
+/// `... for nvenc is (unknown) or newer`, or the requirement right after
+/// `Cannot load libnvidia-encode.so.1`, follows a failed load of the
+/// driver's encode library, and no version was compared.
 fn nvenc_version_known(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    (!c.line.contains("(unknown)")).then_some(k)
+    let after_load_failure = (1..=2).any(|n| {
+        let l = c.behind(n);
+        l.contains("Cannot load lib") && (l.contains("nvidia-encode") || l.contains("nvEncodeAPI"))
+    });
+    (!c.line.contains("(unknown)") && !after_load_failure).then_some(k)
 }
 
 /// The video libraries missing inside a container (docker, compose,
