@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 
-use super::clean::has_ci;
+use super::clean::{floor_boundary, has_ci};
 use super::{gpu_mut, put, Builder, Doc};
 use crate::inventory::{ErrorKind, Fact, Inventory, LibraryInstall, OsKind, Toolkit, UserLibrary};
 use crate::version::{parse_arch_list, ComputeCapability, CudaVersion, DriverVersion};
@@ -938,6 +938,7 @@ fn needles_lower() -> &'static [String] {
 }
 
 pub fn parse(doc: &Doc, b: &mut Builder) {
+    let start = b.inv.errors.len();
     // The cleaning pass listed, per line, the entries whose word it contains;
     // here each candidate is checked against the whole needle.
     let needles = needles_lower();
@@ -1037,8 +1038,72 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             wrapped(doc, b, i, &lower, &next, &cut);
         }
     }
+    fixed_in_the_report(doc, b, start);
     if b.inv.errors.is_empty() {
         unexplained(doc, b);
+    }
+}
+
+// The reporter says a change made the error above go away: `which worked`,
+// `that fixed it`, `solved this`, `got rid of the first`.
+regex_fn!(
+    fixed_said_re,
+    r"(?i)\b(?:which|that|this|it)\s+(?:(?:then\s+)?worked|fixed\s+(?:it|that|this)|solved\s+(?:it|that|this)|resolved\s+(?:it|that|this))\b|\b(?:fixed|solved|resolved|got\s+rid\s+of)\s+(?:that|this|the\s+(?:first|previous|earlier|above))\b"
+);
+
+/// `The first install printed <error A>. So I reinstalled torch, which
+/// worked, but now <error B>`: an error the report says a later change
+/// fixed is its history, not the failure to explain, when an error of
+/// another kind follows that statement and none of the first's kind does.
+/// The first is left out, with a note.
+fn fixed_in_the_report(doc: &Doc, b: &mut Builder, start: usize) {
+    if b.inv.errors.len() < start + 2 {
+        return;
+    }
+    let line_of = |src: &str| -> Option<usize> {
+        let no: usize = src.rsplit(' ').next()?.parse().ok()?;
+        let i = doc.lines.partition_point(|l| l.no < no);
+        doc.lines.get(i).filter(|l| l.src == src).map(|_| i)
+    };
+    let ours = &b.inv.errors[start..];
+    let at: Vec<Option<usize>> = ours.iter().map(|e| line_of(&e.source)).collect();
+    let fixed: Vec<bool> = (0..ours.len())
+        .map(|x| {
+            let Some(a) = at[x] else { return false };
+            // The first statement of a fix within a few lines after it.
+            let Some(f) = (a + 1..(a + 8).min(doc.lines.len()))
+                .find(|&j| fixed_said_re().is_match(doc.text(j)))
+            else {
+                return false;
+            };
+            let after = |y: usize| at[y].is_some_and(|c| c > f);
+            // A message seen twice is recorded once, at its first line.
+            let head = &ours[x].text[..floor_boundary(&ours[x].text, 40)];
+            let again = (0..ours.len()).any(|y| after(y) && ours[y].kind == ours[x].kind)
+                || doc.lines[f + 1..].iter().any(|l| l.text.contains(head));
+            let other = (0..ours.len()).any(|y| after(y) && ours[y].kind != ours[x].kind);
+            other && !again
+        })
+        .collect();
+    if !fixed.contains(&true) {
+        return;
+    }
+    let mut x = 0;
+    let mut gone = Vec::new();
+    b.inv.errors.retain(|e| {
+        let i = x;
+        x += 1;
+        let keep = i < start || !fixed[i - start];
+        if !keep {
+            gone.push((e.text.clone(), e.source.clone()));
+        }
+        keep
+    });
+    for (text, src) in gone {
+        b.note(
+            "error fixed in the report",
+            format!("\"{text}\" ({src}) is left out: the report says a later change fixed it, and another error follows"),
+        );
     }
 }
 
@@ -1060,7 +1125,7 @@ fn unexplained(doc: &Doc, b: &mut Builder) {
         return;
     };
     let t = line.text.trim();
-    let shown = &t[..super::clean::floor_boundary(t, 200)];
+    let shown = &t[..floor_boundary(t, 200)];
     b.note(
         "error not explained",
         format!(
@@ -1199,7 +1264,7 @@ fn around_needle<'a>(t: &'a str, needle: &str) -> std::borrow::Cow<'a, str> {
     if p + needle.len() + BEFORE <= KEPT {
         return t.into();
     }
-    let start = super::clean::floor_boundary(t, p.saturating_sub(BEFORE));
+    let start = floor_boundary(t, p.saturating_sub(BEFORE));
     format!("…{}", &t[start..]).into()
 }
 
@@ -1604,7 +1669,9 @@ fn arch_not_compatible(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorK
     );
     if let Some(m) = r.captures(c.line) {
         let name = m[1].trim().trim_start_matches("UserWarning:").trim();
-        let name = name.rsplit(": ").next().unwrap_or(name).trim();
+        let name = name.rsplit(": ").next().unwrap_or(name);
+        // Quoted in prose: `("GeForce RTX 3090 with ...`.
+        let name = name.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
         if let Ok(cc) = m[2].parse::<ComputeCapability>() {
             let idx = gpu_named(b, name, None);
             let notes = &mut b.notes;
@@ -3331,6 +3398,34 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
             inv.gpus[0].compute_capability.as_ref().unwrap().value,
             ComputeCapability::new(8, 6)
         );
+    }
+
+    #[test]
+    fn an_error_the_report_says_was_fixed() {
+        let arch = "NVIDIA GeForce RTX 3090 with CUDA capability sm_86 is not compatible with the current PyTorch installation.";
+        let undef = "ImportError: /x/ext.so: undefined symbol: _ZNK2at6Tensor8data_ptrIfEEPT_v";
+        // Fixed, then another error: the first is history.
+        let inv = run(&format!(
+            "{arch}\nSo I reinstalled torch for CUDA 11, which worked, but now:\n{undef}\n"
+        ));
+        assert_eq!(kinds(&inv), [K::ExtensionMismatch]);
+        assert!(inv
+            .notes
+            .iter()
+            .any(|n| n.subject == "error fixed in the report"));
+        // No statement of a fix: both stay.
+        let inv = run(&format!(
+            "{arch}\nThen I reinstalled torch for CUDA 11, and now:\n{undef}\n"
+        ));
+        assert_eq!(kinds(&inv), [K::ArchNotCompiled, K::ExtensionMismatch]);
+        // The same kind again after the fix: it was not fixed.
+        let inv = run(&format!(
+            "{arch}\nI rebuilt it, which worked for a while.\n{undef}\n{arch}\n"
+        ));
+        assert_eq!(kinds(&inv), [K::ArchNotCompiled, K::ExtensionMismatch]);
+        // A fix with nothing after it: the only error stays.
+        let inv = run(&format!("{arch}\nReinstalling torch fixed it.\n"));
+        assert_eq!(kinds(&inv), [K::ArchNotCompiled]);
     }
 
     #[test]
