@@ -15,7 +15,7 @@ use crate::inventory::{Fact, GpuVendor, OsKind, PciDevice};
 regex_fn!(
     clue_re,
     r"(?ix-u)
-    (?P<mac>\bapple\s+m[1-5]\b|@[a-z0-9-]*-mbp\b|\bm[1-5](?:\s+(?:pro|max|ultra))?\s+(?:macs?|macbooks?|chips?)\b|\bon\s+(?:an?\s+|my\s+)?mac\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bmacosx_[0-9]{2}_[0-9]+_(?:arm64|universal2)\b|\bdarwin\b|[\s\x22'(]/users/[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
+    (?P<mac>\bapple\s+m[1-5]\b|@[a-z0-9-]*-mbp\b|\bm[1-5](?:\s+(?:pro|max|ultra))?\s+(?:macs?|macbooks?|chips?)\b|\bon\s+(?:an?\s+|my\s+)?mac\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bmacosx_[0-9]{2}_[0-9]+_(?:arm64|universal2)\b|\bdarwin\b|[\s\x22'(](?-i:/Users/)[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
     |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/|\bwindows\s+subsystem\s+for\s+linux\b|/dev/dxg\b)
     |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|^\s*(?:os|platform|operating\s+system)\s*:\s*windows\b|^\s*on\s+windows\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
     |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}(?:\s?xtx?)?\b|\bamd\s*(?:显卡|顯示卡)|\b(?:an?|my|the|with)\s+amd\s+(?:gpu|card|graphics)s?\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\b[5-9][0-9]{2}0\s?xtx?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|(?:^|[\s\x22'(=:,])amdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b|\bamd\s+(?:gpus?\s+)?support\b|\bsupport\s+(?:for\s+)?amd\s+gpus?\b)
@@ -905,6 +905,15 @@ mod tests {
         assert_eq!(k.value, OsKind::Macos);
         assert_eq!(k.source, "input line 3");
         assert!(k.note.unwrap().contains("clue"));
+    }
+
+    #[test]
+    fn a_mac_home_directory_is_capitalised() {
+        let inv = run("  File \"/Users/me/envs/x/lib/python3.8/site-packages/torch/cuda/__init__.py\", line 293\n");
+        assert_eq!(inv.os.kind.map(|k| k.value), Some(OsKind::Macos));
+        // JuliaLang/CUDA.jl-era cluster homes: /users/NAME on Linux.
+        let inv = run("  [3] lookup at /users/daluthge/.julia/packages/CUDAapi/src/call.jl:29\n");
+        assert_ne!(inv.os.kind.map(|k| k.value), Some(OsKind::Macos));
     }
 
     #[test]

