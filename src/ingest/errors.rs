@@ -633,7 +633,7 @@ pub static CATALOG: &[Entry] = &[
     ea("enroot-nvidia-container-cli-missing", "Command not found: nvidia-container-cli", &[], K::ContainerNoGpuRuntime, None,
         "slurmstepd: error: pyxis:     [ERROR] Command not found: nvidia-container-cli, see https://github.com/NVIDIA/libnvidia-container"),
     // The runtime's device cgroup step: a BPF device filter (cgroup v2) or devices.allow (v1).
-    ea("container-cli-device-cgroup", "nvidia-container-cli", &["device rules", "devices.allow", "bpf_prog", "device filter"], K::ContainerNoGpuRuntime, None,
+    ea("container-cli-device-cgroup", "nvidia-container-cli", &["device rules", "devices.allow", "bpf_prog", "device filter", "cgroup subsystem devices not found"], K::ContainerNoGpuRuntime, None,
         "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted: unknown"),
     // libnvidia-container calls an NVML function the host driver's NVML lacks.
     e("container-cli-nvml-function-not-found", "nvml error: function not found", K::ContainerNoGpuRuntime, None,
@@ -695,6 +695,10 @@ pub static CATALOG: &[Entry] = &[
         "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1031", rocblas_arch),
     ex("rocblas-tensile-arch-missing", "TensileLibrary_lazy_gfx", &[], K::HipError, None,
         "there is no TensileLibrary_lazy_gfx1031.dat", rocblas_arch),
+    // HIP's loader found no code object for the GPU's gfx target in the
+    // program's fat binary (a build without it; an override may stand in).
+    ex("hip-no-compatible-code-objects", "No compatible code objects found for", &[], K::HipError, None,
+        ":1:hip_fatbin.cpp           :687 : 114369963532 us:  No compatible code objects found for: gfx1152, value of HIP_FORCE_SPIRV_CODEOBJECT: 0", rocblas_arch),
     ex("ggml-rocm-error", "ROCm error:", &[], K::HipError, None,
         "ROCm error: ggml-cuda.cu:6246: invalid device function", rocblas_arch),
     e("torch-no-hip-gpus", "No HIP GPUs are available", K::HipError, None,
@@ -804,7 +808,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ort-applied-cpu-provider-only", &["https://github.com/deepinsight/insightface/issues/2344", "https://github.com/memoavatar/memo/issues/13", "https://github.com/hacksider/Deep-Live-Cam/issues/37"]),
     ("ort-only-cpu-provider", &["https://github.com/microsoft/onnxruntime/issues/3787", "https://github.com/microsoft/onnxruntime/issues/6183", "https://github.com/pythongosssss/ComfyUI-WD14-Tagger/issues/23"]),
     ("tei-compute-cap-mismatch", &["https://github.com/huggingface/text-embeddings-inference/issues/15", "https://github.com/huggingface/text-embeddings-inference/issues/34", "https://github.com/huggingface/text-embeddings-inference/issues/652"]),
-    ("container-cli-device-cgroup", &["https://github.com/NVIDIA/libnvidia-container/issues/119", "https://github.com/NVIDIA/libnvidia-container/issues/151", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1093", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (rootless mode: nvidia-container-cli.no-cgroups)"]),
+    ("container-cli-device-cgroup", &["https://github.com/NVIDIA/nvidia-docker/issues/1447 (cgroup subsystem devices not found: cgroup v2 before libnvidia-container 1.8)", "https://github.com/NVIDIA/k8s-device-plugin/issues/273 (libnvidia-container 1.8.0, with cgroup v2 support, GA on 2022-02-04)", "https://github.com/NVIDIA/nvidia-docker/issues/1486", "https://github.com/NVIDIA/libnvidia-container/issues/119", "https://github.com/NVIDIA/libnvidia-container/issues/151", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1093", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (rootless mode: nvidia-container-cli.no-cgroups)"]),
+    ("hip-no-compatible-code-objects", &["https://github.com/ROCm/clr/blob/develop/hipamd/src/hip_fatbin.cpp (\"No compatible code objects found for: %s, value of HIP_FORCE_SPIRV_CODEOBJECT: %d\")", "https://github.com/ggml-org/llama.cpp/issues/19949"]),
     ("container-cli-nvml-function-not-found", &["https://github.com/NVIDIA/nvidia-docker/issues/1280", "https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_FUNCTION_NOT_FOUND = 13: the local version of NVML does not implement this function)"]),
     ("slurm-cuda-visible-nodevfiles", &["https://github.com/ray-project/ray/issues/6978", "https://github.com/kaldi-asr/kaldi/blob/master/egs/wsj/s5/utils/parallel/slurm.pl (unsets CUDA_VISIBLE_DEVICES=NoDevFiles in a job given no GPU)"]),
     ("cuda-no-kernel-image-retyped", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoKernelImageForDevice = 209)", "https://github.com/jantic/DeOldify/issues/362"]),
