@@ -344,6 +344,7 @@ fn explain(inputs: &[(String, String)], kb: &Kb, sel: &Selection) -> Result<Repo
     let mut r = Report::new(Kind::Explain);
     r.findings = rules::run_rules(&inv, kb);
     rules::observed::mark_thin_evidence(&mut r.findings);
+    rules::observed::settle_competing(&mut r.findings);
     r.rules_checked = checked(&[RuleKind::Inventory], sel);
     r.to_be_sure = ingest::missing_facts(&inv);
     r.inventory = Some(inv);

@@ -28,12 +28,19 @@ fn explain(rel: &str) -> (Inventory, Vec<Finding>) {
     explain_text(rel, &body(rel))
 }
 
-/// What `explain` finds in a text given inline.
+/// What `explain` finds in a text given inline: the same pipeline as the
+/// command (rules, then thin evidence and competing readings settled).
 fn explain_text(label: &str, text: &str) -> (Inventory, Vec<Finding>) {
-    let mut inv = ingest::ingest(&[(label.to_string(), text.to_string())]);
-    ingest::enrich(&mut inv, Kb::embedded());
-    let findings = run_rules(&inv, Kb::embedded());
-    (inv, findings)
+    let r = gpucompat::report::report(
+        gpucompat::report::Input::Text(vec![(label.to_string(), text.to_string())]),
+        Kb::embedded(),
+        &gpucompat::report::Options::default(),
+    )
+    .expect("explain reads the text");
+    (
+        r.inventory.expect("explain keeps its inventory"),
+        r.findings,
+    )
 }
 
 fn categories(f: &[Finding]) -> BTreeSet<Category> {
@@ -857,11 +864,21 @@ fn an_application_s_gpu_floor_and_a_driver_api_it_lacks() {
 fn vllm_on_a_pascal_gpu_is_below_its_floor() {
     // vllm-project/vllm#963: vLLM asked about on a Tesla P100 (6.0).
     let (inv, f) = explain("corpus/c41a-vllm-2023-p100-cc60-prebuilt-requires-cc70.txt");
-    assert_eq!(inv.setting.app.as_ref().map(|a| a.value.as_str()), Some("vllm"));
+    assert_eq!(
+        inv.setting.app.as_ref().map(|a| a.value.as_str()),
+        Some("vllm")
+    );
     let a = f.iter().find(|f| f.code == "ARCH006").expect("ARCH006");
-    assert!(a.message.contains("vLLM") && a.message.contains("7.0"), "{}", a.message);
+    assert!(
+        a.message.contains("vLLM") && a.message.contains("7.0"),
+        "{}",
+        a.message
+    );
     // vLLM on a V100 (7.0) is at its floor: quiet.
-    let (_, f) = explain_text("v100", "Running vLLM 0.5.0 on a Tesla V100, it fails to start.\n");
+    let (_, f) = explain_text(
+        "v100",
+        "Running vLLM 0.5.0 on a Tesla V100, it fails to start.\n",
+    );
     assert!(!f.iter().any(|f| f.code == "ARCH006"), "{f:?}");
 }
 
@@ -2454,11 +2471,36 @@ fn nvenc_driver_requirement_after_a_failed_load_is_not_an_old_driver() {
 fn nvml_unknown_error_in_a_report_about_containers_is_the_container() {
     // tramseyer/bitbucket-pipelines-runner-unlimited#2: `docker update` on a
     // running GPU container, then NVML's Unknown Error inside it.
-    let (inv, f) = explain("corpus/c49c-bitbucket-runner-2025-docker-update-nvml-unknown-error.txt");
+    let (inv, f) =
+        explain("corpus/c49c-bitbucket-runner-2025-docker-update-nvml-unknown-error.txt");
     assert!(inv.container.runtime.is_some());
     assert!(errors_in(&f, Category::Container) > 0, "{f:?}");
     assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
     // On a host that names no container, it stays an initialisation failure.
-    let (inv, _) = explain_text("host", "$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n");
+    let (inv, _) = explain_text(
+        "host",
+        "$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n",
+    );
     assert!(inv.container.runtime.is_none());
+}
+
+#[test]
+fn messages_that_read_as_two_causes_are_warnings() {
+    // GuijiAI/HeyGem.ai: onnxruntime's CUDA provider failed to load for want of
+    // libcudnn.so.9; the ORT and cuDNN readings compete, and neither is sure.
+    let (_, f) = explain("corpus/c19c-ort-heygem-libcudnn9-missing-ort-vs-cudnn.txt");
+    let cats = categories(&f);
+    assert!(
+        cats.contains(&Category::OnnxruntimeCuda) && cats.contains(&Category::CudnnMismatch),
+        "{f:?}"
+    );
+    assert_eq!(
+        errors_in(&f, Category::OnnxruntimeCuda) + errors_in(&f, Category::CudnnMismatch),
+        0,
+        "{f:?}"
+    );
+    assert!(f.iter().any(|f| f.message.contains("more than one cause")));
+    // One reading alone stays an error (linuxserver/docker-plex#340).
+    let (_, f) = explain("corpus/c49c-docker-plex-2022-nvenc-needs-driver-capabilities.txt");
+    assert!(errors_in(&f, Category::Container) > 0, "{f:?}");
 }

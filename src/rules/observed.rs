@@ -300,6 +300,28 @@ pub fn mark_thin_evidence(findings: &mut [Finding]) {
     }
 }
 
+/// Pasted reports: when the report's messages read (through these rules)
+/// as causes in two or more categories at error severity, nothing in it
+/// tells which one is the failure, and they cannot all be: each reading is
+/// lowered to a warning that says so. Findings drawn from the report's
+/// facts (versions, packages, settings) are left as they are.
+pub fn settle_competing(findings: &mut [Finding]) {
+    let reading =
+        |f: &Finding| f.severity == Severity::Error && RULES.iter().any(|r| r.code == f.code);
+    let categories: std::collections::BTreeSet<Category> = findings
+        .iter()
+        .filter(|f| reading(f))
+        .map(|f| f.category)
+        .collect();
+    if categories.len() < 2 {
+        return;
+    }
+    for f in findings.iter_mut().filter(|f| reading(f)) {
+        f.message.push_str(" (The messages in this report read as more than one cause, and nothing in it tells them apart: each is a warning until the commands named settle which.)");
+        f.severity = Severity::Warning;
+    }
+}
+
 /// Errors that mean an NVIDIA CUDA stack was asked for.
 const CUDA_KINDS: &[ErrorKind] = &[
     ErrorKind::NvmlDriverLibraryMismatch,
