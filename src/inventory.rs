@@ -203,6 +203,11 @@ pub struct Setting {
     /// The CUDA of the `nvidia/cuda:X.Y...` image a pasted `docker run` starts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_image_cuda: F<String>,
+    /// A library the program could not load (`libcudnn_ops_infer.so.8:
+    /// cannot open shared object file`) that the report shows on disk (a
+    /// `find` or `ls` line, a path typed in prose): its path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library_on_disk: F<String>,
     /// GPUs chosen by index from other than 0 (`CUDA_VISIBLE_DEVICES=5`,
     /// `gpu_ids: '3,4'`) next to a program that reports using device 0.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -2504,3 +2504,35 @@ fn messages_that_read_as_two_causes_are_warnings() {
     let (_, f) = explain("corpus/c49c-docker-plex-2022-nvenc-needs-driver-capabilities.txt");
     assert!(errors_in(&f, Category::Container) > 0, "{f:?}");
 }
+
+#[test]
+fn a_library_the_report_shows_on_disk_is_a_loader_path_question() {
+    // jhj0517/Whisper-WebUI#114: libcudnn_ops_infer.so.8 inside the venv's torch/lib.
+    let (inv, f) =
+        explain("corpus/c50f-whisper-webui-2024-venv-torch-lib-cudnn-ld-library-path.txt");
+    let on_disk = inv
+        .setting
+        .library_on_disk
+        .as_ref()
+        .expect("the path is read");
+    assert!(
+        on_disk.value.ends_with("torch/lib/libcudnn_ops_infer.so.8"),
+        "{}",
+        on_disk.value
+    );
+    let e = f.iter().find(|f| f.code == "ERR070").expect("ERR070");
+    assert!(e
+        .fix
+        .as_ref()
+        .and_then(|x| x.command.as_deref())
+        .is_some_and(|c| c.contains("torch/lib:$LD_LIBRARY_PATH")));
+    assert_eq!(errors_in(&f, Category::CudnnMismatch), 0, "{f:?}");
+    // A find that shows only a versioned file of the name is no copy of it,
+    // and the failing line's own path is not the file on disk.
+    let err = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n";
+    let (inv, f) = explain_text("t", &format!("{err}$ find / -name 'libcudnn_ops_infer*'\n/usr/lib/x86_64-linux-gnu/libcudnn_ops_infer.so.8.9.2\n"));
+    assert!(inv.setting.library_on_disk.is_none());
+    assert!(!f.iter().any(|f| f.code == "ERR070"), "{f:?}");
+    let (inv, _) = explain_text("t", "OSError: /opt/x/lib/libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n");
+    assert!(inv.setting.library_on_disk.is_none());
+}

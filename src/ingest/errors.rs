@@ -1049,8 +1049,69 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         }
     }
     fixed_in_the_report(doc, b, start);
+    library_on_disk(doc, b, start);
     if b.inv.errors.is_empty() {
         unexplained(doc, b);
+    }
+}
+
+regex_fn!(
+    library_file_re,
+    r"\b(lib[A-Za-z0-9_+-]+\.so(?:\.[0-9]+)*)\b"
+);
+
+/// A CUDA or cuDNN library the program could not load, which the report
+/// shows on disk: a path that ends in that file name (`find` or `ls`
+/// output, a path in prose) on a line that is not itself a load failure.
+/// The file is there and the loader does not look where it is.
+fn library_on_disk(doc: &Doc, b: &mut Builder, start: usize) {
+    if b.inv.setting.library_on_disk.is_some() {
+        return;
+    }
+    let libs: Vec<String> = b.inv.errors[start..]
+        .iter()
+        .filter(|e| matches!(e.kind, K::CudnnMissing | K::CudaLibraryMissing))
+        .filter_map(|e| {
+            library_file_re()
+                .captures(&e.text)
+                .map(|c| c[1].to_string())
+        })
+        .collect();
+    for lib in &libs {
+        let tail = format!("/{lib}");
+        for l in &doc.lines {
+            let t = l.text.trim();
+            let Some(at) = t.find(&tail) else { continue };
+            let failure = [
+                "cannot open",
+                "could not load",
+                "couldn't load",
+                "unable to load",
+                "not found",
+                "no such file",
+                "failed",
+            ]
+            .iter()
+            .any(|w| has_ci(t, w));
+            // The name ends there (not `libcudnn.so.8.9.2` for `libcudnn.so.8`'s
+            // own path, which is a file of another name).
+            let end = at + tail.len();
+            let whole = t[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'));
+            if failure || !whole {
+                continue;
+            }
+            let begin = t[..at]
+                .rfind(|c: char| c.is_whitespace() || matches!(c, '`' | '\'' | '"' | '(' | '='))
+                .map_or(0, |p| p + 1);
+            b.inv.setting.library_on_disk =
+                Some(Fact::new(t[begin..end].to_string(), &l.src).with_note(
+                    "the library the program could not load, on disk where the report shows it",
+                ));
+            return;
+        }
     }
 }
 

@@ -238,6 +238,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         ("extension built from source", &st.extension_build),
         ("Kubernetes distribution", &st.k3s),
         ("application", &st.app),
+        ("library on disk", &st.library_on_disk),
     ];
     for (what, x) in texts {
         if let Some(x) = x {

@@ -941,6 +941,17 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
 /// causes and the command that decides.
 fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Option<String> {
     let only = |k: ErrorKind| !errs.is_empty() && errs.iter().all(|e| e.kind == k);
+    // The library is on disk: where the loader looks is the cause (ERR070).
+    if matches!(code, "ERR008" | "ERR017")
+        && !errs.is_empty()
+        && errs.iter().all(|e| {
+            library_errors_on_disk(inv)
+                .iter()
+                .any(|x| std::ptr::eq(*x, *e))
+        })
+    {
+        return Some("Observed error: a CUDA or cuDNN library could not be loaded, and the report shows that very file on disk (see ERR070): what is missing is the loader's path to it, unless the file on disk is of another version than the one the program needs. To be sure, run: ls -l on the path shown; echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'cudnn|cublas|cudart'".into());
+    }
     match code {
         // Error 804 in a container: the image's compat libraries, or the toolkit's injection of them.
         "ERR003" if facts::in_container(inv) => Some("Observed error: CUDA error 804 inside a container: CUDA's forward-compatibility libraries (cuda-compat) were loaded on a GPU that does not support forward compatibility (GeForce and most workstation GPUs). They come from the image (its compat directory on the loader path, for a CUDA newer than the host driver) or from the container toolkit that mounted them (nvidia-container-toolkit 1.4.0 did): either upgrade the host driver to the image's CUDA, so nothing needs them, or keep them off the container's loader path (another toolkit release, an image made for the host driver's CUDA). To be sure, run inside the container: ldconfig -p | grep -i compat; echo $LD_LIBRARY_PATH; and on the host: nvidia-smi; nvidia-ctk --version".into()),
@@ -1871,6 +1882,73 @@ observed_rule!(ERR067, check_err067, "ERR067", "observed-gpu-off-without-avx", C
     "Use a machine whose CPU has AVX, or build the application from source with its AVX requirement turned off where its project documents how; driver and CUDA changes do not help.",
     ["https://github.com/ollama/ollama/issues/2903"]);
 
+pub static ERR070: Rule = Rule {
+    code: "ERR070",
+    name: "library-on-disk-not-on-loader-path",
+    category: Category::EnvVar,
+    severity: Severity::Error,
+    summary: "The program could not load a CUDA or cuDNN library that the report shows on disk: the loader does not search the directory it is in.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A CUDA or cuDNN library load failure recorded in the inventory (`libcudnn_ops_infer.so.8: cannot open shared object file`) together with a path to that same file elsewhere in the report (`find` or `ls` output, a path the reporter typed). The cuDNN and CUDA-library readings of the same failure (ERR008, ERR017) become warnings beside it.",
+        why_it_breaks: "The dynamic loader looks for a library by name in the directories of LD_LIBRARY_PATH, the ld cache (ldconfig) and the paths the loading library was linked with. A copy inside another package (torch/lib, a pip nvidia-* wheel, another virtual environment, a toolkit directory) is not among them unless something adds it, so the file exists and the load still fails. LD_LIBRARY_PATH set in another shell, or dropped by sudo, has the same effect.",
+        how_to_fix: "Add the directory that holds the library to LD_LIBRARY_PATH in the shell (or service) that starts the program, or install the library where the program looks (the nvidia-cudnn-cuNN / nvidia-cublas-cuNN wheels in the same environment, or the system package that registers it with ldconfig).",
+        sources: &[
+            "https://man7.org/linux/man-pages/man8/ld.so.8.html (the loader's search order: DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, /etc/ld.so.cache, default paths)",
+            "https://github.com/jhj0517/Whisper-WebUI/issues/114 (libcudnn_ops_infer.so.8 inside torch/lib, found once LD_LIBRARY_PATH named it)",
+            "https://github.com/chenyme/Chenyme-AAVT/issues/1 (cuDNN 8 only inside torch's lib directory)",
+        ],
+    },
+    check: check_err070,
+    superseded_by: &[],
+};
+
+/// The missing library whose path `setting.library_on_disk` gives.
+fn library_errors_on_disk<'a>(inv: &'a Inventory) -> Vec<&'a ObservedError> {
+    let Some(path) = &inv.setting.library_on_disk else {
+        return vec![];
+    };
+    let file = path.value.rsplit('/').next().unwrap_or_default();
+    inv.errors
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing
+            )
+        })
+        .filter(|e| !file.is_empty() && e.text.contains(file))
+        .collect()
+}
+
+fn check_err070(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let errs = library_errors_on_disk(inv);
+    let Some(path) = inv
+        .setting
+        .library_on_disk
+        .as_ref()
+        .filter(|_| !errs.is_empty())
+    else {
+        return vec![];
+    };
+    let (dir, file) = path.value.rsplit_once('/').unwrap_or(("", &path.value));
+    let dir = if dir.is_empty() { "/" } else { dir };
+    let mut f = ERR070.finding(format!(
+        "Observed error: the program could not load {file}, yet the report shows that file at {}: it is on disk, in a directory the dynamic loader does not search (not on LD_LIBRARY_PATH, not in the ld cache).",
+        path.value
+    ));
+    f.push_evidence("library on disk", &path.value, &path.source);
+    for e in errs {
+        f.push_evidence("observed error", &e.text, &e.source);
+    }
+    f.fix = Some(Fix {
+        command: Some(format!("export LD_LIBRARY_PATH={dir}:$LD_LIBRARY_PATH")),
+        note: Some("in the shell or service that starts the program (sudo drops it: use `sudo env LD_LIBRARY_PATH=...`), or install the library where the program looks: the matching nvidia-cudnn-cuNN / nvidia-cublas-cuNN wheel in the same environment, or a system package registered with ldconfig".into()),
+        ..Default::default()
+    });
+    vec![f]
+}
+
 pub static RULES: &[&Rule] = &[
     &ERR001, &ERR002, &ERR003, &ERR004, &ERR005, &ERR006, &ERR007, &ERR008, &ERR009, &ERR010,
     &ERR011, &ERR012, &ERR013, &ERR014, &ERR015, &ERR016, &ERR017, &ERR018, &ERR019, &ERR020,
@@ -1878,5 +1956,5 @@ pub static RULES: &[&Rule] = &[
     &ERR031, &ERR032, &ERR033, &ERR034, &ERR035, &ERR036, &ERR037, &ERR038, &ERR039, &ERR040,
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
-    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069,
+    &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
 ];

@@ -858,6 +858,9 @@ fn firing_rest(code: &str) -> Inventory {
         "HINT006" => mentioning(Topic::Cudnn, "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR", true),
         "HINT007" => mentioning(Topic::EnvVar, "after export CUDA_VISIBLE_DEVICES=\"0\" no GPU is detected", true),
         "ERR067" => pasted(CpuLacksAvx, "time=2024-03-04 level=INFO source=gpu.go:112 msg=\"CPU does not have AVX or AVX2, disabling GPU support.\""),
+        "ERR070" => in_setting(CudnnMissing, "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory", |i| {
+            i.setting.library_on_disk = f("/opt/conda/lib/python3.10/site-packages/torch/lib/libcudnn_ops_infer.so.8".into(), "input line 4");
+        }),
         "ERR069" => in_setting(ShmExhausted, "include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-250a7cc850ba9298-0-1-3 (size 9637888)", |i| {
             i.container.runtime = f("docker".into(), "input line 1");
         }),
@@ -1434,6 +1437,10 @@ fn near_miss_rest(code: &str) -> Inventory {
             })
             .build(),
         "ERR067" => pasted(Other, "msg=\"CPU has AVX2\""),
+        // The file on disk is another library than the one that failed.
+        "ERR070" => in_setting(CudnnMissing, "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory", |i| {
+            i.setting.library_on_disk = f("/usr/lib/x86_64-linux-gnu/libcudnn_ops.so.9".into(), "input line 4");
+        }),
         // NCCL's optional network plugin missing is no shared-memory failure.
         "ERR069" => pasted(Other, "NCCL INFO NET/Plugin : Plugin load (libnccl-net.so) returned 2 : libnccl-net.so: cannot open shared object file: No such file or directory"),
         // The same message on a Mac: no toolkit exists there, ERR019 says so.
