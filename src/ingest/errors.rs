@@ -1096,10 +1096,9 @@ fn library_on_disk(doc: &Doc, b: &mut Builder, start: usize) {
             // The name ends there (not `libcudnn.so.8.9.2` for `libcudnn.so.8`'s
             // own path, which is a file of another name).
             let end = at + tail.len();
-            let whole = t[end..]
-                .chars()
-                .next()
-                .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'));
+            let whole = t[end..].chars().next().map_or(true, |c| {
+                !(c.is_ascii_alphanumeric() || c == '.' || c == '_')
+            });
             if failure || !whole {
                 continue;
             }

@@ -1904,7 +1904,7 @@ pub static ERR070: Rule = Rule {
 };
 
 /// The missing library whose path `setting.library_on_disk` gives.
-fn library_errors_on_disk<'a>(inv: &'a Inventory) -> Vec<&'a ObservedError> {
+fn library_errors_on_disk(inv: &Inventory) -> Vec<&ObservedError> {
     let Some(path) = &inv.setting.library_on_disk else {
         return vec![];
     };
