@@ -2536,3 +2536,24 @@ fn a_library_the_report_shows_on_disk_is_a_loader_path_question() {
     let (inv, _) = explain_text("t", "OSError: /opt/x/lib/libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n");
     assert!(inv.setting.library_on_disk.is_none());
 }
+
+#[test]
+fn programs_that_say_their_own_cause() {
+    // modular/modular#4923: MAX's start-up check of the driver on Cloud Run.
+    let (_, f) = explain("corpus/c50e-modular-2025-cloud-run-l4-driver-cuda122-below-max-min.txt");
+    assert!(errors_in(&f, Category::DriverTooOld) > 0, "{f:?}");
+    // theroyallab/tabbyAPI#285: its hint that an extension wheel was built for another torch.
+    let (_, f) = explain(
+        "corpus/c50a-tabbyapi-2025-rtx5090-sm120-stable-torch-then-nightly-undefined-symbol.txt",
+    );
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    // Advice in prose that names no failure stays quiet.
+    let (inv, _) = explain_text(
+        "t",
+        "The README says the tool requires a recent driver and PyTorch.\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}

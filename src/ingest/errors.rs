@@ -366,6 +366,9 @@ pub static CATALOG: &[Entry] = &[
     // runtime mounts them only for the `video` driver capability.
     ex("ffmpeg-video-library-missing", "Cannot load lib", &["libnvcuvid", "libnvidia-encode"], K::ContainerNoGpuRuntime, None,
         "Rendering inside the docker container with hevc_nvenc fails:\n[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1", video_libraries_in_container),
+    // A program's own start-up check of the driver (Modular's MAX).
+    ea("app-minimum-driver", "requires a minimum driver version of", &["driver"], K::DriverTooOld, None,
+        "ValueError: failed to create device: MAX doesn't support your current NVIDIA GPU driver. MAX requires a minimum driver version of 550 and CUDA version 12.4. The driver version MAX detected is: 12.2."),
     e("nvenc-api-version", "Driver does not support the required nvenc API version", K::DriverTooOld, None,
         "[h264_nvenc @ 0x55d5c0c0] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0"),
     ea("nvenc-invalid-version", "invalid version (15)", &["nvenc"], K::DriverTooOld, None,
@@ -457,6 +460,12 @@ pub static CATALOG: &[Entry] = &[
         "ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory"),
     ex("xformers-built-for", "xFormers was built for", &[], K::ExtensionMismatch, None,
         "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.2+cu118)", xformers_built_for),
+    // What a program or library prints about its own compiled ops: built
+    // against another torch than the one installed.
+    e("extension-wheel-other-torch", "compiled against a different version of PyTorch", K::ExtensionMismatch, None,
+        "\"undefined symbol\" error here usually means you are attempting to load a prebuilt extension wheel that was compiled against a different version of PyTorch than the one you are you using. Please verify that the versions match."),
+    ea("torchvision-custom-ops", "Couldn't load custom C++ ops", &["torchvision versions are incompatible"], K::ExtensionMismatch, None,
+        "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while compiling torchvision from source."),
     ex("undefined-symbol", "undefined symbol", &[], K::ExtensionMismatch, None,
         "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
     ea("symbol-not-defined-link-time", "not defined in file", &["with link time reference"], K::LibraryShadowed, None,
@@ -809,6 +818,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ort-only-cpu-provider", &["https://github.com/microsoft/onnxruntime/issues/3787", "https://github.com/microsoft/onnxruntime/issues/6183", "https://github.com/pythongosssss/ComfyUI-WD14-Tagger/issues/23"]),
     ("tei-compute-cap-mismatch", &["https://github.com/huggingface/text-embeddings-inference/issues/15", "https://github.com/huggingface/text-embeddings-inference/issues/34", "https://github.com/huggingface/text-embeddings-inference/issues/652"]),
     ("container-cli-device-cgroup", &["https://github.com/NVIDIA/nvidia-docker/issues/1447 (cgroup subsystem devices not found: cgroup v2 before libnvidia-container 1.8)", "https://github.com/NVIDIA/k8s-device-plugin/issues/273 (libnvidia-container 1.8.0, with cgroup v2 support, GA on 2022-02-04)", "https://github.com/NVIDIA/nvidia-docker/issues/1486", "https://github.com/NVIDIA/libnvidia-container/issues/119", "https://github.com/NVIDIA/libnvidia-container/issues/151", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1093", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (rootless mode: nvidia-container-cli.no-cgroups)"]),
+    ("app-minimum-driver", &["https://github.com/modular/modular/issues/4923"]),
+    ("extension-wheel-other-torch", &["https://github.com/theroyallab/tabbyAPI/issues/285"]),
+    ("torchvision-custom-ops", &["https://github.com/pytorch/vision/blob/main/torchvision/extension.py (_assert_has_ops: 'Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible')"]),
     ("hip-no-compatible-code-objects", &["https://github.com/ROCm/clr/blob/develop/hipamd/src/hip_fatbin.cpp (\"No compatible code objects found for: %s, value of HIP_FORCE_SPIRV_CODEOBJECT: %d\")", "https://github.com/ggml-org/llama.cpp/issues/19949"]),
     ("container-cli-nvml-function-not-found", &["https://github.com/NVIDIA/nvidia-docker/issues/1280", "https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_FUNCTION_NOT_FOUND = 13: the local version of NVML does not implement this function)"]),
     ("slurm-cuda-visible-nodevfiles", &["https://github.com/ray-project/ray/issues/6978", "https://github.com/kaldi-asr/kaldi/blob/master/egs/wsj/s5/utils/parallel/slurm.pl (unsets CUDA_VISIBLE_DEVICES=NoDevFiles in a job given no GPU)"]),
