@@ -2557,3 +2557,18 @@ fn programs_that_say_their_own_cause() {
     );
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }
+
+#[test]
+fn no_driver_in_a_container_on_a_host_with_one_is_the_container() {
+    // lhwcv/mlsd_pytorch#6: docker compose without a GPU reservation, driver 460 on the host.
+    let (_, f) = explain("corpus/c51b-mlsd-pytorch-2021-compose-no-gpu-capability-then-sm86.txt");
+    let e = f.iter().find(|f| f.code == "ERR021").expect("ERR021");
+    assert!(
+        e.evidence.iter().any(|x| x.fact == "host driver version"),
+        "{e:?}"
+    );
+    // The driver container's own module load failure is no such case
+    // (NVIDIA/gpu-driver-container#44).
+    let (_, f) = explain("corpus/c8-gpu-driver-container-secure-boot-unsigned-module.txt");
+    assert!(!f.iter().any(|f| f.code == "ERR021"), "{f:?}");
+}

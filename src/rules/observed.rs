@@ -440,6 +440,21 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
         return Some("ERR021");
     }
+    // "No NVIDIA driver" from a program (torch, a libcuda load) in a container, on a host whose
+    // driver the report names and no nvidia-smi answered in: the container
+    // was not given the GPU (the driver's libraries come with it).
+    let program_said = ["found no nvidia driver", "libcuda"]
+        .iter()
+        .any(|w| crate::ingest::clean::has_ci(&e.text, w));
+    if k == ErrorKind::NoNvidiaDriver
+        && program_said
+        && facts::in_container(inv)
+        && flag(&inv.setting.docker_run_gpus) != Some(true)
+        && inv.driver_version().is_some()
+        && inv.nvidia.smi_ok.as_ref().map_or(true, |f| !f.value)
+    {
+        return Some("ERR021");
+    }
     // After a driver update without a reboot the new libcuda meets the old
     // module and takes it for forward compatibility (error 804): the mismatch
     // NVML reports beside it is the cause, and so is an update the report says
@@ -1091,7 +1106,18 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     f.push_evidence("AMD gfx target", &g.value, &g.source);
                 }
             }
-            "ERR021" => add("docker run gives the container GPUs", &s.docker_run_gpus),
+            "ERR021" => {
+                add("docker run gives the container GPUs", &s.docker_run_gpus);
+                if s.docker_run_gpus.is_none() {
+                    f.message = "Observed error: a program in a container found no NVIDIA driver, on a host whose driver the report names: the container was not given the GPU (the NVIDIA runtime mounts the driver's libraries and /dev/nvidia* only into containers that ask for GPUs). To be sure, run inside the container: nvidia-smi; and check how it is started (--gpus all, or a compose device reservation with driver: nvidia)".into();
+                    if let Some(r) = &inv.container.runtime {
+                        f.push_evidence("container runtime", &r.value, &r.source);
+                    }
+                    if let Some(d) = &inv.nvidia.driver_version {
+                        f.push_evidence("host driver version", &d.value.to_string(), &d.source);
+                    }
+                }
+            }
             "ERR066" => {
                 add("Google Colab", &s.colab);
                 f.message = "Observed error in a Google Colab notebook: no NVIDIA driver or device. A Colab runtime comes with a GPU and its driver or with neither, so this notebook runs on a CPU runtime. To be sure, run in a cell: !nvidia-smi".into();
@@ -1458,8 +1484,8 @@ setting_rule!(ERR020, check_err020, "ERR020", "observed-cuda-error-on-amd", Cate
     ["https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html", "https://pytorch.org/get-started/locally/"]);
 
 setting_rule!(ERR021, check_err021, "ERR021", "observed-container-started-without-gpus", Category::Container, ["CTR001"],
-    "A no-GPU error came from a container whose pasted `docker run` gives it no GPU.",
-    "No-device, no-driver and driver-insufficient errors next to a pasted `docker run` (or podman run) with no `--gpus`, `--runtime=nvidia` or `--device nvidia.com/gpu=...`.",
+    "A no-GPU error came from a container whose pasted `docker run` gives it no GPU, or that found no driver on a host whose driver the report names.",
+    "No-device, no-driver and driver-insufficient errors next to a pasted `docker run` (or podman run) with no `--gpus`, `--runtime=nvidia` or `--device nvidia.com/gpu=...`; and a program's 'no NVIDIA driver' in a container, in a report that names the host's driver version and shows no nvidia-smi answering and no docker run that gives GPUs.",
     "Docker gives a container no GPU unless asked: without those flags the NVIDIA container runtime mounts no driver libraries and no /dev/nvidia* nodes, so CUDA finds no driver (which the runtime reports as 'driver version is insufficient') and nvidia-smi is missing.",
     "Start the container with `--gpus all` (or `--runtime=nvidia` with NVIDIA_VISIBLE_DEVICES), with the NVIDIA Container Toolkit installed on the host; in compose, reserve devices with `driver: nvidia`.",
     ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"]);
