@@ -1114,7 +1114,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                         f.push_evidence("container runtime", &r.value, &r.source);
                     }
                     if let Some(d) = &inv.nvidia.driver_version {
-                        f.push_evidence("host driver version", &d.value.to_string(), &d.source);
+                        f.push_evidence("host driver version", d.value.to_string(), &d.source);
                     }
                 }
             }
