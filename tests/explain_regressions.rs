@@ -2572,3 +2572,17 @@ fn no_driver_in_a_container_on_a_host_with_one_is_the_container() {
     let (_, f) = explain("corpus/c8-gpu-driver-container-secure-boot-unsigned-module.txt");
     assert!(!f.iter().any(|f| f.code == "ERR021"), "{f:?}");
 }
+
+#[test]
+fn tensorflow_beside_a_cuda_whose_libraries_it_cannot_name() {
+    // tensorflow/tensorflow#38090: TensorFlow 2.1 on Windows with CUDA 10.2.
+    let (_, f) = explain("corpus/c51d-tensorflow-2020-win10-tf21-with-cuda102-instead-of-101.txt");
+    let l = f.iter().find(|f| f.code == "LIB010").expect("LIB010");
+    assert!(l.message.contains("cudart64_101.dll"), "{}", l.message);
+    // A TensorFlow that carries its CUDA wheels needs no system CUDA.
+    let (_, f) = explain_text(
+        "t",
+        "Package    Version\n---------- -------\ntensorflow 2.15.0\nnvidia-cuda-runtime-cu12 12.2.140\n\n$ nvcc --version\nCuda compilation tools, release 11.8, V11.8.89\n",
+    );
+    assert!(!f.iter().any(|f| f.code == "LIB010"), "{f:?}");
+}

@@ -12,7 +12,7 @@ use super::fix;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &LIB001, &LIB002, &LIB003, &LIB004, &LIB005, &LIB006, &LIB007, &LIB008, &LIB009,
+    &LIB001, &LIB002, &LIB003, &LIB004, &LIB005, &LIB006, &LIB007, &LIB008, &LIB009, &LIB010,
 ];
 
 /// A cuDNN that the environment can load: (cuDNN major, what/where).
@@ -878,6 +878,130 @@ fn check_lib009(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             )),
         );
         out.push(f);
+    }
+    out
+}
+
+pub static LIB010: Rule = Rule {
+    code: "LIB010",
+    name: "tensorflow-needs-other-cuda",
+    category: Category::MultipleCuda,
+    severity: Severity::Error,
+    summary: "A TensorFlow GPU build loads the CUDA libraries of the release it was built with, and the CUDA installed is another whose libraries have other names.",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "Outside containers (an image carries its own CUDA), each environment's TensorFlow GPU build (tensorflow-gpu, tensorflow 2.1+ on Linux, tensorflow 2.1-2.10 on Windows) with a known build CUDA (build_info.py, else the tested build configurations) and no nvidia-cuda-runtime wheel of that CUDA's major beside it, against the CUDA toolkits in the report: none carries the runtime library name that CUDA's build loads (per minor before CUDA 11: libcudart.so.10.1, cudart64_101.dll; per major from 11).",
+        why_it_breaks: "TensorFlow does not bundle CUDA: it opens libcudart, libcublas, libcufft and the rest by the names of the release it was built with. Before CUDA 11 each minor release had its own names, so TensorFlow 2.1 (CUDA 10.1) cannot use CUDA 10.2; from CUDA 11 the names carry the major only. Without them TensorFlow logs 'Could not load dynamic library' and lists no GPU.",
+        how_to_fix: "Install the CUDA release (and cuDNN) the TensorFlow version was built with beside the other, with its libraries on the loader path, or install the TensorFlow release built for the CUDA you have (tensorflow.org's tested build configurations).",
+        sources: &[
+            "https://www.tensorflow.org/install/source#gpu (tested build configurations: the CUDA and cuDNN each release was built with)",
+            "https://docs.nvidia.com/deploy/cuda-compatibility/ (from CUDA 11, minor releases of a major share the runtime's soname)",
+            "https://github.com/tensorflow/tensorflow/issues/38090 (TensorFlow 2.1 on Windows with CUDA 10.2 found no GPU; CUDA 10.1 fixed it)",
+        ],
+    },
+    check: check_lib010,
+    superseded_by: &[],
+};
+
+/// The CUDA runtime's library names: per minor before 11, per major from 11.
+fn cudart_names(v: crate::version::CudaVersion) -> (String, String) {
+    if v.major < 11 {
+        (
+            format!("libcudart.so.{}.{}", v.major, v.minor),
+            format!("cudart64_{}{}.dll", v.major, v.minor),
+        )
+    } else if v.major == 11 {
+        ("libcudart.so.11.0".into(), "cudart64_110.dll".into())
+    } else {
+        (
+            format!("libcudart.so.{}", v.major),
+            format!("cudart64_{}.dll", v.major),
+        )
+    }
+}
+
+fn check_lib010(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    // In a container TensorFlow takes the image's CUDA, not the host's toolkit.
+    if inv.toolkits.is_empty() || facts::in_container(inv) {
+        return vec![];
+    }
+    let windows = inv
+        .os
+        .kind
+        .as_ref()
+        .is_some_and(|k| k.value == crate::inventory::OsKind::Windows);
+    let mut out = Vec::new();
+    for env in &inv.python {
+        let Some(b) = &env.tensorflow else { continue };
+        let Some(v) = &b.version else { continue };
+        let on_windows = windows && series(&v.value).is_some_and(|s| (2, 1) <= s && s <= (2, 10));
+        if !(tf_is_cuda_build(inv, env, b) || on_windows) {
+            continue;
+        }
+        let row = kb.tensorflow(&v.value);
+        let Some((need, need_src)) = b
+            .cuda
+            .as_ref()
+            .map(|c| (c.value, c.source.clone()))
+            .or_else(|| {
+                row.and_then(|r| r.cuda_version)
+                    .map(|c| (c, "knowledge base".to_string()))
+            })
+        else {
+            continue;
+        };
+        let wheel = format!("nvidia-cuda-runtime-cu{}", need.major);
+        if env.packages.iter().any(|p| p.name == wheel) {
+            continue;
+        }
+        if inv
+            .toolkits
+            .iter()
+            .any(|t| cudart_names(t.version.value) == cudart_names(need))
+        {
+            continue;
+        }
+        let tk = &inv.toolkits[0];
+        let (so, dll) = cudart_names(need);
+        let name = if windows { dll } else { so };
+        let mut f = LIB010
+            .finding(format!(
+                "TensorFlow {} was built with CUDA {need} and loads that release's libraries by name ({name}); the CUDA here is {}, whose libraries have other names, so TensorFlow finds no GPU.",
+                v.value, tk.version.value
+            ))
+            .fact("tensorflow", v)
+            .fact(format!("CUDA toolkit ({})", tk.path), &tk.version);
+        f.push_evidence("TensorFlow's build CUDA", &need.to_string(), &need_src);
+        if let Some(r) = row {
+            f = f.kb(KbRef {
+                table: "tensorflow".into(),
+                row: r.version.clone(),
+                source: r.source.clone(),
+            });
+        }
+        let cudnn = row
+            .and_then(|r| r.cudnn_major)
+            .map(|m| format!(" and cuDNN {m}"))
+            .unwrap_or_default();
+        // The newest release built with the CUDA present, where the tables know one.
+        let have = tk.version.value.major_minor();
+        let other = kb
+            .tensorflow
+            .row
+            .iter()
+            .filter(|r| r.cuda_version.is_some_and(|c| c.major_minor() == have))
+            .map(|r| r.version.as_str())
+            .last();
+        let or = match other {
+            Some(o) => format!(", or TensorFlow {o} (built with CUDA {have})"),
+            None => format!(
+                "; no TensorFlow release in gpucompat's tables is built for CUDA {}",
+                tk.version.value
+            ),
+        };
+        out.push(f.fix_note(format!(
+            "install CUDA {need}{cudnn} beside the other (its libraries on the loader path){or}"
+        )));
     }
     out
 }

@@ -675,6 +675,12 @@ fn firing_first(code: &str) -> Option<Inventory> {
             .package("jaxlib", "0.4.6+cuda11.cudnn82")
             .with(|i| i.libraries.cudnn = vec![cudnn_pkg("8.8.0.121", "12.0")])
             .build(),
+        // TensorFlow 2.1 (CUDA 10.1) beside CUDA 10.2: other library names.
+        "LIB010" => B::linux()
+            .toolkit("/usr/local/cuda-10.2", "10.2.89", true)
+            .package("tensorflow", "2.1.0")
+            .framework("tensorflow", "2.1.0", None, None)
+            .build(),
         _ => return None,
     })
 }
@@ -1175,6 +1181,12 @@ fn near_miss_first(code: &str) -> Option<Inventory> {
             .toolkit("/usr/local/cuda-11.8", "11.8.89", true)
             .package("jaxlib", "0.4.6+cuda11.cudnn82")
             .with(|i| i.libraries.cudnn = vec![cudnn_pkg("8.8.1.3", "11.8")])
+            .build(),
+        // TensorFlow 2.4 (CUDA 11.0) beside CUDA 11.2: the same library names.
+        "LIB010" => B::linux()
+            .toolkit("/usr/local/cuda-11.2", "11.2.152", true)
+            .package("tensorflow", "2.4.0")
+            .framework("tensorflow", "2.4.0", None, None)
             .build(),
         "FAB001" => h100_hgx("535.104.05")
             .with(|i| {
