@@ -934,7 +934,8 @@ fn check_lib010(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     for env in &inv.python {
         let Some(b) = &env.tensorflow else { continue };
         let Some(v) = &b.version else { continue };
-        let on_windows = windows && series(&v.value).is_some_and(|s| (2, 1) <= s && s <= (2, 10));
+        let on_windows =
+            windows && series(&v.value).is_some_and(|s| ((2, 1)..=(2, 10)).contains(&s));
         if !(tf_is_cuda_build(inv, env, b) || on_windows) {
             continue;
         }
@@ -971,7 +972,7 @@ fn check_lib010(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             ))
             .fact("tensorflow", v)
             .fact(format!("CUDA toolkit ({})", tk.path), &tk.version);
-        f.push_evidence("TensorFlow's build CUDA", &need.to_string(), &need_src);
+        f.push_evidence("TensorFlow's build CUDA", need.to_string(), &need_src);
         if let Some(r) = row {
             f = f.kb(KbRef {
                 table: "tensorflow".into(),
@@ -989,9 +990,9 @@ fn check_lib010(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             .tensorflow
             .row
             .iter()
-            .filter(|r| r.cuda_version.is_some_and(|c| c.major_minor() == have))
-            .map(|r| r.version.as_str())
-            .last();
+            .rev()
+            .find(|r| r.cuda_version.is_some_and(|c| c.major_minor() == have))
+            .map(|r| r.version.as_str());
         let or = match other {
             Some(o) => format!(", or TensorFlow {o} (built with CUDA {have})"),
             None => format!(
