@@ -2586,3 +2586,13 @@ fn tensorflow_beside_a_cuda_whose_libraries_it_cannot_name() {
     );
     assert!(!f.iter().any(|f| f.code == "LIB010"), "{f:?}");
 }
+
+#[test]
+fn mxnet_s_cpu_package_asked_for_a_gpu() {
+    // NVIDIA/mxnet_to_onnx#3: setup.py pulled in the CPU mxnet package.
+    let (_, f) = explain("corpus/c46b-mxnet-2018-mx2onnx-setup-pulls-cpu-mxnet.txt");
+    assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
+    // The build flag named in a build guide is no failure.
+    let (inv, _) = explain_text("t", "To build from source, set USE_CUDA=1 in config.mk.\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}

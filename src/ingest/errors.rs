@@ -757,6 +757,9 @@ pub static CATALOG: &[Entry] = &[
     ex("rapids-conda-not-on-windows", "PackagesNotFoundError", &[], K::PlatformUnsupported, None,
         "Platform: win-64\nPackagesNotFoundError: The following packages are not available from current channels:\n\n  - cuml=24.04*", rapids_on_windows),
     // DGL's CPU build asked for a GPU.
+    // MXNet's CPU package asked for a GPU context.
+    e("mxnet-cpu-build", "Compile with USE_CUDA=1 to enable GPU usage", K::FrameworkCpuBuild, None,
+        "Compile with USE_CUDA=1 to enable GPU usage"),
     e("dgl-cpu-build", "Device API gpu is not enabled", K::FrameworkCpuBuild, None,
         "dgl._ffi.base.DGLError: [21:48:49] /opt/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: Device API gpu is not enabled. Please install the cuda version of dgl."),
     // bitsandbytes before 0.43 had no Windows build: its CUDA setup fails there.
@@ -806,6 +809,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("dkms-build-fails-said", &["https://github.com/void-linux/void-packages/issues/53759", "https://github.com/voidlinux/void-packages/issues/11660"]),
     ("nvrm-gpu-not-in-release", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/supportedchips.html (Appendix A: the GPUs each release supports, by PCI device ID)", "https://github.com/flatcar/Flatcar/issues/1283"]),
     ("linux-only-gpu-package-no-distribution", &["https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (GPU builds: conda packages for Linux)", "https://docs.vllm.ai/en/latest/getting_started/installation/ (Linux only; Windows through WSL)", "https://docs.jax.dev/en/latest/installation.html (NVIDIA GPU: Linux; Windows only through WSL2)", "https://docs.nvidia.com/deeplearning/nccl/install-guide/ (Linux)", "https://github.com/facebookresearch/faiss/issues/4043", "https://github.com/NVIDIA/TensorRT/issues/3759 (tensorrt_libs 8.6 has Linux wheels only)"]),
+    ("mxnet-cpu-build", &["https://github.com/NVIDIA/mxnet_to_onnx/issues/3 (the CPU mxnet package pulled in by setup.py)"]),
     ("dgl-cpu-build", &["https://github.com/dmlc/dgl/blob/master/src/runtime/c_runtime_api.cc (DeviceAPIManager: 'Device API gpu is not enabled. Please install the cuda version of dgl.')", "https://github.com/THUDM/GraphMAE/issues/9"]),
     ("smi-segfault-wsl", &["https://github.com/Nevuly/WSL2-Linux-Kernel-Rolling/issues/13", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (nvidia-smi and libcuda under WSL2 come from the Windows driver)"]),
     ("nvcc-no-cxx17", &["https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html (CUDA 11.0: nvcc adds C++17 support)", "https://github.com/deepspeedai/DeepSpeedExamples/issues/911"]),
