@@ -1084,7 +1084,8 @@ fn library_on_disk(doc: &Doc, b: &mut Builder, start: usize) {
     if b.inv.setting.library_on_disk.is_some() {
         return;
     }
-    let libs: Vec<String> = b.inv.errors[start..]
+    // Each library once, and a few at most: a log of many failures names few.
+    let libs: std::collections::BTreeSet<String> = b.inv.errors[start..]
         .iter()
         .filter(|e| matches!(e.kind, K::CudnnMissing | K::CudaLibraryMissing))
         .filter_map(|e| {
@@ -1092,12 +1093,27 @@ fn library_on_disk(doc: &Doc, b: &mut Builder, start: usize) {
                 .captures(&e.text)
                 .map(|c| c[1].to_string())
         })
+        .take(8)
         .collect();
-    for lib in &libs {
-        let tail = format!("/{lib}");
-        for l in &doc.lines {
-            let t = l.text.trim();
-            let Some(at) = t.find(&tail) else { continue };
+    if libs.is_empty() {
+        return;
+    }
+    let tails: Vec<String> = libs.iter().map(|l| format!("/{l}")).collect();
+    for l in &doc.lines {
+        let t = l.text.trim();
+        if !t.contains(".so") {
+            continue;
+        }
+        for tail in &tails {
+            let Some(at) = t.find(tail.as_str()) else {
+                continue;
+            };
+            // The name ends there (not `libcudnn.so.8.9.2` for `libcudnn.so.8`'s
+            // own path, which is a file of another name).
+            let end = at + tail.len();
+            let whole = t[end..].chars().next().map_or(true, |c| {
+                !(c.is_ascii_alphanumeric() || c == '.' || c == '_')
+            });
             let failure = [
                 "cannot open",
                 "could not load",
@@ -1109,12 +1125,6 @@ fn library_on_disk(doc: &Doc, b: &mut Builder, start: usize) {
             ]
             .iter()
             .any(|w| has_ci(t, w));
-            // The name ends there (not `libcudnn.so.8.9.2` for `libcudnn.so.8`'s
-            // own path, which is a file of another name).
-            let end = at + tail.len();
-            let whole = t[end..].chars().next().map_or(true, |c| {
-                !(c.is_ascii_alphanumeric() || c == '.' || c == '_')
-            });
             if failure || !whole {
                 continue;
             }
@@ -1146,6 +1156,15 @@ fn fixed_in_the_report(doc: &Doc, b: &mut Builder, start: usize) {
     if b.inv.errors.len() < start + 2 {
         return;
     }
+    // The statements of a fix: few lines carry the words, fewer the phrase.
+    let fixes: Vec<usize> = (0..doc.lines.len())
+        .filter(|&j| doc.lines[j].gate(super::gate::Gate::Fixed))
+        .filter(|&j| fixed_said_re().is_match(doc.text(j)))
+        .take(16)
+        .collect();
+    if fixes.is_empty() {
+        return;
+    }
     let line_of = |src: &str| -> Option<usize> {
         let no: usize = src.rsplit(' ').next()?.parse().ok()?;
         let i = doc.lines.partition_point(|l| l.no < no);
@@ -1157,9 +1176,7 @@ fn fixed_in_the_report(doc: &Doc, b: &mut Builder, start: usize) {
         .map(|x| {
             let Some(a) = at[x] else { return false };
             // The first statement of a fix within a few lines after it.
-            let Some(f) = (a + 1..(a + 8).min(doc.lines.len()))
-                .find(|&j| fixed_said_re().is_match(doc.text(j)))
-            else {
+            let Some(&f) = fixes.iter().find(|&&f| f > a && f < a + 8) else {
                 return false;
             };
             let after = |y: usize| at[y].is_some_and(|c| c > f);

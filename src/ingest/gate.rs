@@ -36,6 +36,9 @@ pub enum Gate {
     GpuWord = 1 << 12,
     /// A word of a phrase that makes a line read as a failure (`error`, `cannot`).
     Failing = 1 << 13,
+    /// A word of a statement that a change fixed something (see
+    /// `errors::fixed_in_the_report`).
+    Fixed = 1 << 14,
 }
 
 /// Words (lowercase letters only) that can make a line matter to a parser.
@@ -202,6 +205,10 @@ const WORDS: &[(Gate, &[&str])] = &[
         ],
     ),
     (Gate::Env, &["environ", "export", "set", "env", "echo", "e"]),
+    (
+        Gate::Fixed,
+        &["worked", "fixed", "solved", "resolved", "rid"],
+    ),
     (
         Gate::Context,
         &[
