@@ -346,33 +346,35 @@ fn a_bare_torch_on_windows_is_the_cpu_wheel() {
 }
 
 #[test]
-fn rapids_below_its_floor() {
-    // NVIDIA/cuml#2884: a GTX 750 Ti (5.0) asked about for cuML.
-    let on = |gpu: &str| {
-        B::linux()
-            .gpu(gpu)
-            .with(|i| i.setting.app = f("rapids".into(), "input line 1"))
-            .build()
-    };
-    let f = fired(&on("NVIDIA GeForce GTX 750 Ti"), "ARCH006");
-    assert_eq!(f.len(), 1);
-    assert!(f[0].message.contains("RAPIDS"), "{}", f[0].message);
-    // A Pascal GPU ran RAPIDS up to 23.12: no finding from the floor.
-    assert!(fired(&on("NVIDIA GeForce GTX 1080"), "ARCH006").is_empty());
-}
-
-#[test]
-fn vllm_below_its_floor() {
-    let on = |gpu: &str| {
-        B::linux()
-            .gpu(gpu)
-            .with(|i| i.setting.app = f("vllm".into(), "input line 1"))
-            .build()
-    };
-    let f = fired(&on("Tesla P100-PCIE-16GB"), "ARCH006");
-    assert_eq!(f.len(), 1);
-    assert!(f[0].message.contains("vLLM"), "{}", f[0].message);
-    assert!(fired(&on("Tesla V100-SXM2-16GB"), "ARCH006").is_empty());
+fn applications_below_their_floor() {
+    // (app, name in the message, a GPU below its floor, one at or above it).
+    // NVIDIA/cuml#2884: a GTX 750 Ti (5.0) asked about for cuML; a Pascal GPU
+    // ran RAPIDS up to 23.12. vllm-project/vllm#963: a P100 (6.0); V100 is 7.0.
+    for (app, name, below, fits) in [
+        (
+            "rapids",
+            "RAPIDS",
+            "NVIDIA GeForce GTX 750 Ti",
+            "NVIDIA GeForce GTX 1080",
+        ),
+        (
+            "vllm",
+            "vLLM",
+            "Tesla P100-PCIE-16GB",
+            "Tesla V100-SXM2-16GB",
+        ),
+    ] {
+        let on = |gpu: &str| {
+            B::linux()
+                .gpu(gpu)
+                .with(|i| i.setting.app = f(app.into(), "input line 1"))
+                .build()
+        };
+        let f = fired(&on(below), "ARCH006");
+        assert_eq!(f.len(), 1, "{app}");
+        assert!(f[0].message.contains(name), "{}", f[0].message);
+        assert!(fired(&on(fits), "ARCH006").is_empty(), "{app}");
+    }
 }
 
 #[test]
