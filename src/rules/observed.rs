@@ -957,15 +957,14 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
 fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Option<String> {
     let only = |k: ErrorKind| !errs.is_empty() && errs.iter().all(|e| e.kind == k);
     // The library is on disk: where the loader looks is the cause (ERR070).
-    if matches!(code, "ERR008" | "ERR017")
-        && !errs.is_empty()
-        && errs.iter().all(|e| {
-            library_errors_on_disk(inv)
-                .iter()
-                .any(|x| std::ptr::eq(*x, *e))
-        })
-    {
-        return Some("Observed error: a CUDA or cuDNN library could not be loaded, and the report shows that very file on disk (see ERR070): what is missing is the loader's path to it, unless the file on disk is of another version than the one the program needs. To be sure, run: ls -l on the path shown; echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'cudnn|cublas|cudart'".into());
+    if matches!(code, "ERR008" | "ERR017") && !errs.is_empty() {
+        let on_disk = library_errors_on_disk(inv);
+        if errs
+            .iter()
+            .all(|e| on_disk.iter().any(|x| std::ptr::eq(*x, *e)))
+        {
+            return Some("Observed error: a CUDA or cuDNN library could not be loaded, and the report shows that very file on disk (see ERR070): what is missing is the loader's path to it, unless the file on disk is of another version than the one the program needs. To be sure, run: ls -l on the path shown; echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'cudnn|cublas|cudart'".into());
+        }
     }
     match code {
         // Error 804 in a container: the image's compat libraries, or the toolkit's injection of them.
