@@ -1071,11 +1071,6 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     }
 }
 
-regex_fn!(
-    library_file_re,
-    r"\b(lib[A-Za-z0-9_+-]+\.so(?:\.[0-9]+)*)\b"
-);
-
 /// A CUDA or cuDNN library the program could not load, which the report
 /// shows on disk: a path that ends in that file name (`find` or `ls`
 /// output, a path in prose) on a line that is not itself a load failure.
@@ -1088,11 +1083,7 @@ fn library_on_disk(doc: &Doc, b: &mut Builder, start: usize) {
     let libs: std::collections::BTreeSet<String> = b.inv.errors[start..]
         .iter()
         .filter(|e| matches!(e.kind, K::CudnnMissing | K::CudaLibraryMissing))
-        .filter_map(|e| {
-            library_file_re()
-                .captures(&e.text)
-                .map(|c| c[1].to_string())
-        })
+        .filter_map(|e| missing_library(&e.text))
         .take(8)
         .collect();
     if libs.is_empty() {
@@ -2363,7 +2354,7 @@ fn torch_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Error
 /// The library a load failure names: `libcublas.so.11`, `libcudart.so.12`.
 fn missing_library(line: &str) -> Option<String> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"(lib[A-Za-z0-9_+-]+\.so(?:\.[0-9]+)*)");
+    let r = re(&R, r"\b(lib[A-Za-z0-9_+-]+\.so(?:\.[0-9]+)*)\b");
     r.captures(line).map(|m| m[1].to_string())
 }
 

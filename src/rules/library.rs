@@ -925,11 +925,7 @@ fn check_lib010(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if inv.toolkits.is_empty() || facts::in_container(inv) {
         return vec![];
     }
-    let windows = inv
-        .os
-        .kind
-        .as_ref()
-        .is_some_and(|k| k.value == crate::inventory::OsKind::Windows);
+    let windows = facts::os_kind(inv) == Some(crate::inventory::OsKind::Windows);
     let mut out = Vec::new();
     for env in &inv.python {
         let Some(b) = &env.tensorflow else { continue };
@@ -974,11 +970,7 @@ fn check_lib010(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             .fact(format!("CUDA toolkit ({})", tk.path), &tk.version);
         f.push_evidence("TensorFlow's build CUDA", need.to_string(), &need_src);
         if let Some(r) = row {
-            f = f.kb(KbRef {
-                table: "tensorflow".into(),
-                row: r.version.clone(),
-                source: r.source.clone(),
-            });
+            f = f.kb(r.kb());
         }
         let cudnn = row
             .and_then(|r| r.cudnn_major)
