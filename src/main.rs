@@ -8,6 +8,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[allow(clippy::print_stderr)] // the binary prints; the library does not (Cargo.toml [lints])
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
