@@ -915,6 +915,9 @@ pub enum ErrorKind {
     /// The program turned GPU use off because the CPU lacks AVX (Ollama's
     /// "CPU does not have AVX or AVX2, disabling GPU support").
     CpuLacksAvx,
+    /// XLA (TensorFlow, jax) found no CUDA libdevice to compile a GPU kernel
+    /// with ("libdevice not found at ./libdevice.10.bc").
+    XlaLibdeviceMissing,
     /// A build found no CUDA toolkit: torch's cpp_extension "CUDA_HOME
     /// environment variable is not set", "No CUDA runtime is found".
     ToolkitNotFound,

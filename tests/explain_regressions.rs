@@ -1673,6 +1673,21 @@ fn a_request_for_amd_support_names_an_amd_gpu() {
 }
 
 #[test]
+fn amd_variables_listed_empty_name_no_amd_gpu() {
+    // Ollama prints every GPU variable it knows, set or not.
+    let log = "ollama[1207]: routes.go:1225: INFO server config env=\"map[CUDA_VISIBLE_DEVICES:1 GPU_DEVICE_ORDINAL: HIP_VISIBLE_DEVICES: HSA_OVERRIDE_GFX_VERSION: HTTPS_PROXY:]\"\nError: no compatible GPUs were discovered\n";
+    let (_, f) = explain_text("t", log);
+    assert!(!categories(&f).contains(&Category::AmdRocm), "{f:?}");
+    // Set, the same variable does name an AMD GPU.
+    let set = log.replace(
+        "HSA_OVERRIDE_GFX_VERSION: ",
+        "HSA_OVERRIDE_GFX_VERSION:10.3.0 ",
+    );
+    let (_, f) = explain_text("t", &set);
+    assert!(categories(&f).contains(&Category::AmdRocm), "{f:?}");
+}
+
+#[test]
 fn onnxruntime_left_with_the_cpu_provider_only() {
     // onnxruntime#6183: only ['CPUExecutionProvider'] available (the CPU package shadows the GPU one).
     let (_, f) = explain("corpus/c15a-ort16-colab-p100-cpu-pkg-shadows-gpu-cuda101.txt");

@@ -228,7 +228,16 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                     || key.starts_with("miopen");
                 // A command's `--rocm` flag (`singularity --nv --rocm`) names no GPU.
                 let flag = t[..a.start()].ends_with("--");
-                if c.amd.is_none() && !nvidia_word(&lower) && !template && !flag {
+                // A variable listed with no value (Ollama's `server config
+                // env="map[… HSA_OVERRIDE_GFX_VERSION: …]"`) names no AMD GPU.
+                let empty = ["hip_visible_devices", "hsa_override_gfx_version"]
+                    .iter()
+                    .any(|v| a.as_str().eq_ignore_ascii_case(v))
+                    && matches!(
+                        t[a.end()..].as_bytes(),
+                        [b':' | b'=', b' ' | b']' | b'"', ..] | [b':' | b'=']
+                    );
+                if c.amd.is_none() && !nvidia_word(&lower) && !template && !flag && !empty {
                     let clue = a.as_str().to_ascii_lowercase();
                     // `an AMD card` names no model; a stack's name (ROCm,
                     // DirectML, ZLUDA) names none either.

@@ -583,6 +583,12 @@ pub static CATALOG: &[Entry] = &[
     // A build that ran `<CUDA_HOME>/bin/nvcc` with a list in CUDA_HOME.
     ex("nvcc-path-holds-a-list", ":/bin/nvcc", &["unable to execute", "failed with exit status", "no such file", "not found"], K::ToolkitNotFound, None,
         "unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory", nvcc_path_list),
+    // A build that ran `<dir>/bin/nvcc` where no nvcc is: CUDA_HOME / CUDA_PATH
+    // (or a Makefile's default) names a directory that holds no toolkit.
+    ex("nvcc-missing-at-toolkit-path", "/bin/nvcc", &["ommand not found", "o such file or directory", ": not found"], K::ToolkitNotFound, None,
+        "make[1]: /usr/local/cuda/bin/nvcc: Command not found", nvcc_missing_at),
+    e("xla-libdevice-not-found", "libdevice not found at", K::XlaLibdeviceMissing, None,
+        "2023-06-06 21:40:11.673658: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc"),
     // nvidia-smi crashing inside WSL2: the Windows driver's WSL components.
     ex("smi-segfault-wsl", "segmentation fault", &["nvidia-smi"], K::InitFailed, None,
         "Title: nvidia-smi segmentation fault inside WSL2\n[1]    494 segmentation fault  nvidia-smi", wsl_only),
@@ -796,6 +802,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("torch-device-assert", &["https://github.com/pytorch/pytorch/issues/130181"]),
     ("nvml-rm-version-mismatch", &["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18: RM has detected an NVML/RM version mismatch)", "https://github.com/recommenders-team/recommenders/issues/1287"]),
     ("pynvml-lib-rm-version-mismatch", &["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18; pynvml raises it as NVMLError_LibRmVersionMismatch)", "https://github.com/recommenders-team/recommenders/issues/1287"]),
+    ("xla-libdevice-not-found", &["https://github.com/tensorflow/tensorflow/blob/732e2b91ab70ce6fbb2fd5fc65b5ebae06c6f881/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc (GetLibdeviceDir; the XLA_FLAGS advice)", "https://github.com/conda-forge/tensorflow-feedstock/issues/296"]),
+    ("nvcc-missing-at-toolkit-path", &["https://github.com/NVIDIA/cuda-samples/blob/master/Samples/0_Introduction/vectorAdd/Makefile (CUDA_PATH ?= /usr/local/cuda; NVCC := $(CUDA_PATH)/bin/nvcc)", "https://github.com/NVIDIA/cuda-samples/issues/127"]),
     ("nvcc-path-holds-a-list", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home: nvcc is os.path.join(CUDA_HOME, 'bin', 'nvcc'))", "https://github.com/facebookresearch/maskrcnn-benchmark/issues/132"]),
     ("bnb-cuda-setup-failed-windows", &["https://github.com/bitsandbytes-foundation/bitsandbytes/releases/tag/0.43.0 (first release with official Windows support)", "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/505", "https://github.com/PromtEngineer/localGPT/issues/265"]),
     ("python-unix-only-module-resource", &["https://docs.python.org/3/library/resource.html (Availability: Unix)", "https://github.com/vllm-project/vllm/issues/12858"]),
@@ -2964,6 +2972,23 @@ fn nvcc_path_list(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     Some(k)
 }
 
+/// `/usr/local/cuda/bin/nvcc: Command not found`: the build ran an absolute
+/// `<dir>/bin/nvcc` (not a list, which `nvcc_path_list` reads) and the shell
+/// found nothing there.
+fn nvcc_missing_at(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let end = c.line.find("/bin/nvcc")?;
+    let start = c.line[..end]
+        .rfind(['\'', '"', '`', ' '])
+        .map_or(0, |p| p + 1);
+    let home = &c.line[start..end];
+    let after = c.line[end + "/bin/nvcc".len()..].trim_start_matches(['\'', '"', '`']);
+    // `…/bin/nvcc: Command not found`, or Python's `No such file or directory: '…/bin/nvcc'`.
+    let refused = after.starts_with(':')
+        || after.starts_with(" not found")
+        || c.line[..start].contains("o such file or directory");
+    (home.starts_with('/') && !home.contains(':') && refused).then_some(k)
+}
+
 /// No /dev/dxg: WSL2's GPU paravirtualization device is missing, so the
 /// Windows driver exposes nothing to the guest.
 fn wsl_no_device(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
@@ -3364,6 +3389,27 @@ mod tests {
             assert!(!srcs.is_empty(), "{id}: no source");
             assert!(srcs.iter().all(|s| s.starts_with("https://")), "{id}");
         }
+    }
+
+    #[test]
+    fn a_build_running_nvcc_where_none_is_is_a_toolkit_not_found() {
+        for line in [
+            "make[1]: /usr/local/cuda/bin/nvcc: Command not found",
+            "/bin/sh: 1: /opt/cuda-11.8/bin/nvcc: not found",
+            "error: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'",
+        ] {
+            assert_eq!(kinds(&run(line)), vec![K::ToolkitNotFound], "{line}");
+        }
+        // The nvcc found and run, a relative path, or a list (its own entry).
+        for line in [
+            "/usr/local/cuda/bin/nvcc -c kernel.cu -o kernel.o",
+            "bin/nvcc: Command not found",
+            "which nvcc: /usr/local/cuda/bin/nvcc",
+        ] {
+            assert!(run(line).errors.is_empty(), "{line}");
+        }
+        let list = run("unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory");
+        assert_eq!(kinds(&list), vec![K::ToolkitNotFound]);
     }
 
     #[test]

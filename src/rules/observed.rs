@@ -246,6 +246,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "XLA compiled with a ptxas older than the GPU (a CUDA toolkit's bin directory on PATH before the ptxas that jax's own CUDA wheels bring), so its PTX does not load",
             "which ptxas; ptxas --version; pip list | grep -i nvidia-cuda-nvcc",
         ),
+        XlaLibdeviceMissing => (
+            "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice (nvvm/libdevice/libdevice.10.bc) in the directories it searched",
+            "echo $XLA_FLAGS; ls $CONDA_PREFIX/lib/nvvm/libdevice /usr/local/cuda/nvvm/libdevice; pip list | grep -i nvidia-cuda-nvcc",
+        ),
         CudaOsCallFailed => (
             "a system call CUDA needs was refused (CUDA error 304): a container's seccomp profile or memory-lock limit, or the OS itself",
             "ulimit -l; docker inspect CONTAINER --format '{{.HostConfig.SecurityOpt}} {{.HostConfig.Ulimits}}'",
@@ -1837,6 +1841,13 @@ observed_rule!(ERR063, check_err063, "ERR063", "observed-ptxas-older-than-gpu", 
     "Let XLA use the ptxas that came with jax: take the old toolkit's bin directory off PATH (`which ptxas` shows which one is used), or upgrade that toolkit to one that supports the GPU; `XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/new/cuda` points XLA at a given toolkit.",
     ["https://github.com/jax-ml/jax/issues/17976", "https://github.com/openxla/xla/issues/5932 (XLA: 'ptxas too old ... Modify $PATH to customize ptxas location')", "https://github.com/jax-ml/jax/issues/13570", "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (the first toolkit of each architecture)"]);
 
+observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Category::EnvVar, Severity::Error,
+    [XlaLibdeviceMissing], [],
+    "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice ('libdevice not found at ./libdevice.10.bc').",
+    "XLA compiles kernels at run time and links them with libdevice.10.bc from a CUDA directory's nvvm/libdevice. It looks in the directory XLA_FLAGS=--xla_gpu_cuda_data_dir names, in the nvidia-cuda-nvcc wheel's directory, in /usr/local/cuda-X.Y and /usr/local/cuda, and in the working directory. A conda environment keeps libdevice elsewhere (lib/ or lib/nvvm), and a program started where the environment's variables are not set (a Jupyter kernel, an IDE, a service) searches without them.",
+    "Point XLA at a CUDA directory that holds nvvm/libdevice/libdevice.10.bc: `export XLA_FLAGS=--xla_gpu_cuda_data_dir=/usr/local/cuda-12.x` (or `$CONDA_PREFIX/lib` after `conda install -c nvidia cuda-nvcc`), set where the program starts (the kernel's or service's environment); or install the framework's CUDA extra, which brings the nvcc wheel with libdevice (`pip install 'tensorflow[and-cuda]'`, `pip install 'jax[cuda12]'`).",
+    ["https://github.com/tensorflow/tensorflow/blob/732e2b91ab70ce6fbb2fd5fc65b5ebae06c6f881/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc (GetLibdeviceDir: <root>/nvvm/libdevice over the candidate CUDA roots; 'setting the environment variable XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/cuda will work')", "https://www.tensorflow.org/install/pip (TensorFlow 2.12, Ubuntu 22.04: cuda-nvcc, XLA_FLAGS=--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib/ and libdevice.10.bc under nvvm/libdevice)", "https://github.com/conda-forge/tensorflow-feedstock/issues/296"]);
+
 observed_rule!(ERR061, check_err061, "ERR061", "observed-library-from-loader-path", Category::EnvVar, Severity::Warning,
     [LoaderPathOverride], [],
     "A program reports that a CUDA runtime library came from a directory on LD_LIBRARY_PATH, not from the copy it manages itself.",
@@ -1982,4 +1993,5 @@ pub static RULES: &[&Rule] = &[
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
+    &ERR071,
 ];
