@@ -234,7 +234,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                     .iter()
                     .any(|v| a.as_str().eq_ignore_ascii_case(v))
                     && matches!(
-                        t[a.end()..].as_bytes(),
+                        &t.as_bytes()[a.end()..],
                         [b':' | b'=', b' ' | b']' | b'"', ..] | [b':' | b'=']
                     );
                 if c.amd.is_none() && !nvidia_word(&lower) && !template && !flag && !empty {
