@@ -168,8 +168,11 @@ pub static CATALOG: &[Entry] = &[
         "`nvidia-smi` cannot communicate with the drivers."),
     e("nvidia-docker-uvm", "Could not load UVM kernel module", K::NoNvidiaDriver, None,
         "nvidia-docker | 2016/07/13 23:40:32 Error: Could not load UVM kernel module"),
-    ex("modprobe-module-not-found", "Module nvidia not found in directory", &[], K::NoNvidiaDriver, None,
+    ex("modprobe-module-not-found", "not found in directory", &["nvidia"], K::NoNvidiaDriver, None,
         "modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic", module_not_found),
+    // kmod's newer wording of the same.
+    ex("modprobe-no-module-by-name", "could not find module by name", &["nvidia"], K::NoNvidiaDriver, None,
+        "modprobe: ERROR: could not find module by name='nvidia'", module_not_found),
     e("nvrm-probe-not-called", "The NVIDIA probe routine was not called", K::NoNvidiaDriver, None,
         "NVRM: The NVIDIA probe routine was not called for 1 device(s)."),
     ex("nvrm-legacy-gpu", "supported through the NVIDIA", &[], K::GpuDroppedByDriver, None,
@@ -324,6 +327,9 @@ pub static CATALOG: &[Entry] = &[
     // version predates.
     ea("llvm-ptx-version-too-old-for-sm", "does not support target 'sm_", &["ptx version"], K::ArchNotCompiled, None,
         "LLVM ERROR: PTX version 8.5 does not support target 'sm_120' (or 'sm_120a'). Minimum required PTX version is 8.7"),
+    // vLLM refuses bfloat16 below compute capability 8.0.
+    e("vllm-bf16-needs-cc80", "Bfloat16 is only supported on GPUs with compute capability", K::ArchNotCompiled, None,
+        "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla V100-SXM2-32GB GPU has compute capability 7.0. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half."),
     // A program's own minimum: "GPU compute capability 8.0 (Ampere) or higher is required".
     ea("program-needs-newer-cc", "compute capability", &["or higher is required", "or newer is required", "or above is required", "or later is required"], K::ArchNotCompiled, None,
         "RuntimeError: GPU compute capability 8.0 (Ampere) or higher is required to install kernl"),
@@ -480,7 +486,8 @@ pub static CATALOG: &[Entry] = &[
         "nvcc fatal   : Value 'c++17' is not defined for option 'std'"),
     ex("apex-cuda-not-matching", "Cuda extensions are being compiled with a version of Cuda that does not match", &[], K::ToolkitTorchMismatch, None,
         "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 12.1.", apex_cuda_mismatch),
-    e("flash-attn-needs-cuda-116", "FlashAttention is only supported on CUDA 11.6 and above", K::ToolkitTorchMismatch, None,
+    // flash-attn's setup.py checks the nvcc it builds with (FA2: 11.6, FA3 in hopper/: 12.3).
+    ea("flash-attn-needs-newer-nvcc", "is only supported on CUDA", &["FlashAttention"], K::ToolkitTorchMismatch, None,
         "RuntimeError: FlashAttention is only supported on CUDA 11.6 and above.  Note: make sure nvcc has a supported version by running nvcc -V."),
     e("flash-attn-needs-ampere", "FlashAttention only supports Ampere GPUs or newer", K::ExtensionMismatch, None,
         "RuntimeError: FlashAttention only supports Ampere GPUs or newer."),
@@ -642,6 +649,10 @@ pub static CATALOG: &[Entry] = &[
         "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].", in_container),
     ea("podman-cdi-device-not-a-path", "stat nvidia.com/gpu", &["no such file"], K::CdiDeviceUnresolved, None,
         "Error: stat nvidia.com/gpu=0: no such file or directory"),
+    // The OCI runtime could not find a driver file the CDI spec lists: a spec
+    // generated for the driver before an update.
+    ex("cdi-spec-lists-missing-driver-file", "cannot stat", &["_nvidia.so.", "libcuda.so.", "libnvidia-"], K::CdiDeviceUnresolved, None,
+        "Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file or directory: OCI runtime attempted to invoke a command that was not found", oci_runtime_line),
     e("cdi-unresolvable-devices", "unresolvable CDI devices", K::CdiDeviceUnresolved, None,
         "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all"),
     // enroot's GPU hook (pyxis under Slurm) runs libnvidia-container's CLI.
@@ -704,6 +715,9 @@ pub static CATALOG: &[Entry] = &[
     // --- ROCm -----------------------------------------------------------------------------------------
     e("hip-invalid-device-function", "HIP error: invalid device function", K::HipError, Some(98),
         "RuntimeError: HIP error: invalid device function"),
+    // Rust's CUDA crates name error 209 by its variant: `Cuda(NoBinaryForGpu)`.
+    ex("rust-cuda-no-binary-for-gpu", "NoBinaryForGpu", &[], K::NoKernelImage, None,
+        "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: Cuda(NoBinaryForGpu)', examples/add.rs:10:76", not_hip),
     e("hip-no-binary-for-gpu", "hipErrorNoBinaryForGpu", K::HipError, Some(209),
         "\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\""),
     ex("rocblas-tensile-arch", "TensileLibrary", &["cannot read", "gpu arch"], K::HipError, None,
@@ -739,6 +753,9 @@ pub static CATALOG: &[Entry] = &[
         "      and torch==2.8.0+cu128 has no wheels with a matching platform tag"),
     e("cli-device-choices-cpu-only", "[possible values: cpu]", K::FrameworkCpuBuild, None,
         "  [possible values: cpu]"),
+    // torch's Windows builds carry Gloo, not NCCL: a multi-GPU launch asked for NCCL there.
+    ex("torch-nccl-not-built-windows", "have NCCL built in", &[], K::PlatformUnsupported, None,
+        "C:\\Users\\me\\kohya_ss\\venv\\lib\\site-packages\\torch\\distributed\\distributed_c10d.py\nRuntimeError: Distributed package doesn't have NCCL built in", windows_only),
     e("vllm-linux-only", "only supports Linux platform", K::PlatformUnsupported, None,
         "vLLM only supports Linux platform (including WSL) and MacOS.Building on win32, so vLLM may not be able to run correctly"),
     ex("triton-no-distribution", "No matching distribution found for triton", &[], K::PlatformUnsupported, None,
@@ -899,6 +916,11 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvrm-open-module-no-gsp", &["https://github.com/NVIDIA/open-gpu-kernel-modules (README: the open modules support Turing and later GPUs only, those with a GSP)", "https://github.com/pop-os/pop/issues/3859"]),
     ("taichi-cuda-falls-back-to-cpu", &["https://github.com/taichi-dev/taichi (python/taichi/lang: adaptive_arch_select warns 'Arch=... is not supported, falling back to CPU', as the log line names it)", "https://github.com/taichi-dev/taichi/issues/2460"]),
     ("podman-cdi-device-not-a-path", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (CDI device names in podman's --device need Podman 4.1.0 or later)", "https://github.com/podman-container-tools/podman/issues/20257"]),
+    ("flash-attn-needs-newer-nvcc", &["https://github.com/Dao-AILab/flash-attention/blob/main/setup.py (the bare_metal_version of nvcc is checked)", "https://github.com/Dao-AILab/flash-attention/blob/main/hopper/setup.py ('FlashAttention-3 is only supported on CUDA 12.3 and above')"]),
+    ("rust-cuda-no-binary-for-gpu", &["https://docs.rs/rustacuda/latest/rustacuda/error/enum.CudaError.html (NoBinaryForGpu: CUDA_ERROR_NO_BINARY_FOR_GPU)", "https://github.com/filecoin-project/rust-gpu-tools"]),
+    ("vllm-bf16-needs-cc80", &["https://github.com/vllm-project/vllm/blob/6ae52299e0b5dc74b480709e4a08d93c8cb13916/vllm/worker/worker.py (_check_if_gpu_supports_dtype: bfloat16 needs compute capability 8.0)"]),
+    ("torch-nccl-not-built-windows", &["https://pytorch.org/docs/stable/distributed.html (NCCL is built and included on Linux with CUDA; Windows has Gloo)", "https://github.com/kohya-ss/sd-scripts/issues/317"]),
+    ("cdi-spec-lists-missing-driver-file", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (generate a new CDI specification after the driver changes)", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/450"]),
     ("cdi-unresolvable-devices", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (generate the spec: nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml; list it: nvidia-ctk cdi list)"]),
     ("importerror-bare-library", &["https://docs.python.org/3/library/exceptions.html#ImportError (an extension module's dlopen failure is raised as ImportError with the loader's message)", "https://github.com/googlecolab/colabtools/issues/442"]),
     ("host-cuda-vs-container-cuda", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/index.html (the toolkit mounts the host's driver into the container; the CUDA toolkit comes from the image)", "https://github.com/anibali/docker-pytorch/issues/35"]),
@@ -1650,6 +1672,23 @@ fn secure_boot_on(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> 
 }
 
 fn module_not_found(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    // The module modprobe looked for is one of the driver's (nvidia, nvidia_drm, nvidia-current).
+    let (before, after) = ["not found in directory", "could not find module by name"]
+        .iter()
+        .find_map(|w| {
+            c.line
+                .find(w)
+                .map(|p| (&c.line[..p], &c.line[p + w.len()..]))
+        })?;
+    let nvidia = |s: &str| {
+        s.trim_matches(|ch: char| " ='\"`:".contains(ch))
+            .to_ascii_lowercase()
+            .starts_with("nvidia")
+    };
+    let last = before.trim_end().rsplit(' ').next().unwrap_or("");
+    if !nvidia(last) && !nvidia(after) {
+        return None;
+    }
     if let Some(k) = c.line.split("/lib/modules/").nth(1) {
         let k = k.split(['/', ' ']).next().unwrap_or("").trim();
         if !k.is_empty() {
@@ -2972,6 +3011,20 @@ fn nvcc_path_list(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     Some(k)
 }
 
+/// Not HIP's `hipErrorNoBinaryForGpu`, which has its own entry.
+fn not_hip(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    (!c.line.contains("hipErrorNoBinaryForGpu")).then_some(k)
+}
+
+/// A line an OCI runtime (crun, runc) printed, not a shell's `cp: cannot stat`.
+fn oci_runtime_line(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    ["crun:", "runc:", "oci runtime", "runc create failed"]
+        .iter()
+        .any(|w| l.contains(w))
+        .then_some(k)
+}
+
 /// `/usr/local/cuda/bin/nvcc: Command not found`: the build ran an absolute
 /// `<dir>/bin/nvcc` (not a list, which `nvcc_path_list` reads) and the shell
 /// found nothing there.
@@ -3410,6 +3463,51 @@ mod tests {
         }
         let list = run("unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory");
         assert_eq!(kinds(&list), vec![K::ToolkitNotFound]);
+    }
+
+    #[test]
+    fn a_driver_file_the_oci_runtime_cannot_stat_is_a_stale_cdi_spec() {
+        let inv = run("Error: crun: cannot stat `/lib64/libEGL_nvidia.so.550.54.14`: No such file or directory: OCI runtime attempted to invoke a command that was not found");
+        assert_eq!(kinds(&inv), vec![K::CdiDeviceUnresolved]);
+        // A shell's copy of a driver file is no container.
+        let inv = run("cp: cannot stat '/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1': No such file or directory");
+        assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    }
+
+    #[test]
+    fn nccl_missing_from_torch_is_a_platform_question_on_windows_only() {
+        let msg = "RuntimeError: Distributed package doesn't have NCCL built in";
+        let win = run(&format!("OS : Windows 11 22H2\n{msg}"));
+        assert_eq!(kinds(&win), vec![K::PlatformUnsupported]);
+        // On Linux the build itself lacks NCCL: nothing this entry can name.
+        assert!(run(&format!("OS: Ubuntu 22.04\n{msg}")).errors.is_empty());
+    }
+
+    #[test]
+    fn no_binary_for_gpu_is_cuda_s_unless_hip_says_it() {
+        let rust = run("called `Result::unwrap()` on an `Err` value: Cuda(NoBinaryForGpu)");
+        assert_eq!(kinds(&rust), vec![K::NoKernelImage]);
+        let hip =
+            run("\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"");
+        assert_eq!(kinds(&hip), vec![K::HipError]);
+    }
+
+    #[test]
+    fn modprobe_finding_no_nvidia_module_is_no_driver() {
+        for line in [
+            "modprobe: FATAL: Module nvidia not found in directory /lib/modules/6.8.0-45-generic",
+            "modprobe: FATAL: nvidia_drm not found in directory /lib/modules/5.5.9-zen1-2-zen",
+            "modprobe: ERROR: could not find module by name 'nvidia'",
+        ] {
+            assert_eq!(kinds(&run(line)), vec![K::NoNvidiaDriver], "{line}");
+        }
+        // Another module missing says nothing of the driver.
+        for line in [
+            "modprobe: FATAL: Module vboxdrv not found in directory /lib/modules/6.8.0-45-generic",
+            "modprobe: ERROR: could not find module by name 'i915' (nvidia loaded fine)",
+        ] {
+            assert!(run(line).errors.is_empty(), "{line}");
+        }
     }
 
     #[test]

@@ -31,7 +31,10 @@ pub(super) const TOPICS: &[(Topic, &[&str])] = &[
     ),
     (Topic::Cudnn, &["cudnn", "libcudnn"]),
     (Topic::EnvVar, &["cuda_visible_devices", "ld_library_path"]),
-    (Topic::Gpu, &["gpu", "gpus", "cuda", "nvidia", "nvcc"]),
+    (
+        Topic::Gpu,
+        &["gpu", "gpus", "cuda", "nvidia", "nvcc", "rocm"],
+    ),
 ];
 
 /// Words that make a line read as a failure.
@@ -51,6 +54,9 @@ pub(super) const FAILING: &[&str] = &[
     "not available",
     "undefined",
     "crash",
+    "segmentation fault",
+    "segfault",
+    "core dumped",
     "unsupported",
     "not supported",
     "not work",

@@ -207,7 +207,7 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'libcublas|libcudnn'",
         ),
         PlatformUnsupported => (
-            "the package publishes no build for this platform (vLLM and Triton are Linux-only; bitsandbytes had no Windows GPU build before 0.43)",
+            "the package or feature has no build for this platform (vLLM and Triton are Linux-only; bitsandbytes had no Windows GPU build before 0.43; torch on Windows has no NCCL)",
             "python -c \"import platform; print(platform.system(), platform.machine())\"; pip download PACKAGE --no-deps -d /tmp/x",
         ),
         NvmlNoPermission => (
@@ -1579,10 +1579,10 @@ observed_rule!(ERR033, check_err033, "ERR033", "observed-driver-files-in-image",
 
 observed_rule!(ERR034, check_err034, "ERR034", "observed-package-not-for-platform", Category::PlatformPosture, Severity::Error,
     [PlatformUnsupported], [],
-    "A package that has no build for this platform was installed or built (vLLM or Triton on native Windows, bitsandbytes before 0.43 there).",
-    "vLLM supports Linux (including WSL) and macOS only, and Triton publishes Linux wheels only; on native Windows pip finds no distribution or starts a source build that cannot succeed. bitsandbytes had no official Windows GPU build before 0.43, so older releases load only their CPU library there.",
-    "Run the workload in WSL2 or on Linux (where vLLM and Triton have wheels), or use a Windows-capable alternative; do not force a source build on Windows.",
-    ["https://docs.vllm.ai/en/latest/getting_started/installation/ (supported platforms)", "https://github.com/triton-lang/triton#compatibility (Linux only)"]);
+    "A package or feature that has no build for this platform was installed, built or asked for (vLLM or Triton on native Windows, bitsandbytes before 0.43 there, torch.distributed's NCCL backend on Windows).",
+    "vLLM supports Linux (including WSL) and macOS only, and Triton publishes Linux wheels only; on native Windows pip finds no distribution or starts a source build that cannot succeed. bitsandbytes had no official Windows GPU build before 0.43, so older releases load only their CPU library there. torch's Windows builds carry the Gloo backend for torch.distributed, not NCCL.",
+    "Run the workload in WSL2 or on Linux (where vLLM and Triton have wheels), or use a Windows-capable alternative; do not force a source build on Windows. For torch.distributed on Windows use the gloo backend (or one GPU: `accelerate config` without distributed training).",
+    ["https://docs.vllm.ai/en/latest/getting_started/installation/ (supported platforms)", "https://github.com/triton-lang/triton#compatibility (Linux only)", "https://pytorch.org/docs/stable/distributed.html (backends: NCCL is built on Linux with CUDA)"]);
 
 setting_rule!(ERR035, check_err035, "ERR035", "observed-insufficient-driver-but-driver-suffices", Category::NoDriver, [],
     "'CUDA driver version is insufficient' although the driver the report shows supports the program's CUDA: the process did not reach that driver.",
