@@ -75,10 +75,37 @@ fn image_facts_come_from_the_table() {
     assert_eq!(f.require_cuda, None);
     let f = image_facts(
         Kb::embedded(),
-        &ImageRef::parse("nvidia/cuda:13.3.0-runtime-ubuntu24.04"),
+        &ImageRef::parse("nvidia/cuda:13.4.1-runtime-ubuntu24.04"),
     );
     assert_eq!(f.require_cuda, None);
     assert!(matches!(f.exists, Availability::Unknown(_)));
+    // A tabled tag whose NVIDIA_REQUIRE_CUDA no NVIDIA file showed: it exists, its requirement is unknown.
+    let f = image_facts(
+        Kb::embedded(),
+        &ImageRef::parse("nvidia/cuda:13.3.0-cudnn-runtime-ubuntu24.04"),
+    );
+    assert_eq!(f.require_cuda, None);
+    assert_eq!(f.cudnn.as_deref(), Some("9.22.0.52"));
+    assert!(matches!(f.exists, Availability::Yes), "{:?}", f.exists);
+    // 13.1.0 published no cuDNN images; 13.3.x's TensorRT flavor is Ubuntu 24.04 only.
+    for (tag, yes) in [
+        ("13.1.0-cudnn-runtime-ubuntu24.04", false),
+        ("13.1.0-runtime-ubuntu24.04", true),
+        ("13.3.1-tensorrt-devel-ubuntu24.04", true),
+        ("13.3.1-tensorrt-devel-ubuntu22.04", false),
+        ("13.2.1-cudnn-devel-amzn2023", false),
+    ] {
+        let f = image_facts(
+            Kb::embedded(),
+            &ImageRef::parse(&format!("nvidia/cuda:{tag}")),
+        );
+        assert_eq!(
+            matches!(f.exists, Availability::Yes),
+            yes,
+            "{tag}: {:?}",
+            f.exists
+        );
+    }
 }
 
 #[test]
