@@ -179,6 +179,10 @@ pub struct Setting {
     /// A Google Colab runtime (its URL, its paths, the report's words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colab: F<bool>,
+    /// The GPU is an NVIDIA vGPU profile in a VM (`Virtualization Mode: VGPU`,
+    /// a profile name such as A40-48C or L4-24Q, a fractional cloud GPU).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vgpu: F<bool>,
     /// A pasted `docker run`: whether it gave the container GPUs
     /// (`--gpus`, `--runtime=nvidia`, `--device nvidia.com/gpu=...`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -915,6 +919,10 @@ pub enum ErrorKind {
     /// The program turned GPU use off because the CPU lacks AVX (Ollama's
     /// "CPU does not have AVX or AVX2, disabling GPU support").
     CpuLacksAvx,
+    /// CUDA refused an operation the device or platform does not support
+    /// (error 801, `CUDA_ERROR_NOT_SUPPORTED`; XLA's "does not support CUDA
+    /// Virtual Memory Management"): memory pools, VMM, unified memory.
+    CudaFeatureUnsupported,
     /// XLA (TensorFlow, jax) found no CUDA libdevice to compile a GPU kernel
     /// with ("libdevice not found at ./libdevice.10.bc").
     XlaLibdeviceMissing,

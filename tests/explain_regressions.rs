@@ -1688,6 +1688,34 @@ fn amd_variables_listed_empty_name_no_amd_gpu() {
 }
 
 #[test]
+fn a_feature_the_device_lacks_is_the_platform_s_on_a_vgpu() {
+    let err = "CUDA error 801: operation not supported\n";
+    // A vGPU profile in sight: an error naming the platform.
+    for setting in [
+        "GPU: NVIDIA A40-48C\n",
+        "    Virtualization Mode                   : VGPU\n",
+        "Running on an AWS g6f fractional L4 instance\n",
+    ] {
+        let (_, f) = explain_text("t", &format!("{setting}{err}"));
+        let e = f.iter().find(|f| f.code == "ERR072").expect(setting);
+        assert_eq!(e.severity, Severity::Error, "{setting}");
+    }
+    // Nothing says vGPU: the same refusal is only a candidate.
+    for setting in ["Model: t5-3b on 1 GPU\n", "Loading llama2-7b\n", ""] {
+        let (inv, f) = explain_text("t", &format!("{setting}{err}"));
+        assert!(inv.setting.vgpu.is_none(), "{setting}");
+        let e = f.iter().find(|f| f.code == "ERR072").expect(setting);
+        assert_eq!(e.severity, Severity::Warning, "{setting}");
+    }
+    // XLA's refusal of a MIG-backed vGPU is that, not MIG enumeration.
+    let (_, f) = explain("corpus/c53f-xla-2026-gcp-g4-fractional-vgpu-no-vmm.txt");
+    assert!(!f.iter().any(|f| f.code == "ERR024"), "{f:?}");
+    assert!(f
+        .iter()
+        .any(|f| f.code == "ERR072" && f.severity == Severity::Error));
+}
+
+#[test]
 fn onnxruntime_left_with_the_cpu_provider_only() {
     // onnxruntime#6183: only ['CPUExecutionProvider'] available (the CPU package shadows the GPU one).
     let (_, f) = explain("corpus/c15a-ort16-colab-p100-cpu-pkg-shadows-gpu-cuda101.txt");

@@ -15,10 +15,11 @@ use crate::inventory::{Fact, GpuVendor, OsKind, PciDevice};
 regex_fn!(
     clue_re,
     r"(?ix-u)
-    (?P<mac>\bapple\s+m[1-5]\b|@[a-z0-9-]*-mbp\b|\bm[1-5](?:\s+(?:pro|max|ultra))?\s+(?:macs?|macbooks?|chips?)\b|\bon\s+(?:an?\s+|my\s+)?mac\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bmacosx_[0-9]{2}_[0-9]+_(?:arm64|universal2)\b|\bdarwin\b|[\s\x22'(](?-i:/Users/)[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
+    (?P<mac>\bapple\s+m[1-5]\b|\bapple\s+silicon\b|@[a-z0-9-]*-mbp\b|\bm[1-5](?:\s+(?:pro|max|ultra))?\s+(?:macs?|macbooks?|chips?)\b|\bon\s+(?:an?\s+|my\s+)?mac\b|\bplatform:\s*m[1-5]\b|\bm[1-5]\s+(?:pro|max|ultra)\b|\bmacbook|\bmac\s?mini\b|\bmac\s?studio\b|\bimac\b|\bmacos\b|\bmac\s?os\s?x\b|\bosx-arm64\b|\bmacosx_[0-9]{2}_[0-9]+_(?:arm64|universal2)\b|\bdarwin\b|[\s\x22'(](?-i:/Users/)[a-z0-9._-]+/|/opt/homebrew/|\bchipset\s+model:\s*apple|\bmetal\s+support:|\bmps\s+backend\b)
     |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/|\bwindows\s+subsystem\s+for\s+linux\b|/dev/dxg\b)
     |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|^\s*(?:os|platform|operating\s+system)\s*:\s*windows\b|^\s*on\s+windows\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
     |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}(?:\s?xtx?)?\b|\bamd\s*(?:显卡|顯示卡)|\b(?:an?|my|the|with)\s+amd\s+(?:gpu|card|graphics)s?\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\b[5-9][0-9]{2}0\s?xtx?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|(?:^|[\s\x22'(=:,])amdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b|\bamd\s+(?:gpus?\s+)?support\b|\bsupport\s+(?:for\s+)?amd\s+gpus?\b)
+    |(?P<vgpu>\bvirtualization\s+mode\s*:\s*vgpu\b|\bvgpu\s+(?:profiles?|guest|vms?)\b|\bfractional\s+(?:vgpu|gpu|l4|g4)s?\b)
     |(?P<colab>\bgoogle\s+colab\b|\bcolab\.research\.google\.com\b|\bcolab\s+(?:notebook|runtime|instance)s?\b|\bin\s+colab\b|\bon\s+colab\b|/dist-packages/google/colab/)
     |(?P<jetson>\bjetson\b|\btegra\b|\bl4t\b|\bjetpack\b|\bnvidia-l4t|\bagx\s+orin\b|\borin\s+nano\b|\bxavier\b)
     |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\benabled\s+mig\s+mode\s+for\s+gpu\b|\bmig-[0-9a-f]{8}-|\bmig\s+(?:a100|a30|h100|h200|h800|a800|b200|gb200)\b|\b(?:a100|a30|h100|h200)\s+(?:with\s+)?mig\b|\bmig\s+(?:instances?|partitions?|slices?|devices?)\b|\bmulti-instance\s+gpu\b|\bpartitioned\s+(?:nvidia\s+)?(?:a100|a30|h100|h200|h800|a800|b200)\b)
@@ -136,6 +137,7 @@ pub struct Clues {
     amd: Option<(String, String)>,
     jetson: Option<String>,
     colab: Option<String>,
+    vgpu: Option<String>,
     docker_run: Option<(bool, String)>,
     docker_other: Option<String>,
     in_container: Option<String>,
@@ -267,6 +269,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if m.name("colab").is_some() {
                 first(&mut c.colab);
+            }
+            if m.name("vgpu").is_some() {
+                first(&mut c.vgpu);
             }
             if c.linux_driver_pkg.is_none() && m.name("wsl").is_some() && driver_in_wsl(&lower) {
                 c.linux_driver_pkg = Some((
@@ -708,6 +713,10 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     }
     if let Some(src) = &c.colab {
         s.colab
+            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
+    }
+    if let Some(src) = &c.vgpu {
+        s.vgpu
             .get_or_insert_with(|| Fact::new(true, src).with_note(note));
     }
     if let Some((r, src)) = &c.l4t_host {

@@ -594,6 +594,11 @@ pub static CATALOG: &[Entry] = &[
     // (or a Makefile's default) names a directory that holds no toolkit.
     ex("nvcc-missing-at-toolkit-path", "/bin/nvcc", &["ommand not found", "o such file or directory", ": not found"], K::ToolkitNotFound, None,
         "make[1]: /usr/local/cuda/bin/nvcc: Command not found", nvcc_missing_at),
+    // --- features a device or platform lacks -------------------------------------------------------
+    ea("cuda-801-not-supported", "operation not supported", &["cuda error 801", "cudaerrornotsupported", "cuda_error_not_supported", "cuda error: operation not supported", "cuda failure", "cudamallocasync"], K::CudaFeatureUnsupported, Some(801),
+        "nanovdb/cuda/DeviceResource.h:22 CUDA error 801: operation not supported"),
+    e("xla-no-vmm", "does not support CUDA Virtual Memory Management", K::CudaFeatureUnsupported, None,
+        "  Device 0 does not support CUDA Virtual Memory Management (VMM)."),
     e("xla-libdevice-not-found", "libdevice not found at", K::XlaLibdeviceMissing, None,
         "2023-06-06 21:40:11.673658: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc"),
     // nvidia-smi crashing inside WSL2: the Windows driver's WSL components.
@@ -606,7 +611,9 @@ pub static CATALOG: &[Entry] = &[
         "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device"),
     e("dataloader-insufficient-shm", "insufficient shared memory (shm)", K::ShmExhausted, None,
         "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)."),
-    e("tf-no-cuda-drivers", "Could not find cuda drivers on your machine", K::LibcudaMissing, None,
+    // Despite its words, TensorFlow's cudart stub says this when it cannot load
+    // libcudart (the CUDA runtime of TF's major), not the driver.
+    e("tf-no-cuda-drivers", "Could not find cuda drivers on your machine", K::CudaLibraryMissing, None,
         "I external/local_tsl/tsl/cuda/cudart_stub.cc:31] Could not find cuda drivers on your machine, GPU will not be used."),
     // --- onnxruntime ------------------------------------------------------------------------------
     e("ort-providers-cuda-load", "onnxruntime_providers_cuda", K::OrtCudaProviderFailed, None,
@@ -819,6 +826,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("torch-device-assert", &["https://github.com/pytorch/pytorch/issues/130181"]),
     ("nvml-rm-version-mismatch", &["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18: RM has detected an NVML/RM version mismatch)", "https://github.com/recommenders-team/recommenders/issues/1287"]),
     ("pynvml-lib-rm-version-mismatch", &["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18; pynvml raises it as NVMLError_LibRmVersionMismatch)", "https://github.com/recommenders-team/recommenders/issues/1287"]),
+    ("tf-no-cuda-drivers", &["https://github.com/openxla/xla/blob/main/xla/tsl/cuda/cudart_stub.cc (GetDsoHandle: GetCudaRuntimeDsoHandle failing logs 'Could not find cuda drivers on your machine, GPU will not be used')"]),
+    ("cuda-801-not-supported", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNotSupported = 801)", "https://github.com/AcademySoftwareFoundation/openvdb/issues/2255"]),
+    ("xla-no-vmm", &["https://github.com/openxla/xla/issues/49252 (CudaExecutor::Init refuses a device without virtual memory management)"]),
     ("xla-libdevice-not-found", &["https://github.com/tensorflow/tensorflow/blob/732e2b91ab70ce6fbb2fd5fc65b5ebae06c6f881/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc (GetLibdeviceDir; the XLA_FLAGS advice)", "https://github.com/conda-forge/tensorflow-feedstock/issues/296"]),
     ("nvcc-missing-at-toolkit-path", &["https://github.com/NVIDIA/cuda-samples/blob/master/Samples/0_Introduction/vectorAdd/Makefile (CUDA_PATH ?= /usr/local/cuda; NVCC := $(CUDA_PATH)/bin/nvcc)", "https://github.com/NVIDIA/cuda-samples/issues/127"]),
     ("nvcc-path-holds-a-list", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home: nvcc is os.path.join(CUDA_HOME, 'bin', 'nvcc'))", "https://github.com/facebookresearch/maskrcnn-benchmark/issues/132"]),
@@ -2517,7 +2527,13 @@ fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
         .or_else(|| missing_library(focus))?;
     let kind = classify_library(&lib)?;
     // TensorFlow probes TensorRT (libnvinfer) for TF-TRT only; its absence is a warning TF prints on every start.
-    if lib.starts_with("libnvinfer") && (l.contains("dso_loader") || l.contains("TF-TRT")) {
+    // Paddle probes it the same way at import ("TensorRT dynamic library (libnvinfer.so)
+    // that Paddle depends on is not configured correctly"): only Paddle's TensorRT engine needs it.
+    if lib.starts_with("libnvinfer")
+        && (l.contains("dso_loader")
+            || l.contains("TF-TRT")
+            || l.contains("TensorRT dynamic library"))
+    {
         return None;
     }
     if kind == K::LibcudaMissing && l.contains("/usr/lib/wsl/lib") {

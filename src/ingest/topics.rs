@@ -82,6 +82,8 @@ const HARMLESS: &[&str] = &[
     "tf-trt warning",
     "could not find tensorrt",
     "could not load dynamic library 'libnvinfer",
+    // Paddle's probe of its optional TensorRT engine at import.
+    "tensorrt dynamic library (libnvinfer",
     // TensorFlow's plugin registration noise.
     "unable to register cudnn factory",
     // collect_env when torch's own cuDNN is the only one.

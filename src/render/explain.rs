@@ -210,6 +210,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
     let st = &inv.setting;
     let flags = [
         ("Jetson", &st.jetson),
+        ("NVIDIA vGPU profile", &st.vgpu),
         ("docker run gives GPUs", &st.docker_run_gpus),
         ("Ray task without num_gpus", &st.ray_without_gpus),
         ("Slurm job asks for GPUs", &st.slurm_gpus),

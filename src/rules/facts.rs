@@ -37,6 +37,33 @@ pub fn is_kubernetes(inv: &Inventory) -> bool {
             .is_some_and(|f| f.value == "kubernetes")
 }
 
+/// An NVIDIA vGPU profile: the report says so (`Virtualization Mode: VGPU`, a
+/// fractional cloud GPU), or a GPU's name is a profile's (`NVIDIA A40-48C`,
+/// `GRID T4-16Q`, `... DC-1-24Q`: compute and workstation profiles end in C and Q).
+/// Returns (what, source).
+pub fn vgpu(inv: &Inventory) -> Option<(String, String)> {
+    if let Some(v) = inv.setting.vgpu.as_ref().filter(|v| v.value) {
+        return Some(("the report names a vGPU".into(), v.source.clone()));
+    }
+    let profile = |t: &str| {
+        let Some((head, tail)) = t.rsplit_once('-') else {
+            return false;
+        };
+        let Some(num) = tail.strip_suffix(['Q', 'C']) else {
+            return false;
+        };
+        !num.is_empty()
+            && num.bytes().all(|b| b.is_ascii_digit())
+            && head.bytes().any(|b| b.is_ascii_digit())
+            && head.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+    };
+    inv.gpus
+        .iter()
+        .filter_map(|g| g.name.as_ref())
+        .find(|n| n.value.split_whitespace().any(profile))
+        .map(|n| (n.value.clone(), n.source.clone()))
+}
+
 pub fn os_kind(inv: &Inventory) -> Option<OsKind> {
     inv.os.kind.as_ref().map(|f| f.value)
 }

@@ -246,6 +246,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "XLA compiled with a ptxas older than the GPU (a CUDA toolkit's bin directory on PATH before the ptxas that jax's own CUDA wheels bring), so its PTX does not load",
             "which ptxas; ptxas --version; pip list | grep -i nvidia-cuda-nvcc",
         ),
+        CudaFeatureUnsupported => (
+            "CUDA refused an operation this device or platform does not support (error 801, operation not supported): memory pools (cudaMallocAsync), virtual memory management or unified memory, which vGPU profiles, Windows TCC mode and some platforms lack",
+            "nvidia-smi -q | grep -i -E 'virtualization|driver model|product name'; and the device's attributes (cudaDevAttrMemoryPoolsSupported, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED)",
+        ),
         XlaLibdeviceMissing => (
             "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice (nvvm/libdevice/libdevice.10.bc) in the directories it searched",
             "echo $XLA_FLAGS; ls $CONDA_PREFIX/lib/nvvm/libdevice /usr/local/cuda/nvvm/libdevice; pip list | grep -i nvidia-cuda-nvcc",
@@ -382,6 +386,16 @@ fn amd_only(inv: &Inventory) -> bool {
     facts::has_amd_gpu(inv) && !inv.has_nvidia_hardware()
 }
 
+/// A GPU the report shows in Windows' TCC driver model.
+fn tcc(inv: &Inventory) -> bool {
+    use crate::inventory::DriverModel;
+    inv.gpus.iter().any(|g| {
+        g.driver_model
+            .as_ref()
+            .is_some_and(|m| m.value == DriverModel::Tcc)
+    })
+}
+
 fn flag(f: &Option<crate::inventory::Fact<bool>>) -> Option<bool> {
     f.as_ref().map(|f| f.value)
 }
@@ -410,6 +424,15 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
             .gpus
             .iter()
             .any(|g| g.mig.as_ref().is_some_and(|m| m.value.enabled));
+    // WSL2 exposes the GPU through the Windows driver, without every Linux CUDA feature.
+    if k == ErrorKind::CudaFeatureUnsupported && facts::is_wsl(inv) {
+        return Some("ERR073");
+    }
+    // A backend that found no usable device because the device refused a feature
+    // it needs (XLA without VMM on a vGPU): the feature, not MIG or visibility.
+    if no_gpu && has(ErrorKind::CudaFeatureUnsupported) && facts::vgpu(inv).is_some() {
+        return Some("ERR072");
+    }
     if no_gpu && mig {
         return Some("ERR024");
     }
@@ -712,6 +735,12 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
             f.push_evidence("began after an update", "true", &u.source);
         }
     }
+    // The vGPU profile that makes a refused feature this rule's error.
+    if let (true, Some((what, at))) = (rule.code == "ERR072", facts::vgpu(inv)) {
+        for f in &mut out {
+            f.push_evidence("NVIDIA vGPU profile", &what, &at);
+        }
+    }
     if let Some((message, fix)) = special {
         for f in &mut out {
             if let Some(m) = message {
@@ -794,6 +823,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         "ERR015" if say("libnvinfer") => explained(
             "Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)",
             "install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them",
+        ),
+        // TensorFlow's cudart stub: the CUDA runtime, whatever the message says of drivers.
+        "ERR017" if say("could not find cuda drivers on your machine") => explained(
+            "Observed error: TensorFlow could not load the CUDA runtime (libcudart of the CUDA major it was built for). Despite the words 'cuda drivers', this is not about the NVIDIA driver: TensorFlow's CUDA libraries are not installed (pip's tensorflow brings them only as `tensorflow[and-cuda]`, 2.14 and later), are of another CUDA major than TensorFlow's (an image or toolkit of another CUDA), or are not on the loader path. On a machine without an NVIDIA GPU the message is expected. To be sure, run: python -c \"import tensorflow as tf; print(tf.__version__, tf.sysconfig.get_build_info())\"; pip list | grep -i nvidia",
+            "install TensorFlow's CUDA libraries: `pip install 'tensorflow[and-cuda]'` (TensorFlow 2.14 and later, Linux), or a CUDA and cuDNN of the versions TensorFlow's tested-build table names for its release; in a container use a base image of TensorFlow's CUDA major",
         ),
         // Windows' loader: nvcuda.dll lacks an entry point the program links.
         "ERR002" if say("could not be located in the dynamic link library nvcuda.dll") => explained(
@@ -971,6 +1005,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         }
     }
     match code {
+        // Not supported, with no vGPU or TCC in sight: the platform is one
+        // candidate among a driver, a program or a GPU that lacks the feature.
+        "ERR072" if facts::vgpu(inv).is_none() && !tcc(inv) => Some("Observed error: CUDA reported an operation as not supported on this device or platform (error 801). That happens where the GPU is exposed without the feature (an NVIDIA vGPU profile in a VM, Windows TCC mode, WSL2) or where the GPU or driver is too old for it; the report does not show which. To be sure, run: nvidia-smi -q | grep -i -E 'virtualization|driver model|product name'".into()),
         // Error 804 in a container: the image's compat libraries, or the toolkit's injection of them.
         "ERR003" if facts::in_container(inv) => Some("Observed error: CUDA error 804 inside a container: CUDA's forward-compatibility libraries (cuda-compat) were loaded on a GPU that does not support forward compatibility (GeForce and most workstation GPUs). They come from the image (its compat directory on the loader path, for a CUDA newer than the host driver) or from the container toolkit that mounted them (nvidia-container-toolkit 1.4.0 did): either upgrade the host driver to the image's CUDA, so nothing needs them, or keep them off the container's loader path (another toolkit release, an image made for the host driver's CUDA). To be sure, run inside the container: ldconfig -p | grep -i compat; echo $LD_LIBRARY_PATH; and on the host: nvidia-smi; nvidia-ctk --version".into()),
         // Error 804 on a host, with no compat libraries in sight: a half-applied
@@ -1120,6 +1157,12 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                         f.push_evidence("host driver version", d.value.to_string(), &d.source);
                     }
                 }
+            }
+            "ERR073" => {
+                if let Some(w) = inv.wsl.is_wsl.as_ref() {
+                    f.push_evidence("WSL2", w.value, &w.source);
+                }
+                f.message = "Observed error under WSL2: CUDA reported an operation as not supported (error 801). WSL2 runs CUDA through the Windows driver with documented limits (no full managed memory support, limited pinned memory), so a program that relies on one of them fails there whatever the versions. To be sure, read the program's WSL2 notes for this GPU, or try it on native Linux".into();
             }
             "ERR066" => {
                 add("Google Colab", &s.colab);
@@ -1848,6 +1891,13 @@ observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Cate
     "Point XLA at a CUDA directory that holds nvvm/libdevice/libdevice.10.bc: `export XLA_FLAGS=--xla_gpu_cuda_data_dir=/usr/local/cuda-12.x` (or `$CONDA_PREFIX/lib` after `conda install -c nvidia cuda-nvcc`), set where the program starts (the kernel's or service's environment); or install the framework's CUDA extra, which brings the nvcc wheel with libdevice (`pip install 'tensorflow[and-cuda]'`, `pip install 'jax[cuda12]'`).",
     ["https://github.com/tensorflow/tensorflow/blob/732e2b91ab70ce6fbb2fd5fc65b5ebae06c6f881/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc (GetLibdeviceDir: <root>/nvvm/libdevice over the candidate CUDA roots; 'setting the environment variable XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/cuda will work')", "https://www.tensorflow.org/install/pip (TensorFlow 2.12, Ubuntu 22.04: cuda-nvcc, XLA_FLAGS=--xla_gpu_cuda_data_dir=$CONDA_PREFIX/lib/ and libdevice.10.bc under nvvm/libdevice)", "https://github.com/conda-forge/tensorflow-feedstock/issues/296"]);
 
+observed_rule!(ERR072, check_err072, "ERR072", "observed-cuda-feature-unsupported", Category::PlatformPosture, Severity::Error,
+    [CudaFeatureUnsupported], [],
+    "CUDA reported an operation as not supported on this device or platform (error 801; XLA's 'does not support CUDA Virtual Memory Management'). An error where the report shows an NVIDIA vGPU profile, a warning elsewhere.",
+    "Some CUDA features depend on how the GPU is exposed, not on versions: NVIDIA vGPU profiles in a VM (fractional cloud GPUs, time-sliced or MIG-backed profiles) have unified memory as a per-vGPU setting the hypervisor may leave off, and report memory pools (cudaMallocAsync) or virtual memory management (cuMemCreate, which recent XLA requires) as unsupported; Windows TCC mode lacks memory pools. A program that needs such a feature fails with error 801 whatever the driver and CUDA versions.",
+    "Run on a GPU exposed whole (passthrough or bare metal, a full-GPU cloud instance), or have the hypervisor enable the feature for the vGPU (unified memory is a per-vGPU setting), or use the program's path without it (a non-async allocator, an older release that does not require VMM).",
+    ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNotSupported = 801: the operation is not supported on the current system or device)", "https://docs.nvidia.com/ai-enterprise/release-8/8.1/infra-software/vgpu/features/p2p.html (unified virtual memory is set per vGPU, e.g. pciPassthru<n>.cfg.enable_uvm on vSphere)", "https://github.com/AcademySoftwareFoundation/openvdb/issues/2255"]);
+
 observed_rule!(ERR061, check_err061, "ERR061", "observed-library-from-loader-path", Category::EnvVar, Severity::Warning,
     [LoaderPathOverride], [],
     "A program reports that a CUDA runtime library came from a directory on LD_LIBRARY_PATH, not from the copy it manages itself.",
@@ -1868,6 +1918,13 @@ setting_rule!(ERR064, check_err064, "ERR064", "observed-openvino-gpu-on-nvidia",
     "OpenVINO's `GPU` device is its intel_gpu plugin, built on OpenCL/Level Zero for Intel integrated and Arc/Data Center GPUs. An NVIDIA GPU is refused ('invalid vendor type') or found without kernels, whatever its driver: nothing on the NVIDIA side fixes it.",
     "Run OpenVINO on the `CPU` device (or an Intel GPU if the machine has one), or use the NVIDIA GPU through a CUDA runtime instead: onnxruntime-gpu's CUDA or TensorRT execution provider, TensorRT, or the framework's own CUDA build.",
     ["https://docs.openvino.ai/2024/about-openvino/release-notes-openvino/system-requirements.html (GPU: Intel integrated and discrete GPUs)", "https://github.com/openvinotoolkit/openvino/issues/97", "https://github.com/intel/openvino-plugins-ai-audacity/issues/144"]);
+
+setting_rule!(ERR073, check_err073, "ERR073", "observed-feature-unsupported-under-wsl", Category::Wsl, [],
+    "CUDA reported an operation as not supported (error 801) under WSL2, which lacks some of the CUDA features native Linux has.",
+    "An error 801 ('operation not supported', CUDA_ERROR_NOT_SUPPORTED) in a report from WSL2.",
+    "Under WSL2 the GPU is driven by the Windows driver through /dev/dxg, and CUDA there has documented limits: full managed (unified) memory support is not available, pinned system memory is limited, and some libraries' allocators or features need what native Linux provides. A program that relies on one fails with error 801 whatever the versions.",
+    "Use the program's settings that avoid the feature (a plain device allocator instead of managed memory or memory pools), check the library's WSL2 support notes for this GPU, or run it on native Linux.",
+    ["https://docs.nvidia.com/cuda/wsl-user-guide/index.html (known limitations for Linux CUDA applications)", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNotSupported = 801)"]);
 
 pub static ERR050: Rule = Rule {
     code: "ERR050",
@@ -1993,5 +2050,5 @@ pub static RULES: &[&Rule] = &[
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
-    &ERR071,
+    &ERR071, &ERR072, &ERR073,
 ];

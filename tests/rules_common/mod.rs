@@ -871,6 +871,12 @@ fn firing_rest(code: &str) -> Inventory {
             i.container.runtime = f("docker".into(), "input line 1");
         }),
         "ERR065" => pasted(ToolkitNotFound, "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
+        "ERR072" => in_setting(CudaFeatureUnsupported, "nanovdb/cuda/DeviceResource.h:22 CUDA error 801: operation not supported", |i| {
+            i.setting.vgpu = f(true, "input line 2");
+        }),
+        "ERR073" => in_setting(CudaFeatureUnsupported, "RuntimeError: CUDA error encountered at: null_mask.cu:93: 801 cudaErrorNotSupported operation not supported.", |i| {
+            i.wsl.is_wsl = f(true, "input line 1");
+        }),
         "ERR071" => pasted(XlaLibdeviceMissing, "W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc"),
         "ERR063" => pasted(PtxasOlderThanGpu, "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9"),
         "ERR036" => B::linux()
@@ -1462,6 +1468,12 @@ fn near_miss_rest(code: &str) -> Inventory {
             .error(ToolkitNotFound, "unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory")
             .env_var("CUDA_HOME", "/usr/local/cuda:")
             .build(),
+        // The same refusal on native Linux is ERR072's, not WSL's.
+        "ERR073" => pasted(CudaFeatureUnsupported, "RuntimeError: CUDA error encountered at: null_mask.cu:93: 801 cudaErrorNotSupported operation not supported."),
+        // An out-of-memory error names no feature the device lacks.
+        "ERR072" => in_setting(OutOfMemory, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB", |i| {
+            i.setting.vgpu = f(true, "input line 2");
+        }),
         // XLA's search list alone is a warning on setups that work.
         "ERR071" => pasted(Other, "W external/xla/xla/service/gpu/nvptx_compiler.cc:760] Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime failures"),
         "ERR063" => pasted(Other, "INTERNAL: Failed to load PTX text as a module: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid"),
