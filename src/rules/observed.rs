@@ -824,6 +824,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)",
             "install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them",
         ),
+        // jax's CUDA plugin packages of another release than jaxlib.
+        "ERR026" if say("jax plugin configuration error") => explained(
+            "Observed error: jax's CUDA plugin (jax-cuda12-plugin / jax-cuda12-pjrt) failed to initialize against the installed jaxlib: the plugin packages are of another jax release than jaxlib, and call what that jaxlib lacks (or no longer has). To be sure, run: pip list | grep -i -E '^jax'",
+            "install jax, jaxlib and the CUDA plugin packages at one release: `pip install -U \"jax[cuda12]==X.Y.Z\"` with X.Y.Z the jax version wanted (or `pip install -U \"jax[cuda12]\"` for the newest)",
+        ),
         // TensorFlow's cudart stub: the CUDA runtime, whatever the message says of drivers.
         "ERR017" if say("could not find cuda drivers on your machine") => explained(
             "Observed error: TensorFlow could not load the CUDA runtime (libcudart of the CUDA major it was built for). Despite the words 'cuda drivers', this is not about the NVIDIA driver: TensorFlow's CUDA libraries are not installed (pip's tensorflow brings them only as `tensorflow[and-cuda]`, 2.14 and later), are of another CUDA major than TensorFlow's (an image or toolkit of another CUDA), or are not on the loader path. On a machine without an NVIDIA GPU the message is expected. To be sure, run: python -c \"import tensorflow as tf; print(tf.__version__, tf.sysconfig.get_build_info())\"; pip list | grep -i nvidia",
