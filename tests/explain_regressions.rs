@@ -1716,6 +1716,22 @@ fn a_feature_the_device_lacks_is_the_platform_s_on_a_vgpu() {
 }
 
 #[test]
+fn flash_attention_refusing_a_blackwell_gpu_is_its_old_check() {
+    let msg = "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n";
+    // A Blackwell GPU: the build predates it, one cause read in two links, both errors.
+    let (_, f) = explain_text("t", &format!("GPU: NVIDIA GeForce RTX 5090\n{msg}"));
+    for code in ["ERR004", "ERR026"] {
+        let e = f.iter().find(|f| f.code == code).expect(code);
+        assert_eq!(e.severity, Severity::Error, "{code}: {f:?}");
+        assert!(e.message.contains("2.7.3"), "{}", e.message);
+    }
+    // A Turing GPU: FlashAttention 2's real floor, the extension alone.
+    let (_, f) = explain_text("t", &format!("GPU: Tesla T4\n{msg}"));
+    assert!(f.iter().any(|f| f.code == "ERR026"), "{f:?}");
+    assert!(!f.iter().any(|f| f.code == "ERR004"), "{f:?}");
+}
+
+#[test]
 fn onnxruntime_left_with_the_cpu_provider_only() {
     // onnxruntime#6183: only ['CPUExecutionProvider'] available (the CPU package shadows the GPU one).
     let (_, f) = explain("corpus/c15a-ort16-colab-p100-cpu-pkg-shadows-gpu-cuda101.txt");

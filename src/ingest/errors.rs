@@ -489,8 +489,10 @@ pub static CATALOG: &[Entry] = &[
     // flash-attn's setup.py checks the nvcc it builds with (FA2: 11.6, FA3 in hopper/: 12.3).
     ea("flash-attn-needs-newer-nvcc", "is only supported on CUDA", &["FlashAttention"], K::ToolkitTorchMismatch, None,
         "RuntimeError: FlashAttention is only supported on CUDA 11.6 and above.  Note: make sure nvcc has a supported version by running nvcc -V."),
-    e("flash-attn-needs-ampere", "FlashAttention only supports Ampere GPUs or newer", K::ExtensionMismatch, None,
-        "RuntimeError: FlashAttention only supports Ampere GPUs or newer."),
+    // Below Ampere the limit is real; on Blackwell it is the check of a build before
+    // flash-attn 2.7.3 (sm_8x and sm_90 only), which then also lacks the GPU's kernels.
+    ex("flash-attn-needs-ampere", "FlashAttention only supports Ampere GPUs or newer", &[], K::ExtensionMismatch, None,
+        "RuntimeError: FlashAttention only supports Ampere GPUs or newer.", flash_attn_ampere),
     e("torch-device-assert", "device < num_gpus INTERNAL ASSERT FAILED", K::NoVisibleDevices, None,
         "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch."),
     e("ollama-nvml-init-failure-9", "nvml vram init failure: 9", K::SmiNoDriver, Some(9),
@@ -825,7 +827,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-invalid-device-function", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidDeviceFunction = 98: the kernel is not compiled for this device's architecture)", "https://github.com/pjreddie/darknet/issues/686", "https://github.com/PaddlePaddle/Paddle/issues/15183"]),
     ("undefined-symbol", &["https://github.com/Dao-AILab/flash-attention/issues/1644", "https://github.com/Dao-AILab/flash-attention/issues/931", "https://github.com/pytorch/audio/issues/171"]),
     ("xformers-built-for", &["https://github.com/facebookresearch/xformers/issues/874", "https://github.com/LykosAI/StabilityMatrix/issues/1276"]),
-    ("flash-attn-needs-ampere", &["https://github.com/Dao-AILab/flash-attention/issues/762"]),
+    ("flash-attn-needs-ampere", &["https://github.com/Dao-AILab/flash-attention/issues/762", "https://github.com/Dao-AILab/flash-attention/commit/bbb21d6533e9c8d6537e58843df288af86f57193 (first in v2.7.3: the check accepted only sm_8x and sm_90 before, any CC >= 8.0 after)"]),
     ("torch-device-assert", &["https://github.com/pytorch/pytorch/issues/130181"]),
     ("nvml-rm-version-mismatch", &["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18: RM has detected an NVML/RM version mismatch)", "https://github.com/recommenders-team/recommenders/issues/1287"]),
     ("pynvml-lib-rm-version-mismatch", &["https://docs.nvidia.com/deploy/nvml-api/ (NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18; pynvml raises it as NVMLError_LibRmVersionMismatch)", "https://github.com/recommenders-team/recommenders/issues/1287"]),
@@ -3027,6 +3029,23 @@ fn nvcc_path_list(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
                 c.src
             ),
         );
+    }
+    Some(k)
+}
+
+// A Blackwell GPU named anywhere in the report (compute capability 10.x or 12.x).
+regex_fn!(
+    blackwell_re,
+    r"(?i)\brtx\s*(?:pro\s*)?50[5-9]0(?:\s*(?:ti|d))?\b|\b(?:gb|b)[123]00\b|\bblackwell\b|\bsm_?1[02][01]\b"
+);
+
+/// FlashAttention's "only supports Ampere GPUs or newer" in a report about a
+/// Blackwell GPU: the build predates the GPU (flash-attn before 2.7.3 let only
+/// sm_8x and sm_90 through), so it lacks the GPU's kernels as well.
+fn flash_attn_ampere(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let blackwell = (0..c.doc.lines.len()).any(|j| blackwell_re().is_match(c.doc.text(j)));
+    if blackwell {
+        b.error(K::ArchNotCompiled, c.line, c.src, None);
     }
     Some(k)
 }

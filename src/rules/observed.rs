@@ -324,6 +324,23 @@ pub fn settle_competing(findings: &mut [Finding]) {
     if categories.len() < 2 {
         return;
     }
+    // One message that names two links of the chain at once (FlashAttention's
+    // check on a GPU newer than the build: the extension and the architecture)
+    // is one cause, not competing ones.
+    let first_error = |f: &Finding| {
+        f.evidence
+            .iter()
+            .find(|e| e.fact.starts_with("observed error"))
+            .map(|e| (e.value.clone(), e.source.clone()))
+    };
+    let messages: std::collections::BTreeSet<Option<(String, String)>> = findings
+        .iter()
+        .filter(|f| reading(f))
+        .map(first_error)
+        .collect();
+    if messages.len() == 1 && messages.iter().all(Option::is_some) {
+        return;
+    }
     for f in findings.iter_mut().filter(|f| reading(f)) {
         f.message.push_str(" (The messages in this report read as more than one cause, and nothing in it tells them apart: each is a warning until the commands named settle which.)");
         f.severity = Severity::Warning;
@@ -823,6 +840,15 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         "ERR015" if say("libnvinfer") => explained(
             "Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)",
             "install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them",
+        ),
+        // FlashAttention's GPU check on a GPU newer than the build knows.
+        "ERR004" if say("only supports ampere gpus or newer") => explained(
+            "Observed error: FlashAttention refused the GPU with 'only supports Ampere GPUs or newer' although the report names a Blackwell GPU: flash-attn builds before 2.7.3 let only compute capability 8.x and 9.0 through, and have no kernels for 10.x or 12.x. The build comes from the flash-attn package itself or from one bundled in another package (xformers, a model repo's pinned wheel). To be sure, run: pip list | grep -i -E 'flash|xformers'; nvidia-smi --query-gpu=name,compute_cap --format=csv",
+            "install flash-attn 2.7.3 or later built for this GPU's architecture and the installed torch (or the xformers or vLLM release that bundles one), or use torch's own attention (sdpa) instead",
+        ),
+        "ERR026" if say("only supports ampere gpus or newer") => explained(
+            "Observed error: FlashAttention refused the GPU ('only supports Ampere GPUs or newer'). On a GPU older than Ampere (compute capability below 8.0) that is FlashAttention 2's real limit; on a newer one it is the check of a build from before flash-attn 2.7.3, which let only 8.x and 9.0 through. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; pip list | grep -i -E 'flash|xformers'",
+            "below compute capability 8.0, use another attention implementation (torch's sdpa, xformers' own kernels) or FlashAttention 1; on a newer GPU install flash-attn 2.7.3 or later built for it and the installed torch",
         ),
         // jax's CUDA plugin packages of another release than jaxlib.
         "ERR026" if say("jax plugin configuration error") => explained(
