@@ -3,7 +3,7 @@
 //! major and a range of compute capabilities.
 
 use crate::finding::{Category, Finding, KbRef, Severity};
-use crate::inventory::{Inventory, PyPackage, PythonEnv};
+use crate::inventory::{ErrorKind, Inventory, PyPackage, PythonEnv};
 use crate::kb::tables::{ExtensionRow, Prebuilt};
 use crate::kb::{cmp_versions, series, Kb, KernelMatch};
 use crate::version::{parse_arch_list, ComputeCapability};
@@ -11,7 +11,7 @@ use crate::version::{parse_arch_list, ComputeCapability};
 use super::facts;
 use super::{CompatSemantic, Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&EXT001, &EXT002, &EXT003, &EXT004];
+pub static RULES: &[&Rule] = &[&EXT001, &EXT002, &EXT003, &EXT004, &EXT005];
 
 /// The public part of a version (`2.7.4.post1+cu12torch2.6` -> `2.7.4.post1`).
 fn public(v: &str) -> &str {
@@ -401,6 +401,91 @@ fn check_ext004(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         }
     }
     out
+}
+
+pub static EXT005: Rule = Rule {
+    code: "EXT005",
+    name: "kernel-image-missing-outside-torch",
+    category: Category::CompiledExtension,
+    severity: Severity::Warning,
+    summary: "'No kernel image is available' although the torch build carries kernels for every GPU: the missing kernels belong to another compiled package.",
+    semantics: &[CompatSemantic::Binary],
+    docs: Docs {
+        what_it_checks: "A 'no kernel image is available for execution on the device' error (CUDA error 209, not a compiler's refusal) in a report whose CUDA torch build has a known arch list that covers every NVIDIA GPU with a known compute capability.",
+        why_it_breaks: "torch's own operations run on such a GPU, so the kernel the program could not find comes from code compiled separately: a custom CUDA extension built by the project, a prebuilt wheel (xformers, a rasterizer, a quantization kernel) or the program's own binary, built with an arch list (TORCH_CUDA_ARCH_LIST, -gencode, CMAKE_CUDA_ARCHITECTURES) that leaves this GPU out.",
+        how_to_fix: "Find the package from the traceback (the module that raised the error) and install its build for this GPU and torch, or build it from source with this GPU's compute capability in its arch list (for torch extensions: `TORCH_CUDA_ARCH_LIST=X.Y pip install --no-build-isolation PACKAGE`).",
+        sources: &[
+            "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility",
+            "https://pytorch.org/docs/stable/cpp_extension.html (TORCH_CUDA_ARCH_LIST selects the architectures an extension is built for)",
+        ],
+    },
+    check: check_ext005,
+    superseded_by: &[],
+};
+
+fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
+    let errs: Vec<_> = inv
+        .errors
+        .iter()
+        .filter(|e| e.kind == ErrorKind::NoKernelImage && !super::arch::compiler_refused(e))
+        .collect();
+    let Some(first) = errs.first() else {
+        return vec![];
+    };
+    let gpus: Vec<_> = facts::nvidia_gpus(inv, kb)
+        .into_iter()
+        .filter(|g| g.cc.is_some())
+        .collect();
+    if gpus.is_empty() {
+        return vec![];
+    }
+    for t in facts::torch_views(inv, kb) {
+        if t.cuda().is_none() {
+            continue;
+        }
+        let Some(list) = &t.arch_list else { continue };
+        let covered = gpus.iter().all(|g| {
+            g.cc.as_ref().is_some_and(|cc| {
+                !matches!(
+                    kb.kernels_for_gpu(&list.value, cc.value),
+                    KernelMatch::None { .. }
+                )
+            })
+        });
+        if !covered {
+            continue;
+        }
+        let names: Vec<String> = gpus
+            .iter()
+            .map(|g| {
+                format!(
+                    "{} (compute capability {})",
+                    g.label,
+                    g.cc.as_ref().map_or("?".into(), |c| c.value.to_string())
+                )
+            })
+            .collect();
+        let cc = gpus[0]
+            .cc
+            .as_ref()
+            .map_or("X.Y".into(), |c| c.value.to_string());
+        let mut f = EXT005
+            .finding(format!(
+                "The program reported no kernel image for the device, yet {} carries kernels for {}: the kernels that are missing belong to another compiled package loaded beside torch (a custom CUDA extension, a prebuilt wheel such as xformers or a rasterizer, or the program's own binary) built without this GPU's architecture.",
+                t.label,
+                names.join(", ")
+            ))
+            .evidence("observed error", &first.text, &first.source);
+        f = t.cite_arch(t.cite_version(f));
+        for g in &gpus {
+            f = g.cite_cc(f);
+        }
+        return vec![f.fix_command(
+            format!("TORCH_CUDA_ARCH_LIST={cc} pip install --no-build-isolation --force-reinstall --no-deps PACKAGE"),
+            Some("PACKAGE: the extension the traceback names (its module raised the error); or install that package's prebuilt build for this GPU and torch".into()),
+        )];
+    }
+    vec![]
 }
 
 #[cfg(test)]

@@ -324,9 +324,9 @@ pub fn settle_competing(findings: &mut [Finding]) {
     if categories.len() < 2 {
         return;
     }
-    // One message that names two links of the chain at once (FlashAttention's
-    // check on a GPU newer than the build: the extension and the architecture)
-    // is one cause, not competing ones.
+    // One message that names the extension and the architecture at once
+    // (FlashAttention's check on a GPU newer than the build) is one cause, not
+    // competing ones.
     let first_error = |f: &Finding| {
         f.evidence
             .iter()
@@ -338,7 +338,9 @@ pub fn settle_competing(findings: &mut [Finding]) {
         .filter(|f| reading(f))
         .map(first_error)
         .collect();
-    if messages.len() == 1 && messages.iter().all(Option::is_some) {
+    let pair: std::collections::BTreeSet<Category> =
+        [Category::ArchUnsupported, Category::CompiledExtension].into();
+    if categories == pair && messages.len() == 1 && messages.iter().all(Option::is_some) {
         return;
     }
     for f in findings.iter_mut().filter(|f| reading(f)) {

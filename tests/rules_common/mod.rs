@@ -765,6 +765,12 @@ fn firing_rest(code: &str) -> Inventory {
         "EXT002" => ext_fixture("flash-attn2-t1000-turing"),
         "EXT003" => ext_fixture("flash-attn-nvcc-121-torch-cu117"),
         "EXT004" => ext_fixture("torch-cuda-arch-list-misses-3090"),
+        "EXT005" => B::linux()
+            .driver("550.54.14", Some("12.4"))
+            .gpu("NVIDIA GeForce RTX 2070 SUPER")
+            .torch("2.5.1+cu124", Some("12.4"))
+            .error(NoKernelImage, "RuntimeError: CUDA error: no kernel image is available for execution on the device")
+            .build(),
         "ERR019" => in_setting(NoNvidiaDriver, "Found no NVIDIA driver on your system", |i| {
             i.os.kind = f(OsKind::Macos, "input line 3");
         }),
@@ -1297,6 +1303,13 @@ fn near_miss_rest(code: &str) -> Inventory {
         "EXT002" => ext_fixture("flash-attn2-a100-near-miss"),
         "EXT003" => ext_fixture("flash-attn-nvcc-117-torch-cu117-near-miss"),
         "EXT004" => ext_fixture("torch-cuda-arch-list-covers-gpu"),
+        // torch itself has no kernel for the GPU: ARCH001's case, not another package's.
+        "EXT005" => B::linux()
+            .driver("570.124.04", Some("12.8"))
+            .gpu("NVIDIA GeForce RTX 5090")
+            .torch("2.5.1+cu124", Some("12.4"))
+            .error(NoKernelImage, "RuntimeError: CUDA error: no kernel image is available for execution on the device")
+            .build(),
         "ERR019" => with_error(firing("PLAT001"), TorchNotCompiledWithCuda),
         "ERR020" => with_error(firing("WHL002"), InsufficientDriver),
         "ERR021" => {
