@@ -247,7 +247,7 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "which ptxas; ptxas --version; pip list | grep -i nvidia-cuda-nvcc",
         ),
         CudaFeatureUnsupported => (
-            "CUDA refused an operation this device or platform does not support (error 801, operation not supported): memory pools (cudaMallocAsync), virtual memory management or unified memory, which vGPU profiles, Windows TCC mode and some platforms lack",
+            "the device or platform lacks a CUDA feature the program needs (error 801 'operation not supported', or the feature reported as unsupported): memory pools (cudaMallocAsync), virtual memory management or unified memory, which vGPU profiles, Windows TCC mode and some platforms lack",
             "nvidia-smi -q | grep -i -E 'virtualization|driver model|product name'; and the device's attributes (cudaDevAttrMemoryPoolsSupported, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED)",
         ),
         XlaLibdeviceMissing => (
