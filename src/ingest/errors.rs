@@ -375,6 +375,9 @@ pub static CATALOG: &[Entry] = &[
     // A program's own start-up check of the driver (Modular's MAX).
     ea("app-minimum-driver", "requires a minimum driver version of", &["driver"], K::DriverTooOld, None,
         "ValueError: failed to create device: MAX doesn't support your current NVIDIA GPU driver. MAX requires a minimum driver version of 550 and CUDA version 12.4. The driver version MAX detected is: 12.2."),
+    // Mojo's newer wording of the same check.
+    ea("app-driver-not-supported-required", "driver version is not supported", &["required: driver version"], K::DriverTooOld, None,
+        "> `Your current NVIDIA GPU driver version is not supported. Required: driver version >= 580 (CUDA >= 13.0) Detected: 540.4.0 (CUDA 12.6)`"),
     e("nvenc-api-version", "Driver does not support the required nvenc API version", K::DriverTooOld, None,
         "[h264_nvenc @ 0x55d5c0c0] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0"),
     ea("nvenc-invalid-version", "invalid version (15)", &["nvenc"], K::DriverTooOld, None,
@@ -862,6 +865,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ort-only-cpu-provider", &["https://github.com/microsoft/onnxruntime/issues/3787", "https://github.com/microsoft/onnxruntime/issues/6183", "https://github.com/pythongosssss/ComfyUI-WD14-Tagger/issues/23"]),
     ("tei-compute-cap-mismatch", &["https://github.com/huggingface/text-embeddings-inference/issues/15", "https://github.com/huggingface/text-embeddings-inference/issues/34", "https://github.com/huggingface/text-embeddings-inference/issues/652"]),
     ("container-cli-device-cgroup", &["https://github.com/NVIDIA/nvidia-docker/issues/1447 (cgroup subsystem devices not found: cgroup v2 before libnvidia-container 1.8)", "https://github.com/NVIDIA/k8s-device-plugin/issues/273 (libnvidia-container 1.8.0, with cgroup v2 support, GA on 2022-02-04)", "https://github.com/NVIDIA/nvidia-docker/issues/1486", "https://github.com/NVIDIA/libnvidia-container/issues/119", "https://github.com/NVIDIA/libnvidia-container/issues/151", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1093", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (rootless mode: nvidia-container-cli.no-cgroups)"]),
+    ("app-driver-not-supported-required", &["https://github.com/modular/mojo-gpu-puzzles/pull/256"]),
     ("app-minimum-driver", &["https://github.com/modular/modular/issues/4923"]),
     ("extension-wheel-other-torch", &["https://github.com/theroyallab/tabbyAPI/issues/285"]),
     ("torchvision-custom-ops", &["https://github.com/pytorch/vision/blob/main/torchvision/extension.py (_assert_has_ops: 'Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible')"]),
