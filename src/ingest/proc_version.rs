@@ -35,6 +35,14 @@ regex_fn!(
 );
 
 regex_fn!(
+    // `ii  cuda-toolkit-12-4  12.4.1-1  amd64 ...` (dpkg -l),
+    // `cuda-toolkit-13-0/unknown,now 13.0.0-1 amd64 [installed]` (apt list),
+    // `cuda-toolkit-12-4-12.4.1-1.x86_64` (rpm -qa): NVIDIA's toolkit package.
+    toolkit_pkg_re,
+    r"^(?:[a-z][a-z]\s+)?cuda-toolkit-([0-9]{1,2})-([0-9]{1,2})(?::[a-z0-9]+)?(?:/\S+\s+|\s+|-)([0-9]{1,2}\.[0-9]{1,2}\.[0-9]{1,3})(?:-[0-9a-z]+)?(?:[.\s]|$)"
+);
+
+regex_fn!(
     cli_info_re,
     r"^(NVRM version|CUDA version|Device Index|Model|Architecture):\s+(\S.*)$"
 );
@@ -148,6 +156,13 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         {
             dpkg_row(b, &c[1], &c[3], src);
             continue;
+        }
+
+        if t.contains("cuda-toolkit-") {
+            if let Some(c) = toolkit_pkg_re().captures(t) {
+                toolkit_package(b, &c, src);
+                continue;
+            }
         }
 
         if t.contains("cudnn") || t.contains("libnccl") || t.contains("libnvinfer") {
@@ -305,6 +320,30 @@ fn lsmod_row(t: &str) -> Option<&str> {
         && size.bytes().all(|c| c.is_ascii_digit())
         && used.bytes().all(|c| c.is_ascii_digit()))
     .then_some(name)
+}
+
+/// NVIDIA's `cuda-toolkit-X-Y` package: a toolkit with nvcc, which NVIDIA's
+/// Linux packages install to /usr/local/cuda-X.Y.
+fn toolkit_package(b: &mut Builder, c: &regex::Captures, src: &str) {
+    let Ok(v) = c[3].parse::<CudaVersion>() else {
+        return;
+    };
+    if v.to_string().split('.').take(2).collect::<Vec<_>>() != [&c[1], &c[2]] {
+        return;
+    }
+    let path = format!("/usr/local/cuda-{}.{}", &c[1], &c[2]);
+    if b.inv.toolkits.iter().any(|t| t.path == path) {
+        return;
+    }
+    b.inv.toolkits.push(crate::inventory::Toolkit {
+        path,
+        version: Fact::new(v, src).with_note(format!(
+            "installed package cuda-toolkit-{}-{} (NVIDIA's packages install to /usr/local/cuda-X.Y)",
+            &c[1], &c[2]
+        )),
+        has_nvcc: true,
+        has_compat: false,
+    });
 }
 
 fn dpkg_row(b: &mut Builder, pkg: &str, ver: &str, src: &str) {
@@ -550,6 +589,32 @@ mod tests {
             inv.nvidia.user_libraries[0].version.value.to_string(),
             "550.144.03"
         );
+    }
+
+    #[test]
+    fn cuda_toolkit_packages() {
+        for (line, v) in [
+            (
+                "cuda-toolkit-13-0/unknown,now 13.0.0-1 amd64 [installed,automatic]",
+                "13.0.0",
+            ),
+            (
+                "ii  cuda-toolkit-12-4  12.4.1-1  amd64  CUDA Toolkit 12.4 meta-package",
+                "12.4.1",
+            ),
+            ("cuda-toolkit-12-4-12.4.1-1.x86_64", "12.4.1"),
+        ] {
+            let inv = run(line);
+            assert_eq!(inv.toolkits.len(), 1, "{line}");
+            assert_eq!(inv.toolkits[0].version.value.to_string(), v, "{line}");
+        }
+        // The config packages carry the toolkit's file version, not a toolkit.
+        for line in [
+            "cuda-toolkit-13-0-config-common/unknown,now 13.0.48-1 all [installed,automatic]",
+            "cuda-toolkit-config-common/unknown,now 13.0.48-1 all [installed,automatic]",
+        ] {
+            assert!(run(line).toolkits.is_empty(), "{line}");
+        }
     }
 
     #[test]
