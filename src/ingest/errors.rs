@@ -414,6 +414,9 @@ pub static CATALOG: &[Entry] = &[
     e("slurm-cuda-visible-nodevfiles", "'NoDevFiles'", K::NoVisibleDevices, None,
         "ValueError: invalid literal for int() with base 10: 'NoDevFiles'"),
     // JAX's CUDA plugin found no device it may use.
+    // Ollama skipping its CUDA runners because OLLAMA_LLM_LIBRARY names another library.
+    ea("ollama-library-skipped-by-request", "skipping available library at users request", &["cuda"], K::NoVisibleDevices, None,
+        "msg=\"skipping available library at users request\" requested=cuda libDir=/usr/lib/ollama/cuda_v12"),
     e("jax-no-supported-cuda-devices", "no supported devices found for platform CUDA", K::NoVisibleDevices, None,
         "RuntimeError: Unable to initialize backend 'cuda': INTERNAL: no supported devices found for platform CUDA (you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)"),
     e("cuda-no-device", "no CUDA-capable device is detected", K::NoDevice, Some(100),
@@ -889,6 +892,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("program-needs-newer-cc", &["https://github.com/ELS-RD/kernl/issues/133"]),
     ("nvcuda-entry-point-missing", &["https://github.com/trexminer/T-Rex/issues/118", "https://docs.nvidia.com/cuda/cuda-driver-api/ (entry points such as cuDevicePrimaryCtxReset_v2 exist from the driver release of the CUDA version that introduced them)"]),
     ("cudnn-zlibwapi-missing", &["https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html (Windows: install zlib, zlibwapi.dll, on PATH)", "https://github.com/microsoft/onnxruntime/issues/17510", "https://github.com/AlexeyAB/darknet/issues/8551", "https://github.com/NickSwardh/YoloDotNet/issues/18"]),
+    ("ollama-library-skipped-by-request", &["https://github.com/ollama/ollama/issues/12797 (OLLAMA_LLM_LIBRARY set in the deployment made the runner skip its cuda_v12 and cuda_v13 libraries)"]),
     ("jax-no-supported-cuda-devices", &["https://github.com/jax-ml/jax/issues/28194"]),
     ("alicevision-cc-not-enough", &["https://github.com/alicevision/Meshroom/issues/734"]),
     ("container-persistenced-socket-mount", &["https://github.com/CentaurusInfra/alnair/issues/119", "https://github.com/apptainer/singularity/issues/4702"]),

@@ -852,6 +852,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: FlashAttention refused the GPU ('only supports Ampere GPUs or newer'). On a GPU older than Ampere (compute capability below 8.0) that is FlashAttention 2's real limit; on a newer one it is the check of a build from before flash-attn 2.7.3, which let only 8.x and 9.0 through. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; pip list | grep -i -E 'flash|xformers'",
             "below compute capability 8.0, use another attention implementation (torch's sdpa, xformers' own kernels) or FlashAttention 1; on a newer GPU install flash-attn 2.7.3 or later built for it and the installed torch",
         ),
+        // Ollama told by OLLAMA_LLM_LIBRARY to skip its CUDA libraries.
+        "ERR014" if say("skipping available library at users request") => explained(
+            "Observed error: Ollama skipped its CUDA libraries 'at users request': the OLLAMA_LLM_LIBRARY environment variable names a library other than the ones this release ships (its runners are named cuda_v12, cuda_v13), so it runs on the CPU. To be sure, run where Ollama runs: env | grep OLLAMA_LLM_LIBRARY (for a service: systemctl show ollama -p Environment; for Kubernetes: the deployment's env)",
+            "remove OLLAMA_LLM_LIBRARY from Ollama's environment (the service override, the compose file or the Helm values) and restart it, or set it to a library name this release ships",
+        ),
         // jax's CUDA plugin packages of another release than jaxlib.
         "ERR026" if say("jax plugin configuration error") => explained(
             "Observed error: jax's CUDA plugin (jax-cuda12-plugin / jax-cuda12-pjrt) failed to initialize against the installed jaxlib: the plugin packages are of another jax release than jaxlib, and call what that jaxlib lacks (or no longer has). To be sure, run: pip list | grep -i -E '^jax'",
