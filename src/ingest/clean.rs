@@ -40,7 +40,7 @@ pub struct Doc {
     pub catalog: Vec<(u32, u16)>,
     /// Settings the whole input mentions (see `errors::mentions`), computed
     /// once on first use.
-    pub mentions: std::cell::OnceCell<u8>,
+    pub mentions: std::cell::OnceCell<u16>,
 }
 
 impl Doc {

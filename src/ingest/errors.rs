@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::clean::{floor_boundary, has_ci};
 use super::{gpu_mut, put, Builder, Doc};
-use crate::inventory::{ErrorKind, Fact, Inventory, LibraryInstall, OsKind, Toolkit, UserLibrary};
+use crate::inventory::{ErrorKind, Fact, Inventory, LibraryInstall, OsKind, UserLibrary};
 use crate::version::{parse_arch_list, ComputeCapability, CudaVersion, DriverVersion};
 
 /// What a matched line is looking at.
@@ -2065,18 +2065,6 @@ fn torch_cpu_build(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
     Some(K::TorchNotCompiledWithCuda)
 }
 
-/// Record the toolkit (with nvcc) a build message names, once per `path`.
-fn toolkit_named(b: &mut Builder, path: &str, version: CudaVersion, src: &str) {
-    if !b.inv.toolkits.iter().any(|t| t.path == path) {
-        b.inv.toolkits.push(Toolkit {
-            path: path.to_string(),
-            version: Fact::new(version, src),
-            has_nvcc: true,
-            has_compat: false,
-        });
-    }
-}
-
 fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
@@ -2087,7 +2075,10 @@ fn toolkit_torch_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Err
     let joined = format!("{} {}", c.line, c.ahead(1));
     if let Some(m) = r.captures(&joined) {
         if let Ok(tk) = m[1].parse::<CudaVersion>() {
-            toolkit_named(b, "CUDA_HOME (torch.utils.cpp_extension)", tk, c.src);
+            b.toolkit_with_nvcc(
+                "CUDA_HOME (torch.utils.cpp_extension)",
+                Fact::new(tk, c.src),
+            );
         }
         if let Ok(tc) = m[2].parse::<CudaVersion>() {
             b.torch_cuda(Fact::new(Some(tc), c.src));
@@ -2107,7 +2098,7 @@ fn deepspeed_cuda_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<Err
     let joined = format!("{} {}", c.line, c.ahead(1));
     let m = r.captures(&joined)?;
     if let Ok(tk) = m[1].parse::<CudaVersion>() {
-        toolkit_named(b, "CUDA_HOME (DeepSpeed op builder)", tk, c.src);
+        b.toolkit_with_nvcc("CUDA_HOME (DeepSpeed op builder)", Fact::new(tk, c.src));
     }
     if let Some(tc) = m
         .get(2)
@@ -2776,19 +2767,21 @@ fn ctranslate2_cublas_dll(lower: &str) -> bool {
 }
 
 /// Settings an input mentions anywhere, for messages whose meaning depends on them.
-const WINDOWS: u8 = 1;
-const CONTAINER: u8 = 2;
-const MIG: u8 = 4;
+const WINDOWS: u16 = 1;
+const CONTAINER: u16 = 2;
+const MIG: u16 = 4;
 /// Whisper said it ran on the CPU *when CUDA is available*.
-const CPU_CHOSEN: u8 = 8;
+const CPU_CHOSEN: u16 = 8;
 /// The driver's JIT linker (cuLink*, a LinkerError, cuModuleLoad) is in the paste.
-const DRIVER_JIT: u8 = 16;
+const DRIVER_JIT: u16 = 16;
 /// The input comes from WSL2.
-const WSL: u8 = 32;
+const WSL: u16 = 32;
 /// The input comes from an aarch64 machine (Jetson, Grace, DGX Spark).
-const AARCH64: u8 = 64;
+const AARCH64: u16 = 64;
 /// The input names containers in words (compose, Kubernetes, a pod).
-const CONTAINER_SAID: u8 = 128;
+const CONTAINER_SAID: u16 = 128;
+/// The input names a Blackwell GPU (compute capability 10.x or 12.x).
+const BLACKWELL: u16 = 256;
 
 // An extension's own binary being imported: `from mmcv import _ext`,
 // `import detectron2._C`.
@@ -2902,7 +2895,7 @@ regex_fn!(
 
 /// The settings the whole input mentions, read in one pass the first time a
 /// message asks (so a log full of such messages stays linear).
-fn mentions(c: &Ctx) -> u8 {
+fn mentions(c: &Ctx) -> u16 {
     *c.doc.mentions.get_or_init(|| {
         let mut m = 0;
         for j in 0..c.doc.lines.len() {
@@ -2930,6 +2923,9 @@ fn mentions(c: &Ctx) -> u8 {
             }
             if container_said_re().is_match(t) {
                 m |= CONTAINER_SAID;
+            }
+            if blackwell_re().is_match(t) {
+                m |= BLACKWELL;
             }
         }
         m
@@ -3018,15 +3014,22 @@ fn container_cli_init(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
     Some(K::InitFailed)
 }
 
+/// Where the directory a build ran `<dir>/bin/nvcc` from starts and ends in
+/// `line` (after the quote or space before it, up to `/bin/nvcc`).
+fn nvcc_home(line: &str) -> Option<(usize, usize)> {
+    let end = line.find("/bin/nvcc")?;
+    let start = line[..end]
+        .rfind(['\'', '"', '`', ' '])
+        .map_or(0, |p| p + 1);
+    Some((start, end))
+}
+
 /// `unable to execute '/usr/local/cuda:/bin/nvcc'`: the build ran
 /// CUDA_HOME + `/bin/nvcc`, so the part before it is CUDA_HOME's value,
 /// a list where one directory belongs. Records that value (ENV007 reads it)
 /// and the failed build as a toolkit not found there.
 fn nvcc_path_list(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    let end = c.line.find("/bin/nvcc")?;
-    let start = c.line[..end]
-        .rfind(['\'', '"', '`', ' '])
-        .map_or(0, |p| p + 1);
+    let (start, end) = nvcc_home(c.line)?;
     let home = &c.line[start..end];
     if home.contains(':') && home.starts_with('/') && !b.inv.env.contains_key("CUDA_HOME") {
         b.env_var(
@@ -3051,8 +3054,7 @@ regex_fn!(
 /// Blackwell GPU: the build predates the GPU (flash-attn before 2.7.3 let only
 /// sm_8x and sm_90 through), so it lacks the GPU's kernels as well.
 fn flash_attn_ampere(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    let blackwell = (0..c.doc.lines.len()).any(|j| blackwell_re().is_match(c.doc.text(j)));
-    if blackwell {
+    if mentions(c) & BLACKWELL != 0 {
         b.error(K::ArchNotCompiled, c.line, c.src, None);
     }
     Some(k)
@@ -3088,10 +3090,7 @@ fn oci_runtime_line(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind
 /// `<dir>/bin/nvcc` (not a list, which `nvcc_path_list` reads) and the shell
 /// found nothing there.
 fn nvcc_missing_at(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    let end = c.line.find("/bin/nvcc")?;
-    let start = c.line[..end]
-        .rfind(['\'', '"', '`', ' '])
-        .map_or(0, |p| p + 1);
+    let (start, end) = nvcc_home(c.line)?;
     let home = &c.line[start..end];
     let after = c.line[end + "/bin/nvcc".len()..].trim_start_matches(['\'', '"', '`']);
     // `…/bin/nvcc: Command not found`, or Python's `No such file or directory: '…/bin/nvcc'`.

@@ -230,6 +230,18 @@ impl Builder {
         self.env().torch.get_or_insert_with(TorchBuild::default)
     }
 
+    /// Record a CUDA toolkit with nvcc that the input names, once per path.
+    pub fn toolkit_with_nvcc(&mut self, path: &str, version: Fact<CudaVersion>) {
+        if !self.inv.toolkits.iter().any(|t| t.path == path) {
+            self.inv.toolkits.push(crate::inventory::Toolkit {
+                path: path.to_string(),
+                version,
+                has_nvcc: true,
+                has_compat: false,
+            });
+        }
+    }
+
     /// Record the current environment's torch CUDA build (None: a CPU-only
     /// build); the first value wins and a conflicting one becomes a note.
     pub fn torch_cuda(&mut self, fact: Fact<Option<CudaVersion>>) {

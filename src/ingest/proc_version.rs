@@ -332,18 +332,11 @@ fn toolkit_package(b: &mut Builder, c: &regex::Captures, src: &str) {
         return;
     }
     let path = format!("/usr/local/cuda-{}.{}", &c[1], &c[2]);
-    if b.inv.toolkits.iter().any(|t| t.path == path) {
-        return;
-    }
-    b.inv.toolkits.push(crate::inventory::Toolkit {
-        path,
-        version: Fact::new(v, src).with_note(format!(
-            "installed package cuda-toolkit-{}-{} (NVIDIA's packages install to /usr/local/cuda-X.Y)",
-            &c[1], &c[2]
-        )),
-        has_nvcc: true,
-        has_compat: false,
-    });
+    let note = format!(
+        "installed package cuda-toolkit-{}-{} (NVIDIA's packages install to /usr/local/cuda-X.Y)",
+        &c[1], &c[2]
+    );
+    b.toolkit_with_nvcc(&path, Fact::new(v, src).with_note(note));
 }
 
 fn dpkg_row(b: &mut Builder, pkg: &str, ver: &str, src: &str) {

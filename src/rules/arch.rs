@@ -40,6 +40,24 @@ fn sm_of(g: &GpuView) -> String {
     g.cc.as_ref().map_or("?".into(), |c| c.value.sm())
 }
 
+/// The GPUs (of those with a known compute capability) an arch list holds
+/// no kernel for, each with the reason.
+pub(super) fn without_kernels<'g, 'a>(
+    kb: &Kb,
+    list: &[crate::version::ArchTarget],
+    gpus: &'g [GpuView<'a>],
+) -> Vec<(&'g GpuView<'a>, String)> {
+    gpus.iter()
+        .filter_map(|g| {
+            let cc = g.cc.as_ref()?.value;
+            match kb.kernels_for_gpu(list, cc) {
+                KernelMatch::None { reason } => Some((g, reason)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 fn check_arch001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let gpus = facts::nvidia_gpus(inv, kb);
     let mut out = Vec::new();
@@ -48,16 +66,7 @@ fn check_arch001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             continue;
         }
         let Some(list) = &t.arch_list else { continue };
-        let missing: Vec<(&GpuView, String)> = gpus
-            .iter()
-            .filter_map(|g| {
-                let cc = g.cc.as_ref()?.value;
-                match kb.kernels_for_gpu(&list.value, cc) {
-                    KernelMatch::None { reason } => Some((g, reason)),
-                    _ => None,
-                }
-            })
-            .collect();
+        let missing = without_kernels(kb, &list.value, &gpus);
         if missing.is_empty() {
             continue;
         }

@@ -424,12 +424,11 @@ pub static EXT005: Rule = Rule {
 };
 
 fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
-    let errs: Vec<_> = inv
+    let Some(first) = inv
         .errors
         .iter()
-        .filter(|e| e.kind == ErrorKind::NoKernelImage && !super::arch::compiler_refused(e))
-        .collect();
-    let Some(first) = errs.first() else {
+        .find(|e| e.kind == ErrorKind::NoKernelImage && !super::arch::compiler_refused(e))
+    else {
         return vec![];
     };
     let gpus: Vec<_> = facts::nvidia_gpus(inv, kb)
@@ -444,15 +443,7 @@ fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
             continue;
         }
         let Some(list) = &t.arch_list else { continue };
-        let covered = gpus.iter().all(|g| {
-            g.cc.as_ref().is_some_and(|cc| {
-                !matches!(
-                    kb.kernels_for_gpu(&list.value, cc.value),
-                    KernelMatch::None { .. }
-                )
-            })
-        });
-        if !covered {
+        if !super::arch::without_kernels(kb, &list.value, &gpus).is_empty() {
             continue;
         }
         let names: Vec<String> = gpus
