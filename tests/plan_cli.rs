@@ -321,7 +321,7 @@ fn pin_dockerfile_for_one_group_of_a_split() {
             "# syntax=docker/dockerfile:1\n",
         ))
         .stdout(predicate::str::contains(
-            "FROM nvidia/cuda:12.8.1-runtime-ubuntu24.04",
+            "FROM nvidia/cuda:12.8.2-runtime-ubuntu24.04",
         ))
         .stdout(predicate::str::contains("=====").not());
 }

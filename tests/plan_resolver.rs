@@ -275,7 +275,7 @@ fn the_container_os_python_bounds_the_release() {
     assert_eq!(pkg(&p, 0, "torch").as_deref(), Some("2.8.0+cu128"));
     assert_eq!(
         p.stacks[0].image.as_ref().unwrap().reference,
-        "nvidia/cuda:12.8.1-runtime-rockylinux9"
+        "nvidia/cuda:12.8.2-runtime-rockylinux9"
     );
 }
 
