@@ -187,6 +187,10 @@ pub struct Setting {
     /// (`--gpus`, `--runtime=nvidia`, `--device nvidia.com/gpu=...`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub docker_run_gpus: F<bool>,
+    /// A pasted CDI spec (`nvidia-ctk cdi generate`): whether the device nodes
+    /// its `containerEdits` give every container include /dev/nvidia-uvm.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cdi_spec_uvm: F<bool>,
     /// A Ray task or actor declared without `num_gpus` (Ray then hides every GPU from it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ray_without_gpus: F<bool>,

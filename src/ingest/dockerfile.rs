@@ -18,6 +18,7 @@ struct From {
 }
 
 pub fn parse(doc: &Doc, b: &mut Builder) {
+    cdi_spec(doc, b);
     let mut args: BTreeMap<String, String> = BTreeMap::new();
     let mut froms: Vec<From> = Vec::new();
     let mut envs: Vec<(String, String, String)> = Vec::new();
@@ -209,6 +210,64 @@ fn image_facts(b: &mut Builder, image: &str, src: &str) {
     }
 }
 
+/// A pasted CDI spec: the device nodes listed under its `containerEdits:`
+/// (`deviceNodes:` then `- path: /dev/...` rows) are given to every container
+/// that asks for a GPU. CUDA needs /dev/nvidia-uvm among them; a spec written
+/// before the nvidia-uvm module had made its nodes lacks it.
+fn cdi_spec(doc: &Doc, b: &mut Builder) {
+    let mut in_edits: Option<usize> = None;
+    let mut nodes: Vec<(String, String)> = Vec::new();
+    let mut done = false;
+    for line in &doc.lines {
+        let raw = line.text.as_str();
+        let t = raw.trim();
+        let indent = raw.len() - raw.trim_start().len();
+        if t == "containerEdits:" {
+            if done {
+                break;
+            }
+            in_edits = Some(indent);
+            continue;
+        }
+        let Some(at) = in_edits else {
+            continue;
+        };
+        if t.is_empty() {
+            continue;
+        }
+        // The block ends at a line back at its own indentation (or a fence, an elision).
+        let ends = (indent <= at && !t.starts_with('-'))
+            || t.starts_with("```")
+            || t == "..."
+            || t == "---";
+        if ends {
+            in_edits = None;
+            done = !nodes.is_empty();
+            if done {
+                break;
+            }
+            continue;
+        }
+        if let Some(p) = t
+            .strip_prefix("- path:")
+            .or_else(|| t.strip_prefix("path:"))
+        {
+            let p = p.trim().trim_matches('"');
+            if p.starts_with("/dev/nvidia") {
+                nodes.push((p.to_string(), line.src.clone()));
+            }
+        }
+    }
+    let Some((_, src)) = nodes.first() else {
+        return;
+    };
+    let uvm = nodes.iter().any(|(p, _)| p == "/dev/nvidia-uvm");
+    b.inv.setting.cdi_spec_uvm = Some(
+        crate::inventory::Fact::new(uvm, src.as_str())
+            .with_note("the device nodes of the CDI spec's containerEdits"),
+    );
+}
+
 #[cfg(test)]
 mod python_import_tests {
     use crate::ingest::ingest;
@@ -238,6 +297,24 @@ mod tests {
         let mut b = Builder::new("t");
         parse(&doc, &mut b);
         b.finish()
+    }
+
+    #[test]
+    fn a_cdi_spec_names_whether_it_gives_nvidia_uvm() {
+        let spec = "cdiVersion: 0.5.0\ncontainerEdits:\n  deviceNodes:\n  - path: /dev/nvidiactl\n  hooks:\n  - args:\n    - nvidia-ctk\n...\n";
+        let inv = run(spec);
+        let f = inv.setting.cdi_spec_uvm.as_ref().unwrap();
+        assert!(!f.value);
+        assert_eq!(f.source, "input line 4");
+        let full = "containerEdits:\n  deviceNodes:\n  - path: /dev/nvidia-modeset\n  - path: /dev/nvidia-uvm\n  - path: /dev/nvidia-uvm-tools\n  - path: /dev/nvidiactl\nkind: nvidia.com/gpu\n";
+        assert!(run(full).setting.cdi_spec_uvm.unwrap().value);
+        // No device nodes under containerEdits: nothing said.
+        assert!(run(
+            "containerEdits:\n  env:\n  - NVIDIA_VISIBLE_DEVICES=void\nkind: nvidia.com/gpu\n"
+        )
+        .setting
+        .cdi_spec_uvm
+        .is_none());
     }
 
     #[test]

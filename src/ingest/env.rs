@@ -26,6 +26,32 @@ const PREFIXES: [&str; 9] = [
     "CUDA_", "NVIDIA_", "CUDNN_", "CUBLAS_", "NCCL_", "PYTORCH_", "TORCH_", "XLA_", "TF_",
 ];
 
+/// The assignments of a systemd `Environment=` value: quoted or bare
+/// `NAME=VALUE` words, the GPU variables among them.
+fn unit_environment(rest: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = rest.trim();
+    while !rest.is_empty() {
+        let (word, tail) = match rest.as_bytes()[0] {
+            q @ (b'"' | b'\'') => match rest[1..].find(q as char) {
+                Some(e) => (&rest[1..1 + e], &rest[2 + e..]),
+                None => (&rest[1..], ""),
+            },
+            _ => match rest.find(char::is_whitespace) {
+                Some(e) => (&rest[..e], &rest[e..]),
+                None => (rest, ""),
+            },
+        };
+        if let Some((name, value)) = word.split_once('=') {
+            if is_gpu_var(name) {
+                out.push((name.to_string(), value.to_string()));
+            }
+        }
+        rest = tail.trim_start();
+    }
+    out
+}
+
 pub fn is_gpu_var(name: &str) -> bool {
     !name.is_empty()
         && name
@@ -48,6 +74,14 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 b.env_var(&var, t, src);
                 continue;
             }
+        }
+        // A systemd unit's `Environment="HSA_OVERRIDE_GFX_VERSION=10.3.0"`, or
+        // `systemctl show -p Environment`'s `Environment=A=1 B=2`.
+        if let Some(p) = t.find("Environment=") {
+            for (name, value) in unit_environment(&t[p + "Environment=".len()..]) {
+                b.env_var(&name, &value, src);
+            }
+            continue;
         }
         if has(t, "os.environ") {
             for (name, value) in python_assignments(t) {

@@ -236,6 +236,11 @@ pub static CATALOG: &[Entry] = &[
         "NVRM: GPU0 _kgspFwContainerVerifyVersion: GSP firmware image version mismatch: 595.71.05 != 595.58.03"),
     e("nvrm-gsp-init-failed", "cannot initialize GSP-RM", K::GspInitFailed, None,
         "NVRM kgspInitRm_IMPL: missing NVDEC0 engine, cannot initialize GSP-RM"),
+    // NVIDIA's NGC framework containers check the GPU at start against the
+    // list their release was built for: a GPU newer than the release, or one
+    // it dropped.
+    ea("ngc-container-gpu-not-supported", "Detected NVIDIA", &["not yet supported in this version of the container", "which is not supported by this container"], K::ArchNotCompiled, None,
+        "WARNING: Detected NVIDIA NVIDIA A2 GPU, which is not yet supported in this version of the container"),
     e("ggml-compiled-without-arch", "was compiled without support for the current GPU architecture", K::ArchNotCompiled, None,
         "ERROR: ggml-cuda was compiled without support for the current GPU architecture."),
     e("nvrm-gsp-firmware-rm-init", "Cannot initialize GSP firmware RM", K::GspInitFailed, None,
@@ -480,6 +485,10 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while compiling torchvision from source."),
     ex("undefined-symbol", "undefined symbol", &[], K::ExtensionMismatch, None,
         "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
+    // GNU ld linking one binary against two CUDA releases' libraries: a library
+    // on the link line (a system NCCL, a prebuilt .so) needs another CUDA's runtime.
+    ea("ld-two-cuda-runtimes", "may conflict with lib", &["libcudart.so.", "libcublas.so.", "libcublaslt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libnvrtc.so."], K::LibraryShadowed, None,
+        "/usr/bin/ld: warning: libcudart.so.10.0, needed by /usr/lib/x86_64-linux-gnu/libnccl.so, may conflict with libcudart.so.11.0"),
     ea("symbol-not-defined-link-time", "not defined in file", &["with link time reference"], K::LibraryShadowed, None,
         "OSError: /opt/conda/envs/subsai/lib/python3.9/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol cublasLtGetStatusString version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference"),
     ex("deepspeed-op-builder-cuda-mismatch", "Installed CUDA version", &["does not match"], K::ToolkitTorchMismatch, None,
@@ -752,6 +761,9 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: No HIP GPUs are available"),
     ex("hip-compile-for-gfx", "error generated when compiling for gfx", &[], K::HipError, None,
         "1 error generated when compiling for gfx1030.", rocblas_arch),
+    // Ollama's AMD discovery refusing a gfx target its ROCm build lacks.
+    ex("ollama-amdgpu-type-not-supported", "amdgpu is not supported", &["gpu_type=gfx"], K::HipError, None,
+        "msg=\"amdgpu is not supported (supported types:[gfx1030 gfx1100])\" gpu_type=gfx1031 gpu=0 library=/opt/rocm/lib", gpu_type),
     ex("amdgpu-gfx-not-supported", "is not supported by", &["gfx"], K::HipError, None,
         "msg=\"amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100]\"", rocblas_arch),
     e("rocminfo-missing", "Cannot find rocminfo command information", K::HipError, None,
@@ -904,6 +916,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvrm-legacy-gpu-quoted", &["https://github.com/ublue-os/bazzite/issues/3972"]),
     ("tf-unable-to-load-cudnn-dso", &["https://github.com/tensorflow/tensorflow/issues/62"]),
     ("installer-module-not-signed", &["https://github.com/NVIDIA/gpu-operator/issues/266", "https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/installdriver.html (module signing)"]),
+    ("ngc-container-gpu-not-supported", &["https://docs.nvidia.com/deeplearning/frameworks/support-matrix/index.html (the GPUs each NGC container release supports)", "https://github.com/dusty-nv/jetson-inference/issues/1814 (rebuild against a newer NGC PyTorch base)", "https://github.com/fauxpilot/fauxpilot/issues/69 (a Tesla K40m, compute capability 3.5, below the container's floor)"]),
+    ("ld-two-cuda-runtimes", &["https://sourceware.org/binutils/docs/ld/Options.html (--no-warn-search-mismatch; ld reports a needed library whose other version is already linked)", "https://github.com/NVIDIA/nccl/issues/359 (a system libnccl built for CUDA 10.0 linked into a CUDA 11 build of nccl-tests)"]),
+    ("ollama-amdgpu-type-not-supported", &["https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides (HSA_OVERRIDE_GFX_VERSION for gfx targets outside Ollama's ROCm list)"]),
     ("ggml-compiled-without-arch", &["https://github.com/LostRuins/koboldcpp/issues/610", "https://github.com/ggml-org/llama.cpp (ggml-cuda: compiled without support for the current GPU architecture)"]),
     ("smi-cannot-communicate-typed", &["https://github.com/elementary/os-patches/issues/155"]),
     ("nvidia-docker-uvm", &["https://github.com/NVIDIA/nvidia-docker/issues/137"]),
@@ -3147,6 +3162,21 @@ fn libcuda_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind
         return Some(K::StubLibrary);
     }
     Some(K::LibcudaMissing)
+}
+
+/// Ollama names the GPU's target after the list it supports: `gpu_type=gfx1031`.
+fn gpu_type(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let Some(p) = c.line.find("gpu_type=") else {
+        return rocblas_arch(c, b, k);
+    };
+    let tgt: String = c.line[p + "gpu_type=".len()..]
+        .chars()
+        .take_while(|ch| ch.is_ascii_alphanumeric())
+        .collect();
+    if tgt.starts_with("gfx") && !b.inv.amd.gfx_targets.iter().any(|f| f.value == tgt) {
+        b.inv.amd.gfx_targets.push(Fact::new(tgt, c.src));
+    }
+    Some(K::HipError)
 }
 
 fn rocblas_arch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {

@@ -35,6 +35,13 @@ regex_fn!(
 );
 
 regex_fn!(
+    // A Debian package file name anywhere in a line: `libcudnn8_8.9.1.23-1+cuda12.1_arm64(.deb)`
+    // (name_version_architecture), as apt prints it while unpacking.
+    lib_deb_re,
+    r"\b((?:lib)(?:cudnn|nccl|nvinfer)[0-9]*)(-dev)?_(?:[0-9]+:)?([0-9]+\.[0-9]+\.[0-9]+(?:\.[0-9]+)?)-[0-9a-z]+\+cuda([0-9]+\.[0-9]+)_(?:amd64|arm64|ppc64el|all)\b"
+);
+
+regex_fn!(
     // `ii  cuda-toolkit-12-4  12.4.1-1  amd64 ...` (dpkg -l),
     // `cuda-toolkit-13-0/unknown,now 13.0.0-1 amd64 [installed]` (apt list),
     // `cuda-toolkit-12-4-12.4.1-1.x86_64` (rpm -qa): NVIDIA's toolkit package.
@@ -170,6 +177,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 lib_package(b, &c, src);
                 continue;
             }
+            for c in lib_deb_re().captures_iter(t) {
+                lib_deb(b, &c, src);
+            }
         }
 
         if has(t, " => ") && has(t, "(libc6") {
@@ -234,6 +244,30 @@ fn lib_package(b: &mut Builder, c: &regex::Captures, src: &str) {
         path: format!("package {name}{}", c.get(2).map_or("", |m| m.as_str())),
         version: Fact::new(c[4].to_string(), src),
         built_for_cuda: cuda.map(|v| Fact::new(v, src).with_note("the package's CUDA build")),
+    };
+    let list = if name.contains("cudnn") {
+        &mut b.inv.libraries.cudnn
+    } else if name.starts_with("libnccl") {
+        &mut b.inv.libraries.nccl
+    } else {
+        &mut b.inv.libraries.tensorrt
+    };
+    if !list.iter().any(|l| l.path == install.path) {
+        list.push(install);
+    }
+}
+
+/// A package file name (`libcudnn8_8.9.1.23-1+cuda12.1_arm64`): the same
+/// facts as the package row.
+fn lib_deb(b: &mut Builder, c: &regex::Captures, src: &str) {
+    let name = &c[1];
+    let install = LibraryInstall {
+        path: format!("package {name}{}", c.get(2).map_or("", |m| m.as_str())),
+        version: Fact::new(c[3].to_string(), src),
+        built_for_cuda: c[4]
+            .parse::<CudaVersion>()
+            .ok()
+            .map(|v| Fact::new(v, src).with_note("the package's CUDA build")),
     };
     let list = if name.contains("cudnn") {
         &mut b.inv.libraries.cudnn
@@ -515,6 +549,24 @@ mod tests {
         assert_eq!(inv.libraries.tensorrt[0].cuda_major(), Some(12));
         // A message or a sentence is not a package row.
         let inv = run("cudnn 8.9 is installed\nCould not load library libcudnn_ops_infer.so.8\n");
+        assert!(inv.libraries.cudnn.is_empty());
+    }
+
+    #[test]
+    fn package_file_names_in_a_sentence_name_their_cuda_build() {
+        let inv = run("The packages installed are libcudnn8_8.9.1.23-1+cuda12.1_arm64 and libcudnn8-dev_8.9.1.23-1+cuda12.1_arm64.\n\
+            Unpacking libnccl2 (2.18.3-1+cuda12.2) ...\n");
+        let c = &inv.libraries.cudnn;
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert_eq!(c[0].path, "package libcudnn8");
+        assert_eq!(c[1].path, "package libcudnn8-dev");
+        assert_eq!(c[0].version.value, "8.9.1.23");
+        assert_eq!(
+            c[0].built_for_cuda.as_ref().unwrap().value.to_string(),
+            "12.1"
+        );
+        // A file name without the +cudaX.Y build is not read as one.
+        let inv = run("downloaded libcudnn8_8.9.1.23-1_arm64.deb\n");
         assert!(inv.libraries.cudnn.is_empty());
     }
 

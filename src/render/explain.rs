@@ -212,6 +212,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         ("Jetson", &st.jetson),
         ("NVIDIA vGPU profile", &st.vgpu),
         ("docker run gives GPUs", &st.docker_run_gpus),
+        ("CDI spec gives /dev/nvidia-uvm", &st.cdi_spec_uvm),
         ("Ray task without num_gpus", &st.ray_without_gpus),
         ("Slurm job asks for GPUs", &st.slurm_gpus),
         ("Slurm job binds GPUs per task", &st.slurm_gpus_per_task),

@@ -9,7 +9,7 @@ use crate::version::{CudaVersion, DriverVersion};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&CTR001, &CTR002, &CTR003, &CTR005, &CTR004];
+pub static RULES: &[&Rule] = &[&CTR001, &CTR002, &CTR003, &CTR005, &CTR004, &CTR006];
 
 pub static CTR001: Rule = Rule {
     code: "CTR001",
@@ -561,5 +561,50 @@ fn check_ctr004(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
                 "a /var/lib/rancher/rke2/agent/etc/containerd/config.toml.tmpl that sets nvidia as the default runtime (CONTAINERD_CONFIG pointed at it with the GPU Operator)"
             }
         )),
+    )]
+}
+
+pub static CTR006: Rule = Rule {
+    code: "CTR006",
+    name: "cdi-spec-without-nvidia-uvm",
+    category: Category::Container,
+    severity: Severity::Error,
+    summary: "The CDI spec gives containers the NVIDIA device nodes without /dev/nvidia-uvm: nvidia-smi works inside, CUDA does not.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A pasted CDI spec (`nvidia-ctk cdi generate`, /etc/cdi/nvidia.yaml) whose `containerEdits` list NVIDIA device nodes but not /dev/nvidia-uvm. An error when the report shows CUDA failing (unavailable, no device, initialisation failed), a warning otherwise.",
+        why_it_breaks: "A CDI engine (podman, containerd, docker with CDI) creates in the container exactly the device nodes the spec lists. nvidia-smi needs only /dev/nvidiactl and /dev/nvidiaN, but CUDA also needs /dev/nvidia-uvm (unified memory). nvidia-ctk writes the nodes that exist when it runs: a spec generated before the nvidia-uvm module had created its nodes (right after a driver install, without a reboot) lacks them, and stays that way.",
+        how_to_fix: "Create the nodes on the host (`sudo nvidia-modprobe -u -c=0`, or run any CUDA program once), then generate the spec again: `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`, and check it with `grep nvidia-uvm /etc/cdi/nvidia.yaml`.",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (generate the spec again after the driver or its device nodes change)",
+            "https://github.com/NVIDIA/nvidia-container-toolkit/issues/50 (a spec without nvidia-uvm: nvidia-smi worked in the container, torch found no CUDA)",
+        ],
+    },
+    check: check_ctr006,
+    superseded_by: &[],
+};
+
+fn check_ctr006(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(spec) = inv.setting.cdi_spec_uvm.as_ref().filter(|f| !f.value) else {
+        return vec![];
+    };
+    let cuda_failed = inv.errors_of(&[
+        ErrorKind::CudaUnavailable,
+        ErrorKind::NoDevice,
+        ErrorKind::InitFailed,
+    ]);
+    let mut f = CTR006
+        .finding(
+            "The CDI spec shown lists NVIDIA device nodes for containers but not /dev/nvidia-uvm: containers get nvidia-smi working and no CUDA (unified memory needs that node). The spec was most likely generated before the nvidia-uvm nodes existed on the host."
+                .to_string(),
+        )
+        .fact("CDI spec gives /dev/nvidia-uvm", spec)
+        .observed(cuda_failed.clone());
+    if cuda_failed.is_empty() {
+        f.severity = Severity::Warning;
+    }
+    vec![f.fix_command(
+        "sudo nvidia-modprobe -u -c=0 && sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
+        Some("creates the nvidia-uvm nodes, then writes the spec again; `grep nvidia-uvm /etc/cdi/nvidia.yaml` should list them".into()),
     )]
 }

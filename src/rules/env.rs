@@ -11,7 +11,7 @@ use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008, &ENV009,
+    &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008, &ENV009, &ENV010,
 ];
 
 pub static ENV001: Rule = Rule {
@@ -693,4 +693,80 @@ fn check_env009(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             Some(format!("then `which nvcc; nvcc --version` should say {want}; or remove the CUDA {have} toolkit")),
         )
     }]
+}
+
+pub static ENV010: Rule = Rule {
+    code: "ENV010",
+    name: "hsa-override-not-in-effect",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "HSA_OVERRIDE_GFX_VERSION is set, yet the ROCm program still refuses the GPU under its own gfx target: the override did not reach the process, or names that same target.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "An HSA_OVERRIDE_GFX_VERSION value the report shows (an export, a systemd `Environment=` line, docker -e) beside a HIP/ROCm failure that names a gfx target other than the one the override stands for (10.3.0 is gfx1030, 9.0.10 is gfx90a).",
+        why_it_breaks: "The ROCm runtime reads HSA_OVERRIDE_GFX_VERSION from the environment of the process it runs in and then reports the GPU as that target. A program still naming the GPU's own target did not see the variable: it was set in a systemd unit while the program was started by hand (or the other way round), in another shell, or without restarting the service.",
+        how_to_fix: "Set the variable where the program starts and restart it: for a service, `sudo systemctl edit ollama` with `Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\"` then `sudo systemctl restart ollama`; by hand, `HSA_OVERRIDE_GFX_VERSION=10.3.0 ollama serve`; the value is the supported target of the same family.",
+        sources: &[
+            "https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides (HSA_OVERRIDE_GFX_VERSION in the server's environment)",
+            "https://rocm.docs.amd.com/en/latest/reference/env-variables.html (HSA_OVERRIDE_GFX_VERSION: override the target version, major.minor.stepping)",
+        ],
+    },
+    check: check_env010,
+    superseded_by: &[],
+};
+
+/// `10.3.0` -> gfx1030, `9.0.10` -> gfx90a, `11.0.2` -> gfx1102: the target an
+/// HSA_OVERRIDE_GFX_VERSION value stands for.
+fn override_target(v: &str) -> Option<String> {
+    let mut it = v.trim().trim_matches(|c| c == '"' || c == '\'').split('.');
+    let (ma, mi, st) = (it.next()?, it.next()?, it.next()?);
+    if it.next().is_some() {
+        return None;
+    }
+    let ma: u32 = ma.parse().ok()?;
+    let mi: u32 = mi.parse().ok()?;
+    let st: u32 = st.parse().ok()?;
+    (mi < 16 && st < 16).then(|| format!("gfx{ma}{mi:x}{st:x}"))
+}
+
+fn check_env010(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(ov) = inv.env.get("HSA_OVERRIDE_GFX_VERSION") else {
+        return vec![];
+    };
+    let Some(want) = override_target(&ov.value) else {
+        return vec![];
+    };
+    let errs = inv.errors_of(&[ErrorKind::HipError]);
+    let Some(err) = errs.first() else {
+        return vec![];
+    };
+    let Some(own) = inv.amd.gfx_targets.iter().find(|t| t.value != want) else {
+        return vec![];
+    };
+    vec![ENV010
+        .finding(format!(
+            "HSA_OVERRIDE_GFX_VERSION={} ({want}) is set, but the ROCm program still names the GPU as {}: the override was not in the environment of the process that failed (set in a service unit while the program was started by hand, in another shell, or before a restart that never came).",
+            ov.value, own.value
+        ))
+        .fact("HSA_OVERRIDE_GFX_VERSION", ov)
+        .fact("AMD GPU target the program reports", own)
+        .evidence("observed error", &err.text, &err.source)
+        .fix_note(format!(
+            "set it where the program starts and restart it (a service: `sudo systemctl edit SERVICE` with Environment=\"HSA_OVERRIDE_GFX_VERSION={v}\", then `sudo systemctl restart SERVICE`; by hand: `HSA_OVERRIDE_GFX_VERSION={v} COMMAND`); check with `cat /proc/$(pgrep -f COMMAND | head -1)/environ | tr '\\0' '\\n' | grep HSA`",
+            v = ov.value
+        ))]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::override_target;
+
+    #[test]
+    fn override_values_name_their_target() {
+        assert_eq!(override_target("10.3.0").as_deref(), Some("gfx1030"));
+        assert_eq!(override_target("9.0.10").as_deref(), Some("gfx90a"));
+        assert_eq!(override_target("11.0.2").as_deref(), Some("gfx1102"));
+        assert_eq!(override_target("10.3"), None);
+        assert_eq!(override_target("gfx1030"), None);
+    }
 }

@@ -849,6 +849,16 @@ fn check_lib009(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         if users.iter().any(|u| u.0 == built) {
             continue;
         }
+        // The -dev package beside its runtime package of the same build is one install.
+        let runtime_beside = l.path.strip_suffix("-dev").is_some_and(|rt| {
+            inv.libraries
+                .cudnn
+                .iter()
+                .any(|o| o.path == rt && o.version.value == l.version.value)
+        });
+        if runtime_beside {
+            continue;
+        }
         let used: BTreeSet<u32> = users.iter().map(|u| u.0).collect();
         let used: Vec<String> = used.iter().map(|m| format!("CUDA {m}")).collect();
         let built_s = match &l.built_for_cuda {

@@ -843,6 +843,16 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)",
             "install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them",
         ),
+        // The linker pulling two CUDA releases' runtimes into one binary.
+        "ERR027" if say("may conflict with lib") => explained(
+            "Observed error: the linker found two CUDA releases in one build: a library on the link line (a system NCCL or cuDNN, a prebuilt .so) was built against another CUDA release's runtime than the toolkit doing the build, so the binary would load both, and symbols of the newer library release (ncclSend, ncclRecv) are missing from the old one. Several CUDA toolkits, or libraries left from an older one, are installed side by side. To be sure, run: ldconfig -p | grep -E 'libnccl|libcudart|libcudnn'; nvcc --version; dpkg -l | grep -E 'libnccl|libcudnn'",
+            "install the library's build for the CUDA you compile with (for example libnccl2/libnccl-dev `+cudaX.Y` of that CUDA, or build it from source with that toolkit) and point the build at it (NCCL_HOME, CUDA_HOME), or remove the older release's copy from the linker's search path",
+        ),
+        // An NGC framework container's start-up check refusing the GPU.
+        "ERR004" if say("in this version of the container") || say("which is not supported by this container") => explained(
+            "Observed error: the container is built on an NVIDIA NGC framework release (PyTorch, TensorFlow, Triton, TensorRT) whose start-up check does not know this GPU: the release predates the GPU's architecture ('not yet supported in this version of the container') or no longer supports it ('not supported by this container'). Its frameworks carry no kernels for it, so CUDA work fails or falls back to the CPU. The driver and the container runtime are not the cause. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; the 'NVIDIA Release YY.MM' line of the container's start-up banner",
+            "use (or rebuild the image on) an NGC release whose support matrix lists this GPU's architecture: a newer release for a new GPU, an older one for a GPU a release dropped",
+        ),
         // FlashAttention's GPU check on a GPU newer than the build knows.
         "ERR004" if say("only supports ampere gpus or newer") => explained(
             "Observed error: FlashAttention refused the GPU with 'only supports Ampere GPUs or newer' although the report names a Blackwell GPU: flash-attn builds before 2.7.3 let only compute capability 8.x and 9.0 through, and have no kernels for 10.x or 12.x. The build comes from the flash-attn package itself or from one bundled in another package (xformers, a model repo's pinned wheel). To be sure, run: pip list | grep -i -E 'flash|xformers'; nvidia-smi --query-gpu=name,compute_cap --format=csv",
@@ -1617,7 +1627,7 @@ observed_rule!(ERR027, check_err027, "ERR027", "observed-cuda-library-shadowed",
     ["https://github.com/pytorch/pytorch/issues/103832 (a system libcublas shadowing the nvidia-cublas wheel)", "https://github.com/pytorch/pytorch/pull/174320 (libcublas resolving a system libcublasLt)"]);
 
 observed_rule!(ERR028, check_err028, "ERR028", "observed-cuda-unavailable", Category::NoDriver, Severity::Warning,
-    [CudaUnavailable], ["WHL001", "DRV002", "DRV003", "CTR001", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002"],
+    [CudaUnavailable], ["WHL001", "DRV002", "DRV003", "CTR001", "CTR006", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002"],
     "A program reported CUDA unavailable without saying why.",
     "torch.cuda.is_available() is False for one of a few reasons: a CPU-only torch, no NVIDIA driver loaded, no NVIDIA GPU (an AMD or Apple GPU), or GPUs hidden by CUDA_VISIBLE_DEVICES or a container started without them. The message alone does not say which.",
     "Run `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` and `nvidia-smi` on the machine (or `gpucompat check` there): a `+cpu` or None CUDA build needs the CUDA wheel, a failing nvidia-smi needs the driver.",
@@ -1845,7 +1855,7 @@ pub static ERR041: Rule = Rule {
         sources: &["https://pytorch.org/get-started/locally/", "https://github.com/dsymbol/decipher/issues/8", "https://github.com/raryelcostasouza/pyTranscriber/issues/56"],
     },
     check: check_err041,
-    superseded_by: &["WHL001", "DRV001", "DRV002", "DRV003"],
+    superseded_by: &["WHL001", "DRV001", "DRV002", "DRV003", "CTR006"],
 };
 
 fn check_err041(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {

@@ -827,6 +827,14 @@ fn firing_rest(code: &str) -> Inventory {
             .env_var("LD_LIBRARY_PATH", "/public/apps/cudnn/v8.0.3.33-cuda.11.0/cuda/lib64:/usr/local/cuda/lib64")
             .build(),
         "ENV008" => tf_with_conda_libs().build(),
+        "CTR006" => B::linux()
+            .with(|i| i.setting.cdi_spec_uvm = f(false, "input line 4"))
+            .build(),
+        "ENV010" => B::linux()
+            .error(HipError, "msg=\"amdgpu is not supported (supported types:[gfx1030 gfx1100])\" gpu_type=gfx1031 gpu=0")
+            .env_var("HSA_OVERRIDE_GFX_VERSION", "10.3.0")
+            .with(|i| i.amd.gfx_targets.push(Fact::new("gfx1031".into(), "input line 2")))
+            .build(),
         "ENV009" => B::linux()
             .toolkit("nvcc on PATH", "7.5.17", true)
             .with(|i| i.setting.toolkit_installed_said = f("9.1".into(), "input line 19 (prose)"))
@@ -1404,6 +1412,16 @@ fn near_miss_rest(code: &str) -> Inventory {
         "ENV005" => B::linux()
             .error(CudnnVersionMismatch, "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) but linked against (8, 0, 3)")
             .env_var("LD_LIBRARY_PATH", "/usr/local/cuda/lib64")
+            .build(),
+        // The spec gives the containers /dev/nvidia-uvm.
+        "CTR006" => B::linux()
+            .with(|i| i.setting.cdi_spec_uvm = f(true, "input line 4"))
+            .build(),
+        // The override is in effect: the program reports the target it stands for.
+        "ENV010" => B::linux()
+            .error(HipError, "rocBLAS error: Cannot read TensileLibrary.dat: Illegal seek for GPU arch : gfx1030")
+            .env_var("HSA_OVERRIDE_GFX_VERSION", "10.3.0")
+            .with(|i| i.amd.gfx_targets.push(Fact::new("gfx1030".into(), "input line 2")))
             .build(),
         // The nvcc shown is the toolkit the report installed.
         "ENV009" => B::linux()
