@@ -483,6 +483,10 @@ pub static CATALOG: &[Entry] = &[
         "\"undefined symbol\" error here usually means you are attempting to load a prebuilt extension wheel that was compiled against a different version of PyTorch than the one you are you using. Please verify that the versions match."),
     ea("torchvision-custom-ops", "Couldn't load custom C++ ops", &["torchvision versions are incompatible"], K::ExtensionMismatch, None,
         "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, or if you had errors while compiling torchvision from source."),
+    // Windows' name for a missing symbol (ERROR_PROC_NOT_FOUND, 127): an
+    // extension module built against another torch than the one it loads.
+    ex("dll-procedure-not-found", "DLL load failed", &["specified procedure could not be found", "specified program could not be found"], K::ExtensionMismatch, None,
+        "ImportError: DLL load failed while importing _C: The specified procedure could not be found.", dll_proc_not_found),
     ex("undefined-symbol", "undefined symbol", &[], K::ExtensionMismatch, None,
         "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
     // GNU ld linking one binary against two CUDA releases' libraries: a library
@@ -524,6 +528,9 @@ pub static CATALOG: &[Entry] = &[
         "UserWarning: FP16 is not supported on CPU; using FP32 instead", whisper_on_cpu),
     ex("said-runs-on-cpu", "cpu", &["instead of the gpu", "instead of gpu", "only the cpu is used", "only cpu is used", "only uses the cpu", "only uses cpu", "only using the cpu", "only using cpu"], K::CudaUnavailable, None,
         "When the reporter runs the detection model only the CPU is used.", said_on_cpu),
+    // nvidia-settings (and nvidia-xconfig) at start: no nvidia module in the kernel.
+    e("nvidia-settings-driver-not-loaded", "ERROR: NVIDIA driver is not loaded", K::NoNvidiaDriver, None,
+        "Oct 14 07:35:56 pop-os nvidia-settings-autostart.desktop[2905]: ERROR: NVIDIA driver is not loaded"),
     ex("nvidia-module-not-loaded-said", "module", &["did not load", "does not load", "didn't load", "doesn't load", "won't load", "is not loaded", "was not loaded", "not loading"], K::NoNvidiaDriver, None,
         "On both of them the NVIDIA kernel module did not load, so SDDM never came up.", nvidia_module_not_loaded),
     e("numba-libnvvm-not-found", "libNVVM cannot be found", K::NvvmMissing, None,
@@ -625,6 +632,9 @@ pub static CATALOG: &[Entry] = &[
     ex("smi-segfault-wsl", "segmentation fault", &["nvidia-smi"], K::InitFailed, None,
         "Title: nvidia-smi segmentation fault inside WSL2\n[1]    494 segmentation fault  nvidia-smi", wsl_only),
     // --- shared memory ------------------------------------------------------------------------------
+    // NCCL's generic failure of a system call (socket, malloc, munmap, shm).
+    ea("nccl-unhandled-system-error", "unhandled system error", &["nccl"], K::ShmExhausted, None,
+        "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1169, unhandled system error, NCCL version 2.10.3"),
     e("nccl-shm-segment", "Error while creating shared memory segment", K::ShmExhausted, None,
         "include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-250a7cc850ba9298-0-1-3 (size 9637888)"),
     ea("nccl-shm-fallocate", "posix_fallocate failed", &["nccl", "shm"], K::ShmExhausted, None,
@@ -804,6 +814,9 @@ pub static CATALOG: &[Entry] = &[
     ex("onnxruntime-gpu-no-aarch64-wheel", "onnxruntime-gpu", &["could not find a version that satisfies", "no matching distribution found"], K::PlatformUnsupported, None,
         "Jetson Orin Nano, JetPack 5.1.1\nERROR: Could not find a version that satisfies the requirement onnxruntime-gpu (from versions: none)", on_aarch64),
     // faiss-cpu asked for a GPU index.
+    // Taichi's start-up banner names its backend set: `cpu only` is a build without CUDA.
+    ea("taichi-cpu-only-build", "[Taichi version", &["cpu only"], K::FrameworkCpuBuild, None,
+        "[Taichi version 0.3.21, cpu only, commit 8f36125f]"),
     e("faiss-cpu-build", "has no attribute 'StandardGpuResources'", K::FrameworkCpuBuild, None,
         "AttributeError: module 'faiss' has no attribute 'StandardGpuResources'"),
     // RAPIDS publishes conda packages for Linux only (Windows through WSL2).
@@ -859,6 +872,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("python-unix-only-module-resource", &["https://docs.python.org/3/library/resource.html (Availability: Unix)", "https://github.com/vllm-project/vllm/issues/12858"]),
     ("python-unix-only-module-fcntl", &["https://docs.python.org/3/library/fcntl.html (Availability: Unix)"]),
     ("python-unix-only-module-termios", &["https://docs.python.org/3/library/termios.html (Availability: Unix)"]),
+    ("nccl-unhandled-system-error", &["https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html (Docker: shared memory, --shm-size / --ipc=host; NCCL_DEBUG=INFO names the failing call)", "https://github.com/LianjiaTech/BELLE/issues/136 (ncclSystemError in a Docker container, fixed by --ipc=host)"]),
     ("nccl-shm-segment", &["https://github.com/NVIDIA/nccl/issues/342", "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html (shared memory in Docker)"]),
     ("nccl-shm-fallocate", &["https://github.com/NVIDIA/nccl/issues/342", "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html (shared memory in Docker)"]),
     ("dataloader-insufficient-shm", &["https://github.com/pytorch/pytorch/blob/main/torch/csrc/DataLoader.cpp (the SIGBUS handler of a DataLoader worker)", "https://github.com/pytorch/pytorch#docker-image"]),
@@ -919,6 +933,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ngc-container-gpu-not-supported", &["https://docs.nvidia.com/deeplearning/frameworks/support-matrix/index.html (the GPUs each NGC container release supports)", "https://github.com/dusty-nv/jetson-inference/issues/1814 (rebuild against a newer NGC PyTorch base)", "https://github.com/fauxpilot/fauxpilot/issues/69 (a Tesla K40m, compute capability 3.5, below the container's floor)"]),
     ("ld-two-cuda-runtimes", &["https://sourceware.org/binutils/docs/ld/Options.html (--no-warn-search-mismatch; ld reports a needed library whose other version is already linked)", "https://github.com/NVIDIA/nccl/issues/359 (a system libnccl built for CUDA 10.0 linked into a CUDA 11 build of nccl-tests)"]),
     ("ollama-amdgpu-type-not-supported", &["https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides (HSA_OVERRIDE_GFX_VERSION for gfx targets outside Ollama's ROCm list)"]),
+    ("dll-procedure-not-found", &["https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499- (ERROR_PROC_NOT_FOUND 127: The specified procedure could not be found)", "https://github.com/conansherry/detectron2/issues/6 (a Windows detectron2 build for torch 1.3 imported under torch 1.4)"]),
+    ("taichi-cpu-only-build", &["https://github.com/taichi-dev/taichi/issues/389 (the banner's 'cpu only': a package built without CUDA; the CUDA build is a separate package)"]),
+    ("nvidia-settings-driver-not-loaded", &["https://github.com/pop-os/pop/issues/690 (nvidia-settings at login after DKMS rebuilt the module: the driver did not load)"]),
     ("ggml-compiled-without-arch", &["https://github.com/LostRuins/koboldcpp/issues/610", "https://github.com/ggml-org/llama.cpp (ggml-cuda: compiled without support for the current GPU architecture)"]),
     ("smi-cannot-communicate-typed", &["https://github.com/elementary/os-patches/issues/155"]),
     ("nvidia-docker-uvm", &["https://github.com/NVIDIA/nvidia-docker/issues/137"]),
@@ -2268,6 +2285,27 @@ fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
         .then_some(K::ExtensionMismatch)
 }
 
+/// A DLL whose procedure is missing is an extension's only when the import
+/// that failed is not torch's own (`from torch._C import *` fails this way
+/// when another copy of its DLLs is found first).
+fn dll_proc_not_found(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let torch_own = |t: &str| {
+        let t = t.to_ascii_lowercase().replace('\\', "/");
+        t.contains("torch._c") || t.contains("torch/__init__")
+    };
+    let back = (1..=8)
+        .filter_map(|d| c.i.checked_sub(d))
+        .map(|j| c.doc.text(j));
+    if torch_own(c.line)
+        || back
+            .into_iter()
+            .any(|t| torch_own(t) || t.trim() == "import torch")
+    {
+        return None;
+    }
+    Some(k)
+}
+
 fn cudnn_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     let l = c.line.to_ascii_lowercase();
     // `Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot
@@ -3551,6 +3589,26 @@ mod tests {
         }
         let list = run("unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory");
         assert_eq!(kinds(&list), vec![K::ToolkitNotFound]);
+    }
+
+    #[test]
+    fn a_missing_procedure_is_an_extension_s_unless_torch_itself_failed() {
+        let inv = run("    from detectron2 import _C\nImportError: DLL load failed: The specified procedure could not be found.");
+        assert_eq!(kinds(&inv), vec![K::ExtensionMismatch]);
+        // torch's own _C: another copy of its DLLs, not an extension.
+        let inv = run("  File \"C:\\Python38\\lib\\site-packages\\torch\\__init__.py\", line 81, in <module>\n    from torch._C import *\nImportError: DLL load failed: The specified procedure could not be found.");
+        assert!(
+            !kinds(&inv).contains(&K::ExtensionMismatch),
+            "{:?}",
+            inv.errors
+        );
+        // A missing DLL (126) is not a missing procedure.
+        let inv = run("ImportError: DLL load failed while importing _C: The specified module could not be found.");
+        assert!(
+            !kinds(&inv).contains(&K::ExtensionMismatch),
+            "{:?}",
+            inv.errors
+        );
     }
 
     #[test]

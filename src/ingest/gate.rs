@@ -189,6 +189,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "pytorch",
             "defaults",
             "anaconda",
+            "nvidia",
         ],
     ),
     (

@@ -95,6 +95,25 @@ fn conda_build_cuda(build: &str) -> Option<Option<CudaVersion>> {
     format!("cu{digits}").parse().ok().map(Some)
 }
 
+/// A row of conda's transaction plan (`The following NEW packages will be
+/// INSTALLED:`): `pytorch   pytorch/win-64::pytorch-1.10.0-py3.8_cpu_0` is
+/// (name, version, build string).
+fn conda_plan_row(t: &str) -> Option<(&str, &str, &str)> {
+    if !t.contains("::") {
+        return None;
+    }
+    let mut cols = t.split_whitespace();
+    let (name, spec) = (cols.next()?, cols.next()?);
+    if cols.next().is_some() || !is_name(name) {
+        return None;
+    }
+    let (_, pkg) = spec.split_once("::")?;
+    let rest = pkg.strip_prefix(name)?.strip_prefix('-')?;
+    let (version, build) = rest.split_once('-')?;
+    (is_version(version) && !build.is_empty() && !build.contains('-'))
+        .then_some((name, version, build))
+}
+
 /// Channels a `conda list` row names in its last column.
 const CONDA_CHANNELS: &[&str] = &[
     "conda-forge",
@@ -178,6 +197,16 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
         }
 
+        if let Some((n, v, build)) = conda_plan_row(t) {
+            conda_package(
+                b,
+                n,
+                v,
+                Some(build),
+                &format!("{src} (conda's install plan)"),
+            );
+            continue;
+        }
         if let Some(specs) = conda_install(t) {
             for (n, v) in specs {
                 conda_package(b, n, v, None, &format!("{src} (conda install)"));
@@ -312,6 +341,27 @@ mod tests {
         let mut b = Builder::new("t");
         parse(&doc, &mut b);
         b.finish()
+    }
+
+    #[test]
+    fn conda_s_install_plan_names_the_build() {
+        let inv = run("The following NEW packages will be INSTALLED:\n\n  pytorch            pytorch/win-64::pytorch-1.10.0-py3.8_cpu_0\n  torchvision        pytorch/win-64::torchvision-0.11.1-py38_cpu\n");
+        let env = &inv.python[0];
+        assert_eq!(env.package("torch").unwrap().version, "1.10.0");
+        let t = env.torch.as_ref().unwrap();
+        assert!(t.cuda.as_ref().unwrap().value.is_none(), "a CPU build");
+        assert_eq!(
+            conda_plan_row(
+                "  cudatoolkit        conda-forge/linux-64::cudatoolkit-11.8.0-h6a678d5_0"
+            ),
+            Some(("cudatoolkit", "11.8.0", "h6a678d5_0"))
+        );
+        // An update row, or prose with '::', is not a plan row.
+        assert_eq!(
+            conda_plan_row("pytorch  1.9.0-py3.8_cuda11.1 --> 1.10.0-py3.8_cpu_0"),
+            None
+        );
+        assert_eq!(conda_plan_row("see std::vector"), None);
     }
 
     #[test]

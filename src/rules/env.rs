@@ -12,6 +12,7 @@ use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
     &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008, &ENV009, &ENV010,
+    &ENV011,
 ];
 
 pub static ENV001: Rule = Rule {
@@ -755,6 +756,49 @@ fn check_env010(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             "set it where the program starts and restart it (a service: `sudo systemctl edit SERVICE` with Environment=\"HSA_OVERRIDE_GFX_VERSION={v}\", then `sudo systemctl restart SERVICE`; by hand: `HSA_OVERRIDE_GFX_VERSION={v} COMMAND`); check with `cat /proc/$(pgrep -f COMMAND | head -1)/environ | tr '\\0' '\\n' | grep HSA`",
             v = ov.value
         ))]
+}
+
+pub static ENV011: Rule = Rule {
+    code: "ENV011",
+    name: "nvidia-visible-devices-outside-a-container",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "NVIDIA_VISIBLE_DEVICES is set to pick GPUs for a program that runs outside a container: only the NVIDIA container runtime reads it; CUDA reads CUDA_VISIBLE_DEVICES.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "An NVIDIA_VISIBLE_DEVICES value naming GPUs (indices or UUIDs, not all, none or void) in a report that shows no container, with no CUDA_VISIBLE_DEVICES beside it.",
+        why_it_breaks: "NVIDIA_VISIBLE_DEVICES tells the NVIDIA container runtime which GPUs to put into a container it starts. The CUDA driver never reads it, so a program started on the host with it still sees every GPU, including the ones meant to be hidden.",
+        how_to_fix: "On the host, select GPUs with CUDA_VISIBLE_DEVICES (`export CUDA_VISIBLE_DEVICES=1,2`; with CUDA_DEVICE_ORDER=PCI_BUS_ID the indices are nvidia-smi's); keep NVIDIA_VISIBLE_DEVICES for containers (`docker run -e NVIDIA_VISIBLE_DEVICES=...` or `--gpus '\"device=1,2\"'`).",
+        sources: &[
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_VISIBLE_DEVICES: the GPUs the runtime makes accessible inside the container)",
+            "https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html (CUDA_VISIBLE_DEVICES)",
+            "https://github.com/pytorch/pytorch/issues/5373 (NVIDIA_VISIBLE_DEVICES on the host did not hide a Quadro K620)",
+        ],
+    },
+    check: check_env011,
+    superseded_by: &[],
+};
+
+fn check_env011(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(v) = inv.env.get("NVIDIA_VISIBLE_DEVICES") else {
+        return vec![];
+    };
+    let val = v.value.trim().trim_matches('"');
+    let names_gpus = !val.is_empty()
+        && !["all", "none", "void"].contains(&val.to_ascii_lowercase().as_str())
+        && !val.contains('/');
+    if !names_gpus || facts::in_container(inv) || inv.env.contains_key("CUDA_VISIBLE_DEVICES") {
+        return vec![];
+    }
+    vec![ENV011
+        .finding(format!(
+            "NVIDIA_VISIBLE_DEVICES={val} is set, and the report shows no container: only the NVIDIA container runtime reads that variable, so a program on the host still sees every GPU. CUDA's own selector is CUDA_VISIBLE_DEVICES."
+        ))
+        .fact("NVIDIA_VISIBLE_DEVICES", v)
+        .fix_command(
+            format!("export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES={val}"),
+            Some("selects the same GPUs for CUDA programs on the host, by nvidia-smi's numbering".into()),
+        )]
 }
 
 #[cfg(test)]

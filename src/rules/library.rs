@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::finding::{Category, Finding, KbRef, Severity};
-use crate::inventory::{FrameworkBuild, Inventory, PythonEnv};
+use crate::inventory::{ErrorKind, FrameworkBuild, Inventory, PythonEnv};
 use crate::kb::{series, Kb};
 
 use super::facts::{self, major_of, Sourced};
@@ -13,6 +13,7 @@ use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
     &LIB001, &LIB002, &LIB003, &LIB004, &LIB005, &LIB006, &LIB007, &LIB008, &LIB009, &LIB010,
+    &LIB011,
 ];
 
 /// A cuDNN that the environment can load: (cuDNN major, what/where).
@@ -1005,6 +1006,89 @@ fn check_lib010(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         out.push(f.fix_note(format!(
             "install CUDA {need}{cudnn} beside the other (its libraries on the loader path){or}"
         )));
+    }
+    out
+}
+pub static LIB011: Rule = Rule {
+    code: "LIB011",
+    name: "conda-env-mixes-cuda-majors",
+    category: Category::MultipleCuda,
+    severity: Severity::Warning,
+    summary: "One conda environment holds CUDA packages of two CUDA majors (cudatoolkit 11.8 beside cuda-nvcc 12.4): its compiler and its runtime libraries disagree.",
+    semantics: &[CompatSemantic::Toolkit],
+    docs: Docs {
+        what_it_checks: "The CUDA component packages of one environment (cudatoolkit, cuda-version, cuda-nvcc, cuda-cudart, cuda-runtime, cuda-toolkit, cuda-libraries, cuda-nvrtc) as conda lists them: two CUDA majors among them. An error when code built in that environment fails on the GPU ('no kernel image', invalid PTX).",
+        why_it_breaks: "conda resolves an unpinned package (`nvidia::cuda-nvcc`) to its newest build, whatever CUDA the rest of the environment holds. JAX, Triton and CuPy then compile with that nvcc or ptxas for one CUDA and load the code through the other's runtime and libraries: kernels the runtime cannot load ('no kernel image is available', 'the provided PTX was compiled with an unsupported toolchain') or libraries that do not match.",
+        how_to_fix: "Pin every CUDA package of the environment to one release: `cuda-version=X.Y` with the components (`conda install cuda-nvcc cuda-version=11.8 -c nvidia -c conda-forge`), or remove the stray one (`conda remove cuda-nvcc`); recreate the environment if the solver keeps mixing them.",
+        sources: &[
+            "https://github.com/conda-forge/cuda-version-feedstock (cuda-version X.Y constrains cudatoolkit and the cuda-* packages to that release)",
+            "https://github.com/dattalab/keypoint-moseq/issues/161 (an unpinned cuda-nvcc 12.4 beside cudatoolkit 11.8: JAX 'no kernel image is available')",
+        ],
+    },
+    check: check_lib011,
+    superseded_by: &[],
+};
+
+/// conda's CUDA component packages, which each name the CUDA release they belong to.
+const CUDA_COMPONENTS: &[&str] = &[
+    "cudatoolkit",
+    "cuda-version",
+    "cuda-nvcc",
+    "cuda-cudart",
+    "cuda-runtime",
+    "cuda-toolkit",
+    "cuda-libraries",
+    "cuda-nvrtc",
+];
+
+fn check_lib011(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for env in &inv.python {
+        let parts: Vec<(&crate::inventory::PyPackage, u32)> = env
+            .packages
+            .iter()
+            .filter(|p| CUDA_COMPONENTS.contains(&p.name.as_str()))
+            .filter_map(|p| {
+                let major = p.version.split('.').next()?.parse::<u32>().ok()?;
+                (8..=20).contains(&major).then_some((p, major))
+            })
+            .collect();
+        let majors: BTreeSet<u32> = parts.iter().map(|(_, m)| *m).collect();
+        if majors.len() < 2 {
+            continue;
+        }
+        let list: Vec<String> = parts
+            .iter()
+            .map(|(p, _)| format!("{} {}", p.name, p.version))
+            .collect();
+        // 'No kernel image' (ERR004) folds into this finding and makes it an
+        // error; a PTX the runtime refuses is shown here.
+        let failed = inv.errors_of(&[ErrorKind::UnsupportedPtx]);
+        let mut f = LIB011.finding(format!(
+            "The environment's CUDA packages belong to {} CUDA majors ({}): code compiled with one release's nvcc or ptxas is loaded by the other's runtime and libraries.",
+            majors.len(),
+            list.join(", ")
+        ));
+        for (p, _) in &parts {
+            f = f.evidence(format!("conda package {}", p.name), &p.version, &p.source);
+        }
+        f = f.observed(failed.iter().copied());
+        if !failed.is_empty() {
+            f.severity = Severity::Error;
+        }
+        // The release the environment is pinned to: cuda-version's, else cudatoolkit's.
+        let pinned = ["cuda-version", "cudatoolkit"]
+            .iter()
+            .find_map(|n| parts.iter().find(|(p, _)| p.name == *n));
+        let keep = pinned.map(|(p, _)| p.version.split('.').take(2).collect::<Vec<_>>().join("."));
+        f = match keep {
+            Some(v) => f.fix_command(
+                format!("conda install cuda-nvcc cuda-version={v} -c nvidia -c conda-forge"),
+                Some("pins the compiler to the CUDA release the rest of the environment holds; or remove the stray packages and pin all of them to one cuda-version".into()),
+            ),
+            None => f.fix_note("pin every CUDA package of the environment to one release (`cuda-version=X.Y`), or recreate it with one"),
+        };
+        out.push(f);
     }
     out
 }

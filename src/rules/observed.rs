@@ -768,6 +768,17 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
             f.fix = Some(fix.clone());
         }
     }
+    // NCCL's system-call failure names shared memory only inside a container.
+    let host_nccl = rule.code == "ERR069"
+        && !facts::in_container(inv)
+        && out
+            .iter()
+            .all(|f| crate::ingest::clean::has_ci(&f.message, "ncclSystemError"));
+    if host_nccl {
+        for f in &mut out {
+            f.severity = Severity::Warning;
+        }
+    }
     if let Some(message) = ambiguous {
         for f in &mut out {
             f.severity = Severity::Warning;
@@ -842,6 +853,16 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         "ERR015" if say("libnvinfer") => explained(
             "Observed error: TensorRT's library of the major the program was built against (libnvinfer.so.N) cannot be loaded: the program, its tensorrt Python package or its engines were made for that TensorRT release, and this machine (or container) has another major or none. On Jetson the JetPack release fixes the TensorRT version, so a container or wheel made for another JetPack fails this way. To be sure, run: ldconfig -p | grep nvinfer; python -c \"import tensorrt; print(tensorrt.__version__)\" (Jetson: cat /etc/nv_tegra_release)",
             "install the TensorRT major the program was built for, or use a build of the program (container image, wheel) made for the installed TensorRT (on Jetson, the image for this JetPack release); rebuild its engines with the TensorRT that runs them",
+        ),
+        // Taichi's banner saying its build has no CUDA backend.
+        "ERR038" if say("[taichi version") => explained(
+            "Observed error: Taichi's start-up banner says 'cpu only': the installed Taichi package was built without its CUDA backend, so ti.cuda falls back to the CPU whatever the GPU and driver. Early releases published the CUDA build as a separate package (taichi-nightly-cuda-10-x beside the CPU taichi-nightly). To be sure, run: pip list | grep -i taichi; python -c \"import taichi as ti; ti.init(arch=ti.cuda)\"",
+            "install a Taichi build with the CUDA backend in place of the CPU one (for the old nightlies, the taichi-nightly-cuda-X-Y package), then check that the banner no longer says 'cpu only'",
+        ),
+        // NCCL's system call failure: in a container, shared memory first.
+        "ERR069" if say("unhandled system error") => explained(
+            "Observed error: NCCL failed a system call (ncclSystemError: socket, malloc, munmap, shared memory). In a Docker container the usual cause is its 64 MB /dev/shm, far less than NCCL's shared-memory transport between the GPUs of one node needs; outside a container, a network interface NCCL cannot use or a limit on locked memory. The GPUs, driver and CUDA are not the cause. To be sure, run the job with NCCL_DEBUG=INFO (the WARN line before the error names the call), and df -h /dev/shm",
+            "in a container, start it with `--ipc=host` or `--shm-size=16g` (Compose: `ipc: host` or `shm_size`; Kubernetes: an emptyDir with `medium: Memory` at /dev/shm); on a host, point NCCL at a working interface (`NCCL_SOCKET_IFNAME=eth0`) or raise `ulimit -l`",
         ),
         // The linker pulling two CUDA releases' runtimes into one binary.
         "ERR027" if say("may conflict with lib") => explained(
@@ -1065,7 +1086,7 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // step is unknown, so the finding names both repairs.
         "ERR001" if only(ErrorKind::SystemDriverMismatch) && !driver_in_sight(inv) => Some("Observed error: CUDA error 803: the display driver (the kernel module) and the CUDA driver (libcuda) are not of one release. Either the driver was updated and the old module is still loaded (a reboot fixes it), or the install is mixed or broken (libraries of another release left on the system, or a libcuda from a container image or a compat directory), which a clean install of one current driver fixes. To be sure, run: cat /proc/driver/nvidia/version; nvidia-smi; ldconfig -p | grep libcuda".into()),
         // Shared memory outside a container: the host's /dev/shm, or a container the report does not show.
-        "ERR069" if !facts::in_container(inv) => Some("Observed error: shared memory (/dev/shm) ran out. In a container (Docker gives it 64 MB unless started with --shm-size or --ipc=host) this is the usual failure of NCCL and DataLoader workers; on a host, /dev/shm is full or small. To be sure, run where the program runs: df -h /dev/shm".into()),
+        "ERR069" if !facts::in_container(inv) && !all_say(errs, "unhandled system error") => Some("Observed error: shared memory (/dev/shm) ran out. In a container (Docker gives it 64 MB unless started with --shm-size or --ipc=host) this is the usual failure of NCCL and DataLoader workers; on a host, /dev/shm is full or small. To be sure, run where the program runs: df -h /dev/shm".into()),
         // The release does not know the GPU and names no legacy branch: older,
         // newer, or a virtual GPU the release has no support for.
         "ERR030" if names_no_legacy_branch(errs) => Some("Observed error: the kernel module says this driver release does not support the GPU (by its PCI ID) and names no legacy branch for it. Either the GPU is newer than the release (install a newer driver branch), older than every branch the message would name, or a virtual GPU (a vGPU profile or a virtual function in a VM), which needs NVIDIA's vGPU guest driver rather than the public one. To be sure, run: lspci -nn | grep -i nvidia (the PCI ID, against Appendix A of the release's README); in a VM, the hypervisor's GPU setup".into()),
@@ -1426,7 +1447,7 @@ observed_rule!(ERR003, check_err003, "ERR003", "observed-forward-compat-unsuppor
     ["https://docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html", "cuda.h: CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = 804"]);
 
 observed_rule!(ERR004, check_err004, "ERR004", "observed-no-kernel-image", Category::ArchUnsupported, Severity::Error,
-    [NoKernelImage, ArchNotCompiled], ["ARCH001", "ARCH003", "ARCH004", "ARCH007", "ENV009"],
+    [NoKernelImage, ArchNotCompiled], ["ARCH001", "ARCH003", "ARCH004", "ARCH007", "ENV009", "LIB011"],
     "'no kernel image is available for execution on the device' (CUDA 209), 'invalid device function' (CUDA 98) or torch's 'capability sm_XY is not compatible' was seen.",
     "The program carries no SASS for the GPU's major at or below its minor and no PTX at or below it: the GPU is newer or older than what the wheel was compiled for.",
     "Install a build whose arch list covers the GPU (`gpucompat db gpu NAME` lists the torch variants that carry kernels for it).",

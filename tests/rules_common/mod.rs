@@ -830,6 +830,11 @@ fn firing_rest(code: &str) -> Inventory {
         "CTR006" => B::linux()
             .with(|i| i.setting.cdi_spec_uvm = f(false, "input line 4"))
             .build(),
+        "LIB011" => B::linux()
+            .package("cudatoolkit", "11.8.0")
+            .package("cuda-nvcc", "12.4.131")
+            .build(),
+        "ENV011" => B::linux().env_var("NVIDIA_VISIBLE_DEVICES", "1,2").build(),
         "ENV010" => B::linux()
             .error(HipError, "msg=\"amdgpu is not supported (supported types:[gfx1030 gfx1100])\" gpu_type=gfx1031 gpu=0")
             .env_var("HSA_OVERRIDE_GFX_VERSION", "10.3.0")
@@ -1416,6 +1421,16 @@ fn near_miss_rest(code: &str) -> Inventory {
         // The spec gives the containers /dev/nvidia-uvm.
         "CTR006" => B::linux()
             .with(|i| i.setting.cdi_spec_uvm = f(true, "input line 4"))
+            .build(),
+        // One CUDA release throughout.
+        "LIB011" => B::linux()
+            .package("cuda-version", "12.4")
+            .package("cuda-nvcc", "12.4.131")
+            .build(),
+        // In a container the runtime reads it.
+        "ENV011" => B::linux()
+            .env_var("NVIDIA_VISIBLE_DEVICES", "1,2")
+            .with(|i| i.container.runtime = f("docker".into(), "input line 1"))
             .build(),
         // The override is in effect: the program reports the target it stands for.
         "ENV010" => B::linux()
