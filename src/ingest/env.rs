@@ -7,6 +7,12 @@ use super::clean::has;
 use super::gate::Gate;
 use super::{Builder, Doc};
 
+regex_fn!(
+    // `CUDA_VISIBLE_DEVICES is set but empty`, `an empty CUDA_VISIBLE_DEVICES`.
+    empty_visible_said,
+    r"(?i)\bCUDA_VISIBLE_DEVICES`?\s+(?:is|was|being|gets|got)\s+(?:set\s+(?:but|to\s+an?)\s+)?empty\b|\ban?\s+empty\s+`?CUDA_VISIBLE_DEVICES\b"
+);
+
 /// Names read exactly.
 const NAMES: [&str; 10] = [
     "LD_LIBRARY_PATH",
@@ -74,6 +80,11 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 b.env_var(&var, t, src);
                 continue;
             }
+        }
+        // The report saying the variable is set but empty (`echo` printed nothing).
+        if has(t, "CUDA_VISIBLE_DEVICES") && empty_visible_said().is_match(t) {
+            b.env_var("CUDA_VISIBLE_DEVICES", "", &format!("{src} (prose)"));
+            continue;
         }
         // A systemd unit's `Environment="HSA_OVERRIDE_GFX_VERSION=10.3.0"`, or
         // `systemctl show -p Environment`'s `Environment=A=1 B=2`.
@@ -266,6 +277,22 @@ mod tests {
         let mut b = Builder::new("t");
         parse(&doc, &mut b);
         b.finish()
+    }
+
+    #[test]
+    fn a_unit_environment_and_an_empty_variable_said() {
+        let inv = run("The reporter added Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\" to the service.\nEnvironment=OLLAMA_HOST=0.0.0.0 CUDA_VISIBLE_DEVICES=1\n");
+        assert_eq!(inv.env["HSA_OVERRIDE_GFX_VERSION"].value, "10.3.0");
+        assert_eq!(inv.env["CUDA_VISIBLE_DEVICES"].value, "1");
+        assert!(!inv.env.contains_key("OLLAMA_HOST"), "not a GPU variable");
+        let inv = run("On this node CUDA_VISIBLE_DEVICES is set but empty.\n");
+        let v = &inv.env["CUDA_VISIBLE_DEVICES"];
+        assert_eq!(v.value, "");
+        assert!(v.source.ends_with("(prose)"));
+        // Saying it is not empty says nothing.
+        assert!(run("CUDA_VISIBLE_DEVICES is not empty here\n")
+            .env
+            .is_empty());
     }
 
     #[test]
