@@ -239,8 +239,8 @@ pub static CATALOG: &[Entry] = &[
     // NVIDIA's NGC framework containers check the GPU at start against the
     // list their release was built for: a GPU newer than the release, or one
     // it dropped.
-    ea("ngc-container-gpu-not-supported", "Detected NVIDIA", &["not yet supported in this version of the container", "which is not supported by this container"], K::ArchNotCompiled, None,
-        "WARNING: Detected NVIDIA NVIDIA A2 GPU, which is not yet supported in this version of the container"),
+    ex("ngc-container-gpu-not-supported", "Detected NVIDIA", &["not yet supported in this version of the container", "which is not supported by this container"], K::ArchNotCompiled, None,
+        "WARNING: Detected NVIDIA NVIDIA A2 GPU, which is not yet supported in this version of the container", ngc_gpu),
     e("ggml-compiled-without-arch", "was compiled without support for the current GPU architecture", K::ArchNotCompiled, None,
         "ERROR: ggml-cuda was compiled without support for the current GPU architecture."),
     e("nvrm-gsp-firmware-rm-init", "Cannot initialize GSP firmware RM", K::GspInitFailed, None,
@@ -1929,6 +1929,28 @@ fn arch_not_compatible(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorK
 }
 
 /// `Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.`
+/// NGC's check names the GPU: `Detected NVIDIA NVIDIA A2 GPU, which is ...`
+/// (the vendor, then the name nvidia-smi prints). Recorded when the report
+/// names no GPU otherwise: the message does not say which index it is.
+fn ngc_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"Detected NVIDIA (.+?) GPU, which is");
+    if let Some(m) = r.captures(c.line) {
+        let name = m[1].trim();
+        if b.inv.gpus.is_empty() && !name.is_empty() {
+            let notes = &mut b.notes;
+            let g = gpu_mut(&mut b.inv.gpus, &mut b.gpu_pos, 0);
+            put(
+                &mut g.name,
+                Fact::new(name.to_string(), c.src),
+                notes,
+                "GPU name",
+            );
+        }
+    }
+    Some(k)
+}
+
 fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
@@ -3589,6 +3611,19 @@ mod tests {
         }
         let list = run("unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory");
         assert_eq!(kinds(&list), vec![K::ToolkitNotFound]);
+    }
+
+    #[test]
+    fn an_ngc_container_names_the_gpu_it_refused() {
+        let inv = run("WARNING: Detected NVIDIA NVIDIA GeForce RTX 4060 Laptop GPU GPU, which is not yet supported in this version of the container\nERROR: No supported GPU(s) detected to run this container");
+        assert_eq!(kinds(&inv), vec![K::ArchNotCompiled]);
+        assert_eq!(
+            inv.gpus[0].name.as_ref().unwrap().value,
+            "NVIDIA GeForce RTX 4060 Laptop GPU"
+        );
+        let inv =
+            run("ERROR: Detected NVIDIA Tesla K40m GPU, which is not supported by this container");
+        assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "Tesla K40m");
     }
 
     #[test]
