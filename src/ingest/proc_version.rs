@@ -237,36 +237,33 @@ fn lib_package(b: &mut Builder, c: &regex::Captures, src: &str) {
         return;
     }
     // `-cuda-12` names only the major: the path keeps it (`LibraryInstall::cuda_major`).
-    let cuda = c
-        .get(5)
-        .and_then(|m| m.as_str().parse::<CudaVersion>().ok());
-    let install = LibraryInstall {
-        path: format!("package {name}{}", c.get(2).map_or("", |m| m.as_str())),
-        version: Fact::new(c[4].to_string(), src),
-        built_for_cuda: cuda.map(|v| Fact::new(v, src).with_note("the package's CUDA build")),
-    };
-    let list = if name.contains("cudnn") {
-        &mut b.inv.libraries.cudnn
-    } else if name.starts_with("libnccl") {
-        &mut b.inv.libraries.nccl
-    } else {
-        &mut b.inv.libraries.tensorrt
-    };
-    if !list.iter().any(|l| l.path == install.path) {
-        list.push(install);
-    }
+    let suffix = c.get(2).map_or("", |m| m.as_str());
+    let cuda = c.get(5).map(|m| m.as_str());
+    push_package(b, name, suffix, &c[4], cuda, src);
 }
 
 /// A package file name (`libcudnn8_8.9.1.23-1+cuda12.1_arm64`): the same
 /// facts as the package row.
 fn lib_deb(b: &mut Builder, c: &regex::Captures, src: &str) {
-    let name = &c[1];
+    let suffix = c.get(2).map_or("", |m| m.as_str());
+    push_package(b, &c[1], suffix, &c[3], Some(&c[4]), src);
+}
+
+/// Record a library package once per name: its version and, where the
+/// version names it, the CUDA it was built for.
+fn push_package(
+    b: &mut Builder,
+    name: &str,
+    suffix: &str,
+    version: &str,
+    cuda: Option<&str>,
+    src: &str,
+) {
     let install = LibraryInstall {
-        path: format!("package {name}{}", c.get(2).map_or("", |m| m.as_str())),
-        version: Fact::new(c[3].to_string(), src),
-        built_for_cuda: c[4]
-            .parse::<CudaVersion>()
-            .ok()
+        path: format!("package {name}{suffix}"),
+        version: Fact::new(version.to_string(), src),
+        built_for_cuda: cuda
+            .and_then(|v| v.parse::<CudaVersion>().ok())
             .map(|v| Fact::new(v, src).with_note("the package's CUDA build")),
     };
     let list = if name.contains("cudnn") {

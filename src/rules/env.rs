@@ -709,7 +709,7 @@ pub static ENV010: Rule = Rule {
         how_to_fix: "Set the variable where the program starts and restart it: for a service, `sudo systemctl edit ollama` with `Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\"` then `sudo systemctl restart ollama`; by hand, `HSA_OVERRIDE_GFX_VERSION=10.3.0 ollama serve`; the value is the supported target of the same family.",
         sources: &[
             "https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides (HSA_OVERRIDE_GFX_VERSION in the server's environment)",
-            "https://rocm.docs.amd.com/en/latest/reference/env-variables.html (HSA_OVERRIDE_GFX_VERSION: override the target version, major.minor.stepping)",
+            "https://github.com/ollama/ollama/issues/8679 (the override in the systemd unit, the server started by hand: the GPU still refused as gfx1031)",
         ],
     },
     check: check_env010,
