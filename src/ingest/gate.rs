@@ -189,7 +189,6 @@ const WORDS: &[(Gate, &[&str])] = &[
             "pytorch",
             "defaults",
             "anaconda",
-            "nvidia",
         ],
     ),
     (

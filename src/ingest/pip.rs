@@ -147,6 +147,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             && show_name.is_none()
             && !doc.lines[i - 1].gate(Gate::Pip)
             && !has_double_eq(t)
+            // A `conda list` row from the nvidia channel (not a gate word:
+            // nvidia-smi's rows would all pass).
+            && !t.ends_with(" nvidia")
         {
             continue;
         }
