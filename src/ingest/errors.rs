@@ -3310,6 +3310,27 @@ pub struct ToBeSure {
     pub command: String,
     pub reason: String,
 }
+/// Frameworks other than torch whose own commands answer "which build is this".
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Framework {
+    Jax,
+    Tensorflow,
+}
+
+/// The framework a report is about when it names no torch: its packages, or
+/// its names in the errors (`jaxlib.xla_extension.XlaRuntimeError`).
+fn framework_named(inv: &crate::inventory::Inventory) -> Option<Framework> {
+    let pkg = |n: &str| inv.python.iter().any(|e| e.package(n).is_some());
+    let said = |w: &str| inv.errors.iter().any(|e| has_ci(&e.text, w));
+    if pkg("jax") || pkg("jaxlib") || said("jaxlib") || said("jax.") {
+        return Some(Framework::Jax);
+    }
+    let tf = inv.python.iter().any(|e| e.tensorflow.is_some());
+    if tf || pkg("tensorflow") || said("tensorflow") {
+        return Some(Framework::Tensorflow);
+    }
+    None
+}
 
 /// What else to run when facts that would change the verdict are missing.
 /// Read the inventory after [`super::enrich`] so GPUs known by name count as known.
@@ -3370,23 +3391,37 @@ pub fn missing_facts(inv: &Inventory) -> Vec<ToBeSure> {
             );
         }
     }
-    if (torch_known && !torch_cuda_known)
-        || (!torch_known
-            && (has(K::NoKernelImage)
-                || has(K::InsufficientDriver)
-                || has(K::DriverTooOld)
-                || has(K::NoDevice)))
-    {
-        add(
+    // A report about JAX or TensorFlow (and not torch) gets that framework's commands.
+    let other = if torch_known {
+        None
+    } else {
+        framework_named(inv)
+    };
+    let build_unknown = !torch_known
+        && (has(K::NoKernelImage)
+            || has(K::InsufficientDriver)
+            || has(K::DriverTooOld)
+            || has(K::NoDevice));
+    match other {
+        Some(Framework::Jax) if build_unknown => add(
+            "python -c \"import jax; print(jax.__version__, jax.devices())\"; pip list 2>/dev/null | grep -i -E \"jax|nvidia\"",
+            "the jaxlib and CUDA plugin JAX runs with, and the devices it found, are what the driver and GPU have to support",
+        ),
+        Some(Framework::Tensorflow) if build_unknown => add(
+            "python -c \"import tensorflow as tf; print(tf.__version__, tf.sysconfig.get_build_info(), tf.config.list_physical_devices('GPU'))\"",
+            "the CUDA and cuDNN TensorFlow was built with, and the GPUs it found, are what the driver and GPU have to support",
+        ),
+        _ if (torch_known && !torch_cuda_known) || build_unknown => add(
             "python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"",
             "which CUDA the torch wheel was built with is what the driver has to support",
-        );
+        ),
+        _ => {}
     }
     let arch_known = inv
         .python
         .iter()
         .any(|e| e.torch.as_ref().is_some_and(|t| t.arch_list.is_some()));
-    if (has(K::NoKernelImage) || has(K::ArchNotCompiled)) && !arch_known {
+    if (has(K::NoKernelImage) || has(K::ArchNotCompiled)) && !arch_known && other.is_none() {
         add(
             "python -c \"import torch; print(torch.cuda.get_arch_list(), torch.cuda.get_device_capability())\"",
             "the wheel's arch list against the GPU's compute capability says whether a kernel exists for it",
@@ -3966,6 +4001,20 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
         assert!(cmds.iter().any(|c| c == "nvidia-smi"), "{cmds:?}");
         assert!(cmds.iter().any(|c| c.contains("get_arch_list")), "{cmds:?}");
         assert!(cmds.last().unwrap().starts_with("gpucompat check"));
+    }
+
+    #[test]
+    fn missing_facts_ask_jax_and_tensorflow_reports_in_their_own_terms() {
+        let inv = run("jaxlib.xla_extension.XlaRuntimeError: UNKNOWN: no kernel image is available for execution on the device");
+        let cmds: Vec<String> = missing_facts(&inv).into_iter().map(|t| t.command).collect();
+        assert!(cmds.iter().any(|c| c.contains("import jax")), "{cmds:?}");
+        assert!(!cmds.iter().any(|c| c.contains("import torch")), "{cmds:?}");
+        let inv = run("2023-01-01 W tensorflow/stream_executor/cuda/cuda_driver.cc:269] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected");
+        let cmds: Vec<String> = missing_facts(&inv).into_iter().map(|t| t.command).collect();
+        assert!(
+            cmds.iter().any(|c| c.contains("import tensorflow")),
+            "{cmds:?}"
+        );
     }
 
     #[test]
