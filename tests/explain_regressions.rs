@@ -383,6 +383,22 @@ fn whisper_on_the_cpu_beside_a_geforce_card_is_a_cpu_only_torch() {
 }
 
 #[test]
+fn cuda_unavailable_in_a_container_names_the_runtime_s_causes_too() {
+    let t = "$ docker run --gpus all myimage python -c \"import torch; print(torch.cuda.is_available())\"\nFalse\nGPU: NVIDIA GeForce RTX 3090\n";
+    let (_, f) = explain_text("t", t);
+    let w = f.iter().find(|f| f.code == "ERR041").expect("ERR041");
+    assert!(w.message.contains("NVIDIA_DRIVER_CAPABILITIES"), "{w:?}");
+    assert!(w.message.contains("/dev/nvidia-uvm"), "{w:?}");
+    // On a host the message stays about the build.
+    let (_, f) = explain_text(
+        "t",
+        "GPU: NVIDIA GeForce RTX 3090\n>>> torch.cuda.is_available()\nFalse\n",
+    );
+    let w = f.iter().find(|f| f.code == "ERR041").expect("ERR041");
+    assert!(!w.message.contains("NVIDIA_DRIVER_CAPABILITIES"), "{w:?}");
+}
+
+#[test]
 fn nvidia_smi_missing_inside_a_container_is_the_container() {
     // cnstark/pytorch-docker #19: nvcc works in the image, nvidia-smi is not found.
     let (inv, f) = explain("corpus/c7-cnstark-pytorch-docker-forgot-gpus-all.txt");

@@ -1274,7 +1274,12 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 } else {
                     "on Windows, with no driver failure and no AMD GPU in the report"
                 };
-                f.message = format!("Observed error: the program found CUDA unavailable, {named}: the usual cause is a CPU-only build of torch (PyPI's default on Windows, or one a dependency pulled in). No other fact gathered here confirms it. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi");
+                f.message = if facts::in_container(inv) {
+                    // In a container the runtime decides what CUDA gets, beside the build.
+                    format!("Observed error: the program found CUDA unavailable inside a container, {named}. Three causes give this: a CPU-only build of torch in the image; NVIDIA_DRIVER_CAPABILITIES without `compute` (the runtime then mounts nvidia-smi but not libcuda); or no /dev/nvidia-uvm in the container (a CDI spec generated before the node existed). No other fact gathered here tells them apart. To be sure, run inside the container: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; echo $NVIDIA_DRIVER_CAPABILITIES; ls /dev/nvidia*")
+                } else {
+                    format!("Observed error: the program found CUDA unavailable, {named}: the usual cause is a CPU-only build of torch (PyPI's default on Windows, or one a dependency pulled in). No other fact gathered here confirms it. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; nvidia-smi")
+                };
                 if let (false, Some(k)) = (nvidia, &inv.os.kind) {
                     f.push_evidence("operating system", "windows", &k.source);
                 }
@@ -1870,10 +1875,10 @@ pub static ERR041: Rule = Rule {
     summary: "CUDA was unavailable to the program on a machine with an NVIDIA GPU (or on Windows, with no AMD GPU named) and no sign of a driver failure: most often a CPU-only build of torch.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "'CUDA unavailable' messages (torch.cuda.is_available() False, Whisper's 'FP16 is not supported on CPU', 'Torch is not able to use GPU') in a report that names an NVIDIA GPU (or comes from Windows and names no AMD GPU), shows no failing driver (nvidia-smi, no-driver or too-old errors) and names no CUDA build of torch.",
+        what_it_checks: "'CUDA unavailable' messages (torch.cuda.is_available() False, Whisper's 'FP16 is not supported on CPU', 'Torch is not able to use GPU') in a report that names an NVIDIA GPU (or comes from Windows and names no AMD GPU), shows no failing driver (nvidia-smi, no-driver or too-old errors) and names no CUDA build of torch. Inside a container the message also names the runtime's two causes: NVIDIA_DRIVER_CAPABILITIES without compute, and a missing /dev/nvidia-uvm.",
         why_it_breaks: "With the GPU and its driver working, the usual reason a program finds no CUDA is the torch build: PyPI's default torch on Windows and macOS is CPU-only, and a dependency (openai-whisper, an app's requirements) or a resolver can replace a CUDA build with it. The program then runs on the CPU, often with only a warning.",
         how_to_fix: "Check the build: `python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`; a `+cpu` version or None needs `pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/cuXXX` (a CUDA the driver supports, `gpucompat db driver VERSION`), with torchvision and torchaudio from the same index.",
-        sources: &["https://pytorch.org/get-started/locally/", "https://github.com/dsymbol/decipher/issues/8", "https://github.com/raryelcostasouza/pyTranscriber/issues/56"],
+        sources: &["https://pytorch.org/get-started/locally/", "https://github.com/dsymbol/decipher/issues/8", "https://github.com/raryelcostasouza/pyTranscriber/issues/56", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: compute is required for CUDA, utility for nvidia-smi and NVML)"],
     },
     check: check_err041,
     superseded_by: &["WHL001", "DRV001", "DRV002", "DRV003", "CTR006"],
