@@ -936,6 +936,11 @@ pub enum ErrorKind {
     /// Shared memory (/dev/shm) ran out: NCCL's "Error while creating shared
     /// memory segment", a DataLoader worker's "insufficient shared memory (shm)".
     ShmExhausted,
+    /// A standalone ptxas (a CUDA toolkit's) refused PTX of a newer ISA
+    /// version than it knows ("Unsupported .version 8.4; current version is
+    /// '7.8'" outside the driver's JIT): the toolkit is older than the
+    /// compiler that wrote the PTX.
+    PtxasTooOld,
     /// A failure the catalog does not know.
     Other,
 }

@@ -1424,7 +1424,8 @@ fn record(doc: &Doc, b: &mut Builder, i: usize, t: &str, lower: &str, idx: usize
         },
         None => entry.kind,
     };
-    let code = code_in(t).or(entry.code);
+    // A toolkit's ptxas is no CUDA call: the driver's error code is not its.
+    let code = code_in(t).or(entry.code.filter(|_| kind != K::PtxasTooOld));
     b.error(kind, &around_needle(t, entry.needle), src, code);
 }
 
@@ -2459,9 +2460,14 @@ fn jax_outdated_cudnn(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
 /// `ptxas ... Unsupported .version 8.1; current version is '8.0'` from the
 /// driver's JIT linker (cuLink*, a LinkerError, error 222): the driver is
 /// older than the toolkit that wrote the PTX. A standalone ptxas saying the
-/// same is a toolkit older than the compiler, not the driver.
+/// same is a toolkit older than the compiler, not the driver (PtxasTooOld).
 fn ptx_by_driver(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    (mentions(c) & DRIVER_JIT != 0).then_some(k)
+    // The JIT names its in-memory input `application ptx input`; a
+    // standalone ptxas names the file it was given.
+    let jit = mentions(c) & DRIVER_JIT != 0
+        || has_ci(c.line, "application ptx input")
+        || has_ci(c.line, "UNSUPPORTED_PTX_VERSION");
+    Some(if jit { k } else { K::PtxasTooOld })
 }
 
 fn torch_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -3659,6 +3665,17 @@ mod tests {
         let inv =
             run("ERROR: Detected NVIDIA Tesla K40m GPU, which is not supported by this container");
         assert_eq!(inv.gpus[0].name.as_ref().unwrap().value, "Tesla K40m");
+    }
+
+    #[test]
+    fn a_standalone_ptxas_refusing_newer_ptx_is_the_toolkit_not_the_driver() {
+        let inv = run("$ nvcc -arch=sm_86 add_kernel.ptx --cubin\nptxas add_kernel.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '7.8'");
+        assert_eq!(kinds(&inv), vec![K::PtxasTooOld]);
+        assert_eq!(inv.errors[0].code, None);
+        // The driver's JIT: its in-memory input, or CUDA's own error name.
+        let inv = run("unknown CUDA error when building module CUDA_ERROR_UNSUPPORTED_PTX_VERSION log: ptxas application ptx input, line 9; fatal   : Unsupported .version 8.5; current version is '8.4'");
+        assert!(!kinds(&inv).contains(&K::PtxasTooOld), "{:?}", inv.errors);
+        assert!(kinds(&inv).contains(&K::UnsupportedPtx), "{:?}", inv.errors);
     }
 
     #[test]

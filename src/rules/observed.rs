@@ -234,6 +234,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the program's GPU build needs a CPU with AVX, so on this CPU it turned GPU use off",
             "grep -o -w -E 'avx|avx2' /proc/cpuinfo | sort -u (Linux), or the CPU model's specification",
         ),
+        PtxasTooOld => (
+            "a CUDA toolkit's ptxas refused PTX of a newer ISA version than it knows: the PTX was written by a newer compiler (Triton's LLVM, a newer nvcc, a prebuilt .ptx file) than this toolkit",
+            "which ptxas; ptxas --version; head -5 FILE.ptx (its .version line)",
+        ),
         ShmExhausted => (
             "shared memory (/dev/shm) ran out: NCCL's buffers between GPUs of one node and DataLoader workers' batches live there, and a container gets only 64 MB of it by default (Docker)",
             "df -h /dev/shm (inside the container, where the program runs)",
@@ -351,6 +355,7 @@ pub fn settle_competing(findings: &mut [Finding]) {
 
 /// Errors that mean an NVIDIA CUDA stack was asked for.
 const CUDA_KINDS: &[ErrorKind] = &[
+    ErrorKind::PtxasTooOld,
     ErrorKind::NvmlDriverLibraryMismatch,
     ErrorKind::SystemDriverMismatch,
     ErrorKind::InsufficientDriver,
@@ -1958,6 +1963,13 @@ observed_rule!(ERR063, check_err063, "ERR063", "observed-ptxas-older-than-gpu", 
     "Let XLA use the ptxas that came with jax: take the old toolkit's bin directory off PATH (`which ptxas` shows which one is used), or upgrade that toolkit to one that supports the GPU; `XLA_FLAGS=--xla_gpu_cuda_data_dir=/path/to/new/cuda` points XLA at a given toolkit.",
     ["https://github.com/jax-ml/jax/issues/17976", "https://github.com/openxla/xla/issues/5932 (XLA: 'ptxas too old ... Modify $PATH to customize ptxas location')", "https://github.com/jax-ml/jax/issues/13570", "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (the first toolkit of each architecture)"]);
 
+observed_rule!(ERR074, check_err074, "ERR074", "observed-ptxas-older-than-ptx", Category::MultipleCuda, Severity::Error,
+    [PtxasTooOld], [],
+    "A standalone ptxas refused PTX of a newer ISA version than it knows ('Unsupported .version 8.4; current version is 7.8').",
+    "Each CUDA toolkit's ptxas assembles PTX up to the ISA version of its release (CUDA 11.8: PTX 7.8; CUDA 12.4: PTX 8.4). PTX written by a newer compiler, such as the LLVM inside Triton or a newer nvcc, or a .ptx file shipped prebuilt, needs a ptxas at least that new. The driver is not involved: its JIT linker says the same with CUDA error 222, which names the driver instead.",
+    "Assemble with a ptxas at least as new as the PTX: put a newer CUDA toolkit's bin first on PATH (`export PATH=/usr/local/cuda-X.Y/bin:$PATH`; `which ptxas` shows the one used), or let the tool use its own (Triton ships a ptxas; unset TRITON_PTXAS_PATH when it points at an older toolkit). Editing the PTX's .version line down is not a fix: the code may use newer instructions.",
+    ["https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#release-notes (the PTX ISA version each CUDA release introduces)", "https://github.com/triton-lang/triton/issues/5385 (Triton's PTX 8.4 assembled with the nvcc of CUDA 11.8)"]);
+
 observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Category::EnvVar, Severity::Error,
     [XlaLibdeviceMissing], [],
     "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice ('libdevice not found at ./libdevice.10.bc').",
@@ -2124,5 +2136,5 @@ pub static RULES: &[&Rule] = &[
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
-    &ERR071, &ERR072, &ERR073,
+    &ERR071, &ERR072, &ERR073, &ERR074,
 ];

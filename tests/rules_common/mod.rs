@@ -896,6 +896,7 @@ fn firing_rest(code: &str) -> Inventory {
         "ERR073" => in_setting(CudaFeatureUnsupported, "RuntimeError: CUDA error encountered at: null_mask.cu:93: 801 cudaErrorNotSupported operation not supported.", |i| {
             i.wsl.is_wsl = f(true, "input line 1");
         }),
+        "ERR074" => pasted(PtxasTooOld, "ptxas add_kernel.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '7.8'"),
         "ERR071" => pasted(XlaLibdeviceMissing, "W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc"),
         "ERR063" => pasted(PtxasOlderThanGpu, "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9"),
         "ERR036" => B::linux()
@@ -1521,6 +1522,8 @@ fn near_miss_rest(code: &str) -> Inventory {
             i.setting.vgpu = f(true, "input line 2");
         }),
         // XLA's search list alone is a warning on setups that work.
+        // The driver's JIT saying it: the driver, not the toolkit (ERR002).
+        "ERR074" => pasted(UnsupportedPtx, "ptxas application ptx input, line 9; fatal   : Unsupported .version 8.5; current version is '8.4'"),
         "ERR071" => pasted(Other, "W external/xla/xla/service/gpu/nvptx_compiler.cc:760] Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime failures"),
         "ERR063" => pasted(Other, "INTERNAL: Failed to load PTX text as a module: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid"),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
