@@ -2671,3 +2671,25 @@ fn mxnet_s_cpu_package_asked_for_a_gpu() {
     let (inv, _) = explain_text("t", "To build from source, set USE_CUDA=1 in config.mk.\n");
     assert!(inv.errors.is_empty(), "{:?}", inv.errors);
 }
+
+#[test]
+fn nccl_s_system_error_is_shared_memory_in_a_container_and_a_warning_on_a_host() {
+    let nccl = "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1169, unhandled system error, NCCL version 2.10.3\n";
+    let (_, f) = explain_text(
+        "t",
+        &format!("$ docker run --gpus all --rm trainer\n{nccl}"),
+    );
+    let e = f.iter().find(|f| f.code == "ERR069").expect("ERR069");
+    assert_eq!(e.severity, Severity::Error, "{e:?}");
+    assert!(e.message.contains("ncclSystemError"), "{e:?}");
+    let (_, f) = explain_text("t", nccl);
+    let w = f.iter().find(|f| f.code == "ERR069").expect("ERR069");
+    assert_eq!(w.severity, Severity::Warning, "{w:?}");
+    assert!(
+        w.message.contains("NCCL_SOCKET_IFNAME")
+            || w.fix
+                .as_ref()
+                .is_some_and(|x| format!("{x:?}").contains("NCCL_SOCKET_IFNAME")),
+        "{w:?}"
+    );
+}

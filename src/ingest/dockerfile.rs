@@ -217,15 +217,11 @@ fn image_facts(b: &mut Builder, image: &str, src: &str) {
 fn cdi_spec(doc: &Doc, b: &mut Builder) {
     let mut in_edits: Option<usize> = None;
     let mut nodes: Vec<(String, String)> = Vec::new();
-    let mut done = false;
     for line in &doc.lines {
         let raw = line.text.as_str();
         let t = raw.trim();
         let indent = raw.len() - raw.trim_start().len();
         if t == "containerEdits:" {
-            if done {
-                break;
-            }
             in_edits = Some(indent);
             continue;
         }
@@ -241,11 +237,11 @@ fn cdi_spec(doc: &Doc, b: &mut Builder) {
             || t == "..."
             || t == "---";
         if ends {
-            in_edits = None;
-            done = !nodes.is_empty();
-            if done {
+            // The first block that listed device nodes is the spec's.
+            if !nodes.is_empty() {
                 break;
             }
+            in_edits = None;
             continue;
         }
         if let Some(p) = t

@@ -597,6 +597,10 @@ pub static CATALOG: &[Entry] = &[
         "E   Outdated cuDNN installation found.", jax_outdated_cudnn),
     ex("ptxas-unsupported-ptx-version", "Unsupported .version", &["current version is"], K::UnsupportedPtx, Some(222),
         "numba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR\nptxas application ptx input, line 9; fatal   : Unsupported .version 8.1; current version is '8.0'", ptx_by_driver),
+    // The same words from a standalone ptxas (a toolkit's, given a file): the
+    // toolkit is older than the compiler that wrote the PTX; no CUDA call failed.
+    ex("ptxas-older-than-ptx", "Unsupported .version", &["current version is"], K::PtxasTooOld, None,
+        "ptxas add_kernel.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '7.8'", ptx_by_toolkit),
     ex("torch-cudnn-incompatibility", "cuDNN version incompatibility", &[], K::CudnnVersionMismatch, None,
         "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.", torch_cudnn_mismatch),
     // --- other CUDA libraries --------------------------------------------------------------------
@@ -957,6 +961,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("numba-libnvvm-not-found", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/nvvm.py (NvvmSupportError: 'libNVVM cannot be found')", "https://github.com/Rust-GPU/rust-cuda/issues/78"]),
     ("vgpu-unlicensed", &["https://github.com/NVIDIA/gpu-operator/issues/220", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html (nvidia-smi -q shows the license status)"]),
     ("jax-outdated-cudnn", &["https://github.com/jax-ml/jax/blob/main/jax_plugins/cuda/__init__.py (_check_cuda_versions: 'Outdated {name} installation found.')", "https://github.com/rgommers/pixi-dev-scipystack/issues/1"]),
+    ("ptxas-older-than-ptx", &["https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#release-notes (the PTX ISA version each CUDA release introduces)", "https://github.com/triton-lang/triton/issues/5385 (Triton's PTX 8.4 assembled with the nvcc of CUDA 11.8)"]),
     ("ptxas-unsupported-ptx-version", &["https://github.com/numba/numba/issues/8961", "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222)"]),
     ("whisper-fp16-on-cpu", &["https://github.com/openai/whisper/blob/main/whisper/transcribe.py (the model's device is the CPU: 'Performing inference on CPU when CUDA is available' only when torch.cuda.is_available(); load_model picks cuda when it is available)", "https://github.com/dsymbol/decipher/issues/8"]),
     ("torch-cuda-available-false", &["https://github.com/googlecolab/colabtools/issues/1685", "https://github.com/ogkalu2/comic-translate/issues/210", "https://github.com/ROCm/legacy-rocm-build/issues/2216"]),
@@ -1424,8 +1429,7 @@ fn record(doc: &Doc, b: &mut Builder, i: usize, t: &str, lower: &str, idx: usize
         },
         None => entry.kind,
     };
-    // A toolkit's ptxas is no CUDA call: the driver's error code is not its.
-    let code = code_in(t).or(entry.code.filter(|_| kind != K::PtxasTooOld));
+    let code = code_in(t).or(entry.code);
     b.error(kind, &around_needle(t, entry.needle), src, code);
 }
 
@@ -2460,14 +2464,23 @@ fn jax_outdated_cudnn(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
 /// `ptxas ... Unsupported .version 8.1; current version is '8.0'` from the
 /// driver's JIT linker (cuLink*, a LinkerError, error 222): the driver is
 /// older than the toolkit that wrote the PTX. A standalone ptxas saying the
-/// same is a toolkit older than the compiler, not the driver (PtxasTooOld).
+/// same is a toolkit older than the compiler, not the driver (its own entry).
 fn ptx_by_driver(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    // The JIT names its in-memory input `application ptx input`; a
-    // standalone ptxas names the file it was given.
-    let jit = mentions(c) & DRIVER_JIT != 0
+    ptx_jit(c).then_some(k)
+}
+
+/// The standalone ptxas's refusal: [`ptx_by_driver`]'s other half.
+fn ptx_by_toolkit(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    (!ptx_jit(c)).then_some(k)
+}
+
+/// The driver's JIT said it: it names its in-memory input `application ptx
+/// input` (a standalone ptxas names the file it was given), or the report
+/// names the JIT (cuLink*, a LinkerError, error 222).
+fn ptx_jit(c: &Ctx) -> bool {
+    mentions(c) & DRIVER_JIT != 0
         || has_ci(c.line, "application ptx input")
-        || has_ci(c.line, "UNSUPPORTED_PTX_VERSION");
-    Some(if jit { k } else { K::PtxasTooOld })
+        || has_ci(c.line, "UNSUPPORTED_PTX_VERSION")
 }
 
 fn torch_cudnn_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -3235,27 +3248,27 @@ fn gpu_type(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     let Some(p) = c.line.find("gpu_type=") else {
         return rocblas_arch(c, b, k);
     };
-    let tgt: String = c.line[p + "gpu_type=".len()..]
-        .chars()
-        .take_while(|ch| ch.is_ascii_alphanumeric())
-        .collect();
-    if tgt.starts_with("gfx") && !b.inv.amd.gfx_targets.iter().any(|f| f.value == tgt) {
-        b.inv.amd.gfx_targets.push(Fact::new(tgt, c.src));
-    }
+    gfx_target_at(b, &c.line[p + "gpu_type=".len()..], c.src);
     Some(K::HipError)
 }
 
 fn rocblas_arch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     if let Some(p) = c.line.find("gfx") {
-        let tgt: String = c.line[p..]
-            .chars()
-            .take_while(|ch| ch.is_ascii_alphanumeric())
-            .collect();
-        if tgt.len() > 3 && !b.inv.amd.gfx_targets.iter().any(|f| f.value == tgt) {
-            b.inv.amd.gfx_targets.push(Fact::new(tgt, c.src));
-        }
+        gfx_target_at(b, &c.line[p..], c.src);
     }
     Some(K::HipError)
+}
+
+/// Record the gfx target `at` starts with (`gfx1031 gpu=0 ...`), once.
+fn gfx_target_at(b: &mut Builder, at: &str, src: &str) {
+    let tgt: String = at
+        .chars()
+        .take_while(|ch| ch.is_ascii_alphanumeric())
+        .collect();
+    let known = b.inv.amd.gfx_targets.iter().any(|f| f.value == tgt);
+    if tgt.starts_with("gfx") && tgt.len() > 3 && !known {
+        b.inv.amd.gfx_targets.push(Fact::new(tgt, src));
+    }
 }
 
 fn macos(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
@@ -3676,6 +3689,19 @@ mod tests {
         let inv = run("unknown CUDA error when building module CUDA_ERROR_UNSUPPORTED_PTX_VERSION log: ptxas application ptx input, line 9; fatal   : Unsupported .version 8.5; current version is '8.4'");
         assert!(!kinds(&inv).contains(&K::PtxasTooOld), "{:?}", inv.errors);
         assert!(kinds(&inv).contains(&K::UnsupportedPtx), "{:?}", inv.errors);
+    }
+
+    #[test]
+    fn ollama_names_the_gpu_s_target_after_its_supported_list() {
+        let inv = run("msg=\"amdgpu is not supported (supported types:[gfx1030 gfx1100])\" gpu_type=gfx1031 gpu=0 library=/opt/rocm/lib");
+        assert_eq!(kinds(&inv), vec![K::HipError]);
+        let t: Vec<&str> = inv
+            .amd
+            .gfx_targets
+            .iter()
+            .map(|f| f.value.as_str())
+            .collect();
+        assert_eq!(t, ["gfx1031"]);
     }
 
     #[test]

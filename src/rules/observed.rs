@@ -750,6 +750,10 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         .collect();
     let ambiguous = ambiguous_cause(rule.code, &errs, inv);
     let special = special_case(rule.code, &errs);
+    // NCCL's system-call failure names shared memory only inside a container.
+    let host_nccl = rule.code == "ERR069"
+        && !facts::in_container(inv)
+        && all_say(&errs, "unhandled system error");
     let claimed_804 =
         rule.code == "ERR001" && errs.iter().any(|e| e.kind == ErrorKind::CompatNotSupported);
     let mut out = report(rule, errs, fix);
@@ -773,12 +777,6 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
             f.fix = Some(fix.clone());
         }
     }
-    // NCCL's system-call failure names shared memory only inside a container.
-    let host_nccl = rule.code == "ERR069"
-        && !facts::in_container(inv)
-        && out
-            .iter()
-            .all(|f| crate::ingest::clean::has_ci(&f.message, "ncclSystemError"));
     if host_nccl {
         for f in &mut out {
             f.severity = Severity::Warning;
