@@ -941,6 +941,14 @@ pub enum ErrorKind {
     /// '7.8'" outside the driver's JIT): the toolkit is older than the
     /// compiler that wrote the PTX.
     PtxasTooOld,
+    /// Apple's MPS backend lacks an operation or a dtype the program uses
+    /// ("not currently implemented for the MPS device", "the MPS framework
+    /// doesn't support float64").
+    MpsUnsupported,
+    /// "PyTorch is not linked with support for xpu devices" where the paste
+    /// never imports Intel's extension, which registers the `xpu` device for
+    /// torch before 2.5.
+    XpuNotRegistered,
     /// A failure the catalog does not know.
     Other,
 }

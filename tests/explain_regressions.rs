@@ -2693,3 +2693,74 @@ fn nccl_s_system_error_is_shared_memory_in_a_container_and_a_warning_on_a_host()
         "{w:?}"
     );
 }
+
+#[test]
+fn a_colab_notebook_opened_from_a_mac_is_colab_not_macos() {
+    // lllyasviel/Fooocus#2472: the notebook link pasted, "on MAC pro M1" said.
+    let (_, f) = explain("corpus/c57a-colab-cpu-runtime-mac-fooocus.txt");
+    assert!(f.iter().any(|f| f.code == "ERR066"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::MacosNoCuda), 0, "{f:?}");
+}
+
+#[test]
+fn a_bare_cuda_status_number_is_read_by_its_number() {
+    // SthPhoenix/InsightFace-REST#24: TensorRT's "CUDA initialization failure with error 222".
+    let (inv, f) = explain("corpus/c57b-insightface-rest-trt-container-error-222.txt");
+    let e = inv
+        .errors
+        .iter()
+        .find(|e| e.kind == ErrorKind::UnsupportedPtx)
+        .expect("error 222 read");
+    assert_eq!(e.code, Some(222));
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+    // Numbers the catalog has no meaning for, and the message already read by its own entry.
+    let (inv, _) = explain_text("t", "CUDA error 2 at main.cu:33\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    let (inv, _) = explain_text(
+        "t",
+        "CUDA error 35 at ggml-cuda.cu:4236: CUDA driver version is insufficient for CUDA runtime version\n",
+    );
+    assert_eq!(inv.errors.len(), 1, "{:?}", inv.errors);
+    // Before CUDA 10.1 the runtime's "no device" was 38.
+    let (inv, _) = explain_text("t", "Title: cuda error 38 on startup\n");
+    assert_eq!(inv.errors[0].kind, ErrorKind::NoDevice);
+}
+
+#[test]
+fn mps_and_xpu_refusals_are_their_platforms() {
+    // huggingface/diffusers#9224: float64 on MPS.
+    let (_, f) = explain("corpus/c57c-diffusers-flux-mps-hardcoded-float64.txt");
+    assert!(f.iter().any(|f| f.code == "ERR075"), "{f:?}");
+    // intel/intel-extension-for-pytorch#392: 'xpu' used without importing IPEX.
+    let (_, f) = explain("corpus/c57c-ipex-xpu-not-linked-missing-import.txt");
+    assert!(f.iter().any(|f| f.code == "ERR076"), "{f:?}");
+    // intel/intel-extension-for-pytorch#244: IPEX imported, its release has no XPU.
+    let (_, f) = explain("corpus/c46d-ipex-2022-alder-lake-xpu-not-linked-ipex-111.txt");
+    assert!(f.iter().any(|f| f.code == "ERR052"), "{f:?}");
+    assert!(!f.iter().any(|f| f.code == "ERR076"), "{f:?}");
+}
+
+#[test]
+fn an_image_older_than_the_gpu_is_not_an_old_driver() {
+    // immich-app/immich#28031: CUDA 12.2 image, RTX 5060 Ti, driver 580.
+    let (_, f) = explain("corpus/c57e-immich-ml-blackwell-cuda122-base.txt");
+    assert!(f.iter().any(|f| f.code == "ERR077"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+}
+
+#[test]
+fn a_dgx_spark_on_the_proprietary_module() {
+    // Start9Labs/start-technologies#3693: GB10 named in prose, proprietary modules said.
+    let (inv, f) = explain("corpus/c58e-dgx-spark-gb10-proprietary-rminit-fail.txt");
+    assert!(inv.driver_version().is_some());
+    assert!(f.iter().any(|f| f.code == "DRV008"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
+}
+
+#[test]
+fn a_missing_libnvinfer_with_no_tensorrt_in_sight_is_a_warning() {
+    // onnx/onnx-tensorrt#257: the built binary cannot find libnvinfer.so.6.
+    let (_, f) = explain("corpus/c57b-onnx2trt-libnvinfer6-not-on-path.txt");
+    let e = f.iter().find(|f| f.code == "ERR015").expect("ERR015");
+    assert_eq!(e.severity, Severity::Warning);
+}

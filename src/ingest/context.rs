@@ -150,6 +150,7 @@ pub struct Clues {
     secure_boot: Option<String>,
     linux_driver_pkg: Option<(String, String)>,
     run_image_cuda: Option<(String, String)>,
+    named_image_cuda: Option<(String, String)>,
     chosen_devices: Option<(String, String)>,
     device0_used: bool,
     cuda_called: bool,
@@ -188,6 +189,13 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 .any(|w| super::clean::has_ci(t, w))
         {
             l4t_releases(t, line.src.as_str(), c);
+        }
+        // An nvidia/cuda image the report names outside a docker run (its
+        // Dockerfile's FROM is read with the Dockerfile).
+        if c.named_image_cuda.is_none() && t.contains("nvidia/cuda:") && !t.contains("FROM ") {
+            if let Some(m) = image_cuda_re().captures(t) {
+                c.named_image_cuda = Some((m[1].to_string(), line.src.clone()));
+            }
         }
         if t.len() < 3 || !context {
             continue;
@@ -669,6 +677,11 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     if let Some((v, src)) = &c.run_image_cuda {
         s.run_image_cuda.get_or_insert_with(|| {
             Fact::new(v.clone(), src).with_note("the image of a pasted docker run")
+        });
+    }
+    if let Some((v, src)) = &c.named_image_cuda {
+        s.run_image_cuda.get_or_insert_with(|| {
+            Fact::new(v.clone(), src).with_note("an nvidia/cuda image the report names")
         });
     }
     if let (Some((v, src)), true) = (&c.chosen_devices, c.device0_used) {

@@ -400,6 +400,17 @@ pub static CATALOG: &[Entry] = &[
     e("nvrtc-invalid-option", "NVRTC_ERROR_INVALID_OPTION", K::ArchNotCompiled, None,
         "pygpu.gpuarray.GpuArrayException: (b'nvrtcCompileProgram: NVRTC_ERROR_INVALID_OPTION', 3)"),
     // --- NVSwitch / fabric manager, forward compatibility ----------------------------------------
+    // A CUDA status printed as a bare number, without its message: read by
+    // the number (TensorRT's init failure, ggml's and ONNX Runtime's "CUDA
+    // error N" / "CUDA failure N", Paddle's "Cuda error(N)", numba's linker).
+    ex("cuda-init-failure-code", "CUDA initialization failure with error", &[], K::UnsupportedPtx, None,
+        "ERROR: CUDA initialization failure with error 222. Please check your CUDA installation:  http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html", bare_cuda_code),
+    ex("cuda-error-code", "cuda error", &[], K::NoDevice, None,
+        "After detecting an NVIDIA card, ollama may fail with `CUDA error 100`:", bare_cuda_code),
+    ex("cuda-failure-code", "cuda failure", &[], K::InsufficientDriver, None,
+        "Title: imagegenius immich container on UnRAID: CUDA failure 35", bare_cuda_code),
+    ex("numba-linker-cuda-code", "results in UNKNOWN_CUDA_ERROR", &[], K::UnsupportedPtx, None,
+        "numba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR", bare_cuda_code),
     e("cuda-system-not-ready", "system not yet initialized", K::SystemNotReady, Some(802),
         "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized"),
     e("cuda-system-not-ready-enum", "CUDA_ERROR_SYSTEM_NOT_READY", K::SystemNotReady, Some(802),
@@ -847,6 +858,12 @@ pub static CATALOG: &[Entry] = &[
         "MPS not available because the current PyTorch install was not built with MPS enabled.", macos),
     ex("mps-macos-version", "MacOS version is not 12.3+", &[], K::MpsUnavailable, None,
         "MPS not available because the current MacOS version is not 12.3+ and/or you do not have an MPS-enabled device on this machine.", macos),
+    ex("mps-no-float64", "MPS framework doesn't support float64", &[], K::MpsUnsupported, None,
+        "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead", macos),
+    ex("mps-op-not-implemented", "is not currently implemented for the MPS device", &[], K::MpsUnsupported, None,
+        "NotImplementedError: The operator 'aten::_fft_r2c' is not currently implemented for the MPS device. If you want this op to be added in priority during the prototype phase of this feature, please comment on https://github.com/pytorch/pytorch/issues/77764.", macos),
+    ex("torch-not-linked-with-xpu", "not linked with support for xpu devices", &[], K::XpuNotRegistered, None,
+        " PyTorch is not linked with support for xpu devices", xpu_not_linked),
     ex("mps-macos-required", "The MPS backend is supported on MacOS 12.3+", &[], K::MpsUnavailable, None,
         "RuntimeError: The MPS backend is supported on MacOS 12.3+.Current OS version can be queried using `sw_vers`", macos),
 ];
@@ -937,6 +954,13 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ngc-container-gpu-not-supported", &["https://docs.nvidia.com/deeplearning/frameworks/support-matrix/index.html (the GPUs each NGC container release supports)", "https://github.com/dusty-nv/jetson-inference/issues/1814 (rebuild against a newer NGC PyTorch base)", "https://github.com/fauxpilot/fauxpilot/issues/69 (a Tesla K40m, compute capability 3.5, below the container's floor)"]),
     ("ld-two-cuda-runtimes", &["https://github.com/NVIDIA/nccl/issues/359 (a system libnccl built for CUDA 10.0 linked into a CUDA 11 build of nccl-tests)"]),
     ("ollama-amdgpu-type-not-supported", &["https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides (HSA_OVERRIDE_GFX_VERSION for gfx targets outside Ollama's ROCm list)"]),
+    ("cuda-init-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError: 35 insufficient driver, 100 no device, 209 no kernel image, 222 unsupported PTX, 802-804)", "https://github.com/SthPhoenix/InsightFace-REST/issues/24 (TensorRT's 'CUDA initialization failure with error 222' under a driver older than the container's CUDA)"]),
+    ("cuda-error-code", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUresult: 100 CUDA_ERROR_NO_DEVICE, 209 NO_BINARY_FOR_GPU, 222 UNSUPPORTED_PTX_VERSION, 802-804)", "https://docs.nvidia.com/cuda/archive/10.0/cuda-runtime-api/group__CUDART__TYPES.html (before CUDA 10.1: 38 cudaErrorNoDevice, 48 cudaErrorNoKernelImageForDevice)", "https://github.com/ollama/ollama/issues/1877"]),
+    ("cuda-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInsufficientDriver = 35)", "https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/providers/cuda/cuda_call.cc (ONNX Runtime's 'CUDA failure N: message')"]),
+    ("numba-linker-cuda-code", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/driver.py (LinkerError '[code] Call to cuLinkAddData results in ...')", "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222)"]),
+    ("mps-no-float64", &["https://pytorch.org/docs/stable/notes/mps.html (the MPS backend)", "https://github.com/huggingface/diffusers/issues/9224 (float64 tensors on device='mps')"]),
+    ("mps-op-not-implemented", &["https://github.com/pytorch/pytorch/issues/77764 (the MPS operator coverage tracking issue the message names; PYTORCH_ENABLE_MPS_FALLBACK=1 runs missing operators on the CPU)"]),
+    ("torch-not-linked-with-xpu", &["https://github.com/intel/intel-extension-for-pytorch/issues/392 (xpu used without importing intel_extension_for_pytorch)", "https://github.com/intel/intel-extension-for-pytorch/issues/244 (an IPEX release without XPU support)", "https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html (torch's own XPU build)"]),
     ("dll-procedure-not-found", &["https://learn.microsoft.com/en-us/windows/win32/debug/system-error-codes--0-499- (ERROR_PROC_NOT_FOUND 127: The specified procedure could not be found)", "https://github.com/conansherry/detectron2/issues/6 (a Windows detectron2 build for torch 1.3 imported under torch 1.4)"]),
     ("taichi-cpu-only-build", &["https://github.com/taichi-dev/taichi/issues/389 (the banner's 'cpu only': a package built without CUDA; the CUDA build is a separate package)"]),
     ("nvidia-settings-driver-not-loaded", &["https://github.com/pop-os/pop/issues/690 (nvidia-settings at login after DKMS rebuilt the module: the driver did not load)"]),
@@ -1457,18 +1481,25 @@ fn re(cell: &'static OnceLock<Regex>, pat: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pat).expect("static regex"))
 }
 
-/// `Error 804:`, `cuda runtime error (100)`, `cuInit()=804`, `error code 35`.
+/// `Error 804:`, `cuda runtime error (100)`, `cuInit()=804`, `error code 35`,
+/// `CUDA error 100 at`, `CUDA failure 35`, `failure with error 222`, numba's `[222] Call to`.
 fn code_in(t: &str) -> Option<i64> {
-    if !(t.contains("rror") || t.contains("returned") || t.contains("code=") || t.contains("()=")) {
+    if !(t.contains("rror")
+        || t.contains("returned")
+        || t.contains("code=")
+        || t.contains("()=")
+        || t.contains("ailure")
+        || t.contains("] Call to"))
+    {
         return None;
     }
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?i)(?:(?-u:\b)Error ([0-9]{1,4}):|runtime error \(([0-9]{1,4})\)|cuInit\(\)=([0-9]{1,4})|error code:? ([0-9]{1,4})(?-u:\b)|(?-u:\b)returned ([0-9]{1,4})(?-u:\b)|(?-u:\b)code=([0-9]{1,4})(?-u:\b))",
+        r"(?i)(?:(?-u:\b)Error ([0-9]{1,4}):|runtime error \(([0-9]{1,4})\)|cuInit\(\)=([0-9]{1,4})|error code:? ([0-9]{1,4})(?-u:\b)|(?-u:\b)returned ([0-9]{1,4})(?-u:\b)|(?-u:\b)code=([0-9]{1,4})(?-u:\b)|(?-u:\b)cuda (?:error|failure) ?\(?([0-9]{1,4})(?-u:\b)|failure with error ([0-9]{1,4})(?-u:\b)|\[([0-9]{1,4})\] Call to)",
     );
     let c = r.captures(t)?;
-    (1..=4)
+    (1..c.len())
         .find_map(|g| c.get(g))
         .and_then(|m| m.as_str().parse().ok())
 }
@@ -1823,6 +1854,43 @@ fn video_libraries_in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Optio
 
 /// `(found version 11040)`: torch prints cudaDriverGetVersion, the newest
 /// CUDA the driver supports.
+/// The kind a bare CUDA status number stands for: the runtime API's numbers
+/// (35, and before CUDA 10.1 38 for no device and 48 for no kernel image),
+/// the driver API's (100, 209, 222, 802-804, the same in both since 10.1).
+/// Other numbers, and lines that also carry the message (read by its own
+/// entry), record nothing here.
+fn bare_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)(?:\bcuda (?:initialization failure with error|error|failure)\s*(?:code\s*)?[:(=]?\s*|\[)([0-9]{1,3})(?:\b|\])",
+    );
+    let lower = c.line.to_ascii_lowercase();
+    let said = [
+        "insufficient",
+        "cuda-capable",
+        "kernel image",
+        "ptx",
+        "forward compatib",
+        "display driver",
+        "not yet initialized",
+    ];
+    if said.iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    let code: i64 = r.captures(c.line)?.get(1)?.as_str().parse().ok()?;
+    Some(match code {
+        35 => K::InsufficientDriver,
+        38 | 100 => K::NoDevice,
+        48 | 209 => K::NoKernelImage,
+        222 => K::UnsupportedPtx,
+        802 => K::SystemNotReady,
+        803 => K::SystemDriverMismatch,
+        804 => K::CompatNotSupported,
+        _ => return None,
+    })
+}
+
 fn driver_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(&R, r"found (?:version )?([0-9]{4,5})\b");
@@ -3271,14 +3339,29 @@ fn gfx_target_at(b: &mut Builder, at: &str, src: &str) {
     }
 }
 
-fn macos(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+fn macos(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     put(
         &mut b.inv.os.kind,
         Fact::new(OsKind::Macos, c.src).with_note("an MPS message"),
         &mut b.notes,
         "operating system",
     );
-    Some(K::MpsUnavailable)
+    Some(k)
+}
+
+/// "not linked with support for xpu devices": with Intel's extension
+/// imported in the paste, the installed build has no XPU; without it, the
+/// device was never registered.
+fn xpu_not_linked(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let imports_ipex = c.doc.lines.iter().any(|l| {
+        let t = l.text.as_str();
+        has_ci(t, "intel_extension_for_pytorch") || has_ci(t, "import ipex")
+    });
+    Some(if imports_ipex {
+        K::TorchNotCompiledWithXpu
+    } else {
+        K::XpuNotRegistered
+    })
 }
 
 /// `got 0.0.0`: the file holds no engine header at all (written in text

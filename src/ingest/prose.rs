@@ -29,7 +29,7 @@ regex_fn!(
 // driver is 390.87`, `nvidia-driver-535`, `driver version 525.60.13`.
 regex_fn!(
     driver_said_re,
-    r"(?i)(?:\bnvidia[\s-]+(?:gpu\s+|display\s+|graphics\s+|linux\s+)?drivers?|\b(?:gpu|display|graphics)\s+drivers?|\bdriver\s+version|\bnvidia-driver-|\bdriver)(?:\s+(?:is|was|at|of|version|v))?\s*[:=]?\s*[`*_\x22']*[rv]?(?P<v>[0-9]{3}(?:\.[0-9]{1,3}){0,2})(?P<tail>\.[0-9x]|[0-9]|\s*\+|\s+(?:or|and)\s+(?:newer|later|higher|above|greater|up)\b)?"
+    r"(?i)(?:\bnvidia[\s-]+(?:gpu\s+|display\s+|graphics\s+|linux\s+)?drivers?|\b(?:gpu|display|graphics)\s+drivers?|\bdriver\s+version|\bnvidia-driver-|\bdriver)(?:\s+(?:is|was|at|of|version|v))?(?:\s+(?:bumped|upgraded|updated|downgraded|pinned)\s+to)?\s*[:=]?\s*[`*_\x22']*[rv]?(?P<v>[0-9]{3}(?:\.[0-9]{1,3}){0,2})(?P<tail>\.[0-9x]|[0-9]|\s*\+|\s+(?:or|and)\s+(?:newer|later|higher|above|greater|up)\b)?"
 );
 // The number first: `the 390.87 driver`, `R535 drivers`, `470 series driver`.
 regex_fn!(
@@ -85,7 +85,7 @@ regex_fn!(
 );
 regex_fn!(
     gpu_named_re,
-    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?(?:GeForce\s+)?MX\s?[1-5][0-9]0|(?:NVIDIA\s+)?GeForce\s+[89][1-6]0MX?|[89][1-6]0MX|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?)\b"
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?(?:GeForce\s+)?MX\s?[1-5][0-9]0|(?:NVIDIA\s+)?GeForce\s+[89][1-6]0MX?|[89][1-6]0MX|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?|(?:NVIDIA\s+)?(?:GB10|GB[23]00|B[123]00)|DGX\s+Spark)\b"
 );
 
 regex_fn!(
@@ -577,6 +577,7 @@ fn module_said(t: &str, src: &str, b: &mut Builder) {
             "running",
             "picked",
             "chose",
+            "with the proprietary",
         ]
         .iter()
         .any(|w| has_ci(t, w));
@@ -898,7 +899,12 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     // A longer sentence only with the full product name (`NVIDIA GeForce GT 710`).
     if b.inv.gpus.iter().all(|g| g.name.is_none()) && t.len() <= 300 {
         if let Some(m) = gpu_named_re().captures(t) {
-            let name = m[1].trim().to_string();
+            // DGX Spark is the product; its GPU is the GB10.
+            let name = if m[1].starts_with("DGX") {
+                "NVIDIA GB10".to_string()
+            } else {
+                m[1].trim().to_string()
+            };
             let short = sentence_around(t, m.get(1).map_or(0, |g| g.start())).len() <= 120;
             // A brand word makes the name specific enough in a longer sentence too.
             let lower = name.to_ascii_lowercase();

@@ -234,6 +234,14 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the program's GPU build needs a CPU with AVX, so on this CPU it turned GPU use off",
             "grep -o -w -E 'avx|avx2' /proc/cpuinfo | sort -u (Linux), or the CPU model's specification",
         ),
+        MpsUnsupported => (
+            "Apple's MPS backend lacks an operation or a dtype the program uses: MPS has no float64, and some operators are not implemented for it in this torch release",
+            "python -c \"import torch, platform; print(torch.__version__, platform.mac_ver()[0])\"",
+        ),
+        XpuNotRegistered => (
+            "torch has no `xpu` device registered: before torch 2.5 Intel's extension (intel_extension_for_pytorch) adds it when imported, and the paste never imports it",
+            "python -c \"import torch, intel_extension_for_pytorch as ipex; print(torch.__version__, ipex.__version__, torch.xpu.is_available())\"",
+        ),
         PtxasTooOld => (
             "a CUDA toolkit's ptxas refused PTX of a newer ISA version than it knows: the PTX was written by a newer compiler (Triton's LLVM, a newer nvcc, a prebuilt .ptx file) than this toolkit",
             "which ptxas; ptxas --version; head -5 FILE.ptx (its .version line)",
@@ -405,6 +413,43 @@ fn cuda_torch(inv: &Inventory) -> bool {
     })
 }
 
+/// The image's CUDA (a named `nvidia/cuda:X.Y` tag) is older than the first
+/// CUDA release that knows the GPU's architecture, while the driver supports
+/// that image's CUDA: (image CUDA fact, GPU label, compute capability, first CUDA).
+fn runtime_predates_gpu(
+    inv: &Inventory,
+) -> Option<(&crate::inventory::Fact<String>, String, String, String)> {
+    let kb = Kb::embedded();
+    let img = inv.setting.run_image_cuda.as_ref()?;
+    let cuda: crate::version::CudaVersion = img.value.parse().ok()?;
+    let max = facts::driver_cuda_max(inv, kb)?;
+    if max.value.major_minor() < cuda.major_minor() {
+        return None;
+    }
+    facts::nvidia_gpus(inv, kb).into_iter().find_map(|g| {
+        let cc = g.cc.as_ref()?;
+        let first = kb.nvcc_first_for(&cc.value)?;
+        (first.cuda.major_minor() > cuda.major_minor()).then(|| {
+            (
+                img,
+                g.label.clone(),
+                cc.value.to_string(),
+                format!("{}.{}", first.cuda.major, first.cuda.minor),
+            )
+        })
+    })
+}
+
+/// Some environment's torch is at least `major.minor`.
+fn torch_at_least(inv: &Inventory, major: u32, minor: u32) -> bool {
+    inv.python.iter().any(|e| {
+        e.torch.as_ref().and_then(|t| t.version.as_ref()).is_some_and(|v| {
+            let mut it = v.value.split(['.', '+']).map(|p| p.parse::<u32>().ok());
+            matches!((it.next().flatten(), it.next().flatten()), (Some(a), Some(b)) if (a, b) >= (major, minor))
+        })
+    })
+}
+
 /// The GPU is AMD and no NVIDIA GPU is in sight.
 fn amd_only(inv: &Inventory) -> bool {
     facts::has_amd_gpu(inv) && !inv.has_nvidia_hardware()
@@ -432,6 +477,28 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     let k = e.kind;
     let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
     let cuda = CUDA_KINDS.contains(&k);
+    // From torch 2.5 the XPU device is torch's own: not linked means no XPU build.
+    if k == ErrorKind::XpuNotRegistered && torch_at_least(inv, 2, 5) {
+        return Some("ERR052");
+    }
+    // A runtime older than the GPU, under a driver new enough for it.
+    if matches!(
+        k,
+        ErrorKind::InsufficientDriver | ErrorKind::NoKernelImage | ErrorKind::ArchNotCompiled
+    ) && runtime_predates_gpu(inv).is_some()
+    {
+        return Some("ERR077");
+    }
+    // A Colab notebook runs with a GPU and its driver, or on a CPU runtime
+    // with neither; the notebook runs there whatever the browser's machine
+    // (a Mac opening it is no macOS report).
+    let colab_no_driver = matches!(
+        k,
+        ErrorKind::NoNvidiaDriver | ErrorKind::SmiNoDriver | ErrorKind::NoDevice
+    );
+    if colab_no_driver && flag(&inv.setting.colab) == Some(true) && !inv.has_nvidia_hardware() {
+        return Some("ERR066");
+    }
     if cuda && facts::is_macos(inv) {
         return Some("ERR019");
     }
@@ -478,14 +545,6 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     if super::container::k3s_pod_without_runtime(inv, k) {
         return Some("CTR004");
-    }
-    // A Colab notebook runs with a GPU and its driver, or on a CPU runtime with neither.
-    let colab_no_driver = matches!(
-        k,
-        ErrorKind::NoNvidiaDriver | ErrorKind::SmiNoDriver | ErrorKind::NoDevice
-    );
-    if colab_no_driver && flag(&inv.setting.colab) == Some(true) && !inv.has_nvidia_hardware() {
-        return Some("ERR066");
     }
     let container_no_gpus = flag(&inv.setting.docker_run_gpus) == Some(false);
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
@@ -1125,8 +1184,16 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // report to compare it with: that CUDA not installed, a package built
         // for another CUDA than it says, or a path that hides it all fit.
         "ERR017" if only(ErrorKind::CudaLibraryMissing) && !cuda_install_in_sight(inv) => Some("Observed error: a CUDA library of one major (the version in its name) could not be loaded, and the report shows no CUDA install to compare it with: either that CUDA's runtime is not installed (or not on the loader path), or the program or one of its packages was built for another CUDA than the one installed for it. To be sure, run: pip list | grep -i -E 'nvidia|cuda'; ls /usr/local/cuda*/lib64 | head; and compare with the CUDA the failing package names (its build or wheel tag)".into()),
+        // libnvinfer.so.N missing, with no TensorRT in the report to compare
+        // it with: not installed, or installed (a tarball, a wheel) off the loader path.
+        "ERR015" if all_say(errs, "libnvinfer") && !trt_in_sight(inv) && flag(&inv.setting.jetson) != Some(true) => Some("Observed error: a TensorRT library (libnvinfer.so.N) could not be loaded, and the report shows no TensorRT install to compare it with: either that TensorRT major is not installed (the program, wheel or container was built for another one), or it is installed, as a tarball or a pip wheel, in a directory that is not on the loader path. To be sure, run: ldconfig -p | grep nvinfer; find / -name 'libnvinfer.so*' 2>/dev/null; echo $LD_LIBRARY_PATH (add the TensorRT lib directory to it when the file is there)".into()),
         _ => None,
     }
+}
+
+/// A TensorRT install the report shows: its Python package, or its libraries.
+fn trt_in_sight(inv: &Inventory) -> bool {
+    !inv.libraries.tensorrt.is_empty() || inv.python.iter().any(|e| e.tensorrt.is_some())
 }
 
 /// Some CUDA the program could load is in the report: a toolkit, a
@@ -1203,6 +1270,12 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                         note: Some("TensorFlow uses a Mac's GPU only through Apple's tensorflow-metal plugin (arm64 Python, macOS 12 or later); with it installed, tf.config.list_physical_devices('GPU') lists the Apple GPU. https://developer.apple.com/metal/tensorflow-plugin/".into()),
                         ..Default::default()
                     });
+                }
+            }
+            "ERR077" => {
+                if let Some((img, gpu, cc, first)) = runtime_predates_gpu(inv) {
+                    f.push_evidence("image CUDA", &img.value, &img.source);
+                    f.message = format!("Observed error on {gpu}, compute capability {cc}: the image's CUDA {} is older than CUDA {first}, the first release that knows this GPU's architecture, and the driver supports CUDA {}, so the driver is not what is old. Its CUDA libraries carry no code built for this GPU; a message about the driver here is misleading. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; and read the image's CUDA_VERSION", img.value, facts::driver_cuda_max(inv, Kb::embedded()).map_or_else(|| "unknown".to_string(), |m| m.value.to_string()));
                 }
             }
             "ERR020" => {
@@ -1599,6 +1672,13 @@ setting_rule!(ERR019, check_err019, "ERR019", "observed-cuda-error-on-macos", Ca
     "Use the Mac's GPU through torch's MPS backend (`device = 'mps' if torch.backends.mps.is_available() else 'cpu'`) or MLX; CUDA-only libraries (bitsandbytes before 0.43, flash-attn, vLLM's CUDA builds) need a Linux machine with an NVIDIA GPU.",
     ["https://pytorch.org/docs/stable/notes/mps.html", "https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/index.html"]);
 
+setting_rule!(ERR077, check_err077, "ERR077", "observed-image-cuda-predates-gpu", Category::ArchUnsupported, [],
+    "A CUDA error from an image whose CUDA is older than the GPU's architecture, under a driver that supports that CUDA: the image, not the driver, is too old.",
+    "'Driver insufficient' and 'no kernel image' errors in a report that names an nvidia/cuda image tag older than the first CUDA release for the GPU's compute capability (CUDA 12.8 for Blackwell's sm_100 and sm_120, 11.8 for sm_89 and sm_90), while the driver's CUDA is at least the image's.",
+    "Code built with a CUDA release that predates a GPU architecture has no SASS for it and runs there only through PTX, which many libraries (and ONNX Runtime's and torch's CUDA builds) do not ship for every kernel. The CUDA runtime then fails at start-up, sometimes with a misleading 'driver version is insufficient' error, although the driver is new enough.",
+    "Use an image (and framework build) of a CUDA release that knows the GPU: `gpucompat db gpu NAME` names it (CUDA 12.8 or newer for RTX 50-series and B200); rebuild the image on that base, or use the project's image for that CUDA.",
+    ["https://docs.nvidia.com/cuda/blackwell-compatibility-guide/index.html (applications built before CUDA 12.8 run on Blackwell only through PTX)", "https://github.com/immich-app/immich/issues/28031"]);
+
 setting_rule!(ERR020, check_err020, "ERR020", "observed-cuda-error-on-amd", Category::AmdRocm, ["WHL002", "WHL003"],
     "A CUDA error was seen on a machine whose GPU is AMD: a CUDA build is running where the ROCm build is needed.",
     "CUDA errors (not compiled with CUDA, driver insufficient, no device, no NVIDIA driver) in a report that names an AMD GPU (Radeon, Instinct, a gfx target, ROCm) and no NVIDIA GPU.",
@@ -1968,6 +2048,20 @@ observed_rule!(ERR074, check_err074, "ERR074", "observed-ptxas-older-than-ptx", 
     "Assemble with a ptxas at least as new as the PTX: put a newer CUDA toolkit's bin first on PATH (`export PATH=/usr/local/cuda-X.Y/bin:$PATH`; `which ptxas` shows the one used), or let the tool use its own (Triton ships a ptxas; unset TRITON_PTXAS_PATH when it points at an older toolkit). Editing the PTX's .version line down is not a fix: the code may use newer instructions.",
     ["https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#release-notes (the PTX ISA version each CUDA release introduces)", "https://github.com/triton-lang/triton/issues/5385 (Triton's PTX 8.4 assembled with the nvcc of CUDA 11.8)"]);
 
+observed_rule!(ERR075, check_err075, "ERR075", "observed-mps-unsupported-op", Category::MacosNoCuda, Severity::Error,
+    [MpsUnsupported], [],
+    "Apple's MPS backend refused an operation or a dtype ('not currently implemented for the MPS device', 'the MPS framework doesn't support float64').",
+    "MPS, torch's backend for Apple GPUs, implements a subset of torch's operators, growing each release, and has no float64 at all. Code written for CUDA that creates float64 tensors or calls an operator MPS lacks fails on a Mac; no CUDA or driver change applies there.",
+    "Update torch (each release adds MPS operators), set `PYTORCH_ENABLE_MPS_FALLBACK=1` to run missing operators on the CPU, and create tensors as float32 (`torch.float32`) instead of float64; when the code is a library's, update the library or report its float64 use.",
+    ["https://pytorch.org/docs/stable/notes/mps.html", "https://github.com/pytorch/pytorch/issues/77764 (MPS operator coverage; PYTORCH_ENABLE_MPS_FALLBACK)", "https://github.com/huggingface/diffusers/issues/9224"]);
+
+observed_rule!(ERR076, check_err076, "ERR076", "observed-xpu-not-registered", Category::Misconception, Severity::Warning,
+    [XpuNotRegistered], [],
+    "'PyTorch is not linked with support for xpu devices' in a paste that never imports intel_extension_for_pytorch: the `xpu` device was not registered.",
+    "Before torch 2.5, torch reaches Intel GPUs only through Intel's extension: importing intel_extension_for_pytorch registers the `xpu` device. Code that moves a tensor or module to 'xpu' without that import fails with this message although the extension and the GPU runtime are installed.",
+    "Add `import intel_extension_for_pytorch as ipex` after `import torch`, before the first use of 'xpu'; with torch 2.5 or newer, install torch's own XPU build (`pip install torch --index-url https://download.pytorch.org/whl/xpu`) instead.",
+    ["https://github.com/intel/intel-extension-for-pytorch/issues/392", "https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html (XPU in torch itself from 2.5)"]);
+
 observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Category::EnvVar, Severity::Error,
     [XlaLibdeviceMissing], [],
     "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice ('libdevice not found at ./libdevice.10.bc').",
@@ -2134,5 +2228,5 @@ pub static RULES: &[&Rule] = &[
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
-    &ERR071, &ERR072, &ERR073, &ERR074,
+    &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077,
 ];

@@ -897,6 +897,14 @@ fn firing_rest(code: &str) -> Inventory {
             i.wsl.is_wsl = f(true, "input line 1");
         }),
         "ERR074" => pasted(PtxasTooOld, "ptxas add_kernel.ptx, line 5; fatal   : Unsupported .version 8.4; current version is '7.8'"),
+        "ERR077" => B::linux()
+            .driver("580.126.18", Some("13.0"))
+            .gpu("NVIDIA GeForce RTX 5060 Ti")
+            .error(InsufficientDriver, "CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version")
+            .with(|i| i.setting.run_image_cuda = f("12.2".into(), "input line 10"))
+            .build(),
+        "ERR075" => pasted(MpsUnsupported, "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead"),
+        "ERR076" => pasted(XpuNotRegistered, " PyTorch is not linked with support for xpu devices"),
         "ERR071" => pasted(XlaLibdeviceMissing, "W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc"),
         "ERR063" => pasted(PtxasOlderThanGpu, "W external/xla/xla/stream_executor/gpu/asm_compiler.cc:232] Falling back to the CUDA driver for PTX compilation; ptxas does not support CC 8.9"),
         "ERR036" => B::linux()
@@ -1524,6 +1532,20 @@ fn near_miss_rest(code: &str) -> Inventory {
         // XLA's search list alone is a warning on setups that work.
         // The driver's JIT saying it: the driver, not the toolkit (ERR002).
         "ERR074" => pasted(UnsupportedPtx, "ptxas application ptx input, line 9; fatal   : Unsupported .version 8.5; current version is '8.4'"),
+        // An image of a CUDA that knows the GPU: the driver reading (ERR002) stands.
+        "ERR077" => B::linux()
+            .driver("580.126.18", Some("13.0"))
+            .gpu("NVIDIA GeForce RTX 5060 Ti")
+            .error(InsufficientDriver, "CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version")
+            .with(|i| i.setting.run_image_cuda = f("12.8".into(), "input line 10"))
+            .build(),
+        // MPS unavailable altogether is ERR013's.
+        "ERR075" => pasted(MpsUnavailable, "MPS not available because the current PyTorch install was not built with MPS enabled."),
+        // With torch 2.5 or newer the XPU device is torch's own: ERR052 names the build.
+        "ERR076" => B::linux()
+            .torch("2.6.0", None)
+            .error(XpuNotRegistered, "PyTorch is not linked with support for xpu devices")
+            .build(),
         "ERR071" => pasted(Other, "W external/xla/xla/service/gpu/nvptx_compiler.cc:760] Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime failures"),
         "ERR063" => pasted(Other, "INTERNAL: Failed to load PTX text as a module: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid"),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
