@@ -945,11 +945,18 @@ fn found_no_nvidia_driver_with_no_nvidia_gpu_named_is_a_question() {
 
 #[test]
 fn a_hint_where_no_rule_names_a_cause() {
-    // jax-ml/jax#16078: cuDNN failing to start, nothing else in the report.
-    let (_, f) = explain("corpus/c29a-jax-quadro-m1000m-cudnn-handle-internal-error.txt");
+    // cuDNN named beside a failure no catalog message describes.
+    let (_, f) = explain_text(
+        "t",
+        "Since installing cuDNN by hand, the first convolution crashes the kernel with no message.\n",
+    );
     let h = f.iter().find(|f| f.code == "HINT006").unwrap();
     assert_eq!(h.severity, Severity::Info);
     assert_eq!(f.len(), 1, "{f:?}");
+    // jax-ml/jax#16078: cuDNN failing to start is now read, as a warning with both causes.
+    let (_, f) = explain("corpus/c29a-jax-quadro-m1000m-cudnn-handle-internal-error.txt");
+    let e = f.iter().find(|f| f.code == "ERR008").unwrap();
+    assert_eq!(e.severity, Severity::Warning);
     // A working setup whose collect_env could not see a system cuDNN: no hint.
     let (_, f) = explain("61-working-wsl-rtx4070-cu121.txt");
     assert!(f.iter().all(|f| !f.code.starts_with("HINT")), "{f:?}");
@@ -2754,6 +2761,9 @@ fn a_dgx_spark_on_the_proprietary_module() {
     let (inv, f) = explain("corpus/c58e-dgx-spark-gb10-proprietary-rminit-fail.txt");
     assert!(inv.driver_version().is_some());
     assert!(f.iter().any(|f| f.code == "DRV008"), "{f:?}");
+    // dusty-nv/jetson-inference#559: a wheel for another JetPack on a Jetson Nano.
+    let (_, f2) = explain("corpus/c59e-jetson-nano-jp44-torch-wheel-libcudart100.txt");
+    assert!(f2.iter().any(|f| f.code == "ERR078"), "{f2:?}");
     assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
 }
 

@@ -643,6 +643,13 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR048");
     }
+    // On a Jetson host the JetPack release fixes CUDA and cuDNN: a library of
+    // another version means a package made for another JetPack.
+    if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing)
+        && flag(&inv.setting.jetson) == Some(true)
+    {
+        return Some("ERR078");
+    }
     if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing) && ort_only(inv) {
         return Some("ERR036");
     }
@@ -1184,6 +1191,8 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // report to compare it with: that CUDA not installed, a package built
         // for another CUDA than it says, or a path that hides it all fit.
         "ERR017" if only(ErrorKind::CudaLibraryMissing) && !cuda_install_in_sight(inv) => Some("Observed error: a CUDA library of one major (the version in its name) could not be loaded, and the report shows no CUDA install to compare it with: either that CUDA's runtime is not installed (or not on the loader path), or the program or one of its packages was built for another CUDA than the one installed for it. To be sure, run: pip list | grep -i -E 'nvidia|cuda'; ls /usr/local/cuda*/lib64 | head; and compare with the CUDA the failing package names (its build or wheel tag)".into()),
+        // cuDNN present but its handle not created: too old for the build, or no GPU memory for it.
+        "ERR008" if all_say(errs, "dnn library initialization failed") || all_say(errs, "could not create cudnn handle") => Some("Observed error: cuDNN could not be initialised (cudnnCreate failed). Either the cuDNN found is older than the one the framework was built for (jaxlib's `+cudnnNN` tag, TensorFlow's tested cuDNN), or there was no GPU memory left for cuDNN's handle: XLA and TensorFlow take most of the GPU at start-up, so another framework or process on the same GPU (torch in the same program, a second notebook) leaves cuDNN nothing. To be sure, run: python -c \"import jax; print(jax.print_environment_info())\" (or the framework's cuDNN version); pip list | grep -i cudnn; nvidia-smi (memory in use); retry with XLA_PYTHON_CLIENT_PREALLOCATE=false or TensorFlow's memory growth".into()),
         // libnvinfer.so.N missing, with no TensorRT in the report to compare
         // it with: not installed, or installed (a tarball, a wheel) off the loader path.
         "ERR015" if all_say(errs, "libnvinfer") && !trt_in_sight(inv) && flag(&inv.setting.jetson) != Some(true) => Some("Observed error: a TensorRT library (libnvinfer.so.N) could not be loaded, and the report shows no TensorRT install to compare it with: either that TensorRT major is not installed (the program, wheel or container was built for another one), or it is installed, as a tarball or a pip wheel, in a directory that is not on the loader path. To be sure, run: ldconfig -p | grep nvinfer; find / -name 'libnvinfer.so*' 2>/dev/null; echo $LD_LIBRARY_PATH (add the TensorRT lib directory to it when the file is there)".into()),
@@ -1372,6 +1381,10 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
             }
             "ERR050" => {
                 f.message = "Observed error: a CUDA DLL could not be loaded. Windows looks for it in the program's folder and on PATH (not CUDA_PATH): the CUDA bin folder is not on PATH, or no toolkit of the CUDA major in the DLL's name is installed. To be sure, run: where NAME.dll; echo %CUDA_PATH%; nvcc --version".into();
+            }
+            "ERR078" => {
+                add("Jetson", &s.jetson);
+                f.message = "Observed error on a Jetson: a CUDA or cuDNN library of one version could not be loaded. On Jetson the JetPack (L4T) release fixes the CUDA and cuDNN versions, so the package asking for this one was built for another JetPack release. To be sure, run: cat /etc/nv_tegra_release; ls /usr/local/cuda/lib64 | grep -E 'cudart|cufft|cudnn'".into();
             }
             "ERR048" => {
                 f.message = "Observed error: a CUDA library is missing inside a container on a Jetson. The NVIDIA container runtime mounts the host's CUDA, cuDNN and TensorRT into l4t containers (JetPack 4) and gives newer ones the GPU; this container was started without it, or from an image of another L4T release than the host's. To be sure, run on the host: docker info | grep -i runtime; cat /etc/nv_tegra_release".into();
@@ -1735,7 +1748,7 @@ observed_rule!(ERR027, check_err027, "ERR027", "observed-cuda-library-shadowed",
     "Remove /usr/local/cuda*/lib64 (and other CUDA library directories) from LD_LIBRARY_PATH for the Python process, or make the copies agree; `ldd $(python -c 'import torch,os;print(os.path.dirname(torch.__file__))')/lib/libtorch_cuda.so | grep cublas` shows which one is loaded.",
     ["https://github.com/pytorch/pytorch/issues/103832 (a system libcublas shadowing the nvidia-cublas wheel)", "https://github.com/pytorch/pytorch/pull/174320 (libcublas resolving a system libcublasLt)"]);
 
-observed_rule!(ERR028, check_err028, "ERR028", "observed-cuda-unavailable", Category::NoDriver, Severity::Warning,
+observed_rule!(ERR028, check_err028, "ERR028", "observed-cuda-unavailable", Category::CpuOnlyWheel, Severity::Warning,
     [CudaUnavailable], ["WHL001", "DRV002", "DRV003", "CTR001", "CTR006", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002"],
     "A program reported CUDA unavailable without saying why.",
     "torch.cuda.is_available() is False for one of a few reasons: a CPU-only torch, no NVIDIA driver loaded, no NVIDIA GPU (an AMD or Apple GPU), or GPUs hidden by CUDA_VISIBLE_DEVICES or a container started without them. The message alone does not say which.",
@@ -1900,6 +1913,13 @@ fn check_err046(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     out
 }
+
+setting_rule!(ERR078, check_err078, "ERR078", "observed-jetson-package-for-another-jetpack", Category::DriverBranch, [],
+    "On a Jetson, a CUDA or cuDNN library of one version could not be loaded: the package was built for another JetPack (L4T) release.",
+    "CUDA and cuDNN library load failures (`libcudart.so.10.0`, `libcufft.so.10.0`, `libcudnn.so.8`) in a report from a Jetson host (Jetson, Tegra, L4T or JetPack named), outside a container (ERR048 covers containers).",
+    "On Jetson, CUDA, cuDNN and TensorRT are not installed separately: each JetPack (L4T) release ships one version of each (JetPack 4.3: CUDA 10.0; 4.4: CUDA 10.2; 5.x: CUDA 11.4; 6.x: CUDA 12.2 and later). A wheel or binary built for another JetPack links against the libraries of that release's CUDA, which this one does not have, and the import fails.",
+    "Install the build made for this JetPack release (NVIDIA's 'PyTorch for Jetson' wheels or the jetson-ai-lab index for that JetPack and Python; for other packages, build them on the device), after `cat /etc/nv_tegra_release` shows the L4T release; or run a jetson-containers / l4t image for that release.",
+    ["https://forums.developer.nvidia.com/t/pytorch-for-jetson/72048 (wheels per JetPack release)", "https://developer.nvidia.com/embedded/jetpack-archive (the CUDA each JetPack release ships)", "https://github.com/dusty-nv/jetson-inference/issues/559", "https://github.com/pytorch/pytorch/issues/41975"]);
 
 setting_rule!(ERR048, check_err048, "ERR048", "observed-jetson-container-without-host-cuda", Category::Container, [],
     "A CUDA library (libcudart, libcublas, libcurand, cuDNN ...) is missing inside a container on a Jetson: the NVIDIA runtime did not mount the host's CUDA into it.",
@@ -2228,5 +2248,5 @@ pub static RULES: &[&Rule] = &[
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
-    &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077,
+    &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078,
 ];

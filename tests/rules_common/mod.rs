@@ -917,6 +917,9 @@ fn firing_rest(code: &str) -> Inventory {
             i.setting.jetson = f(true, "input line 1");
             i.container.runtime = f("docker".into(), "input line 2");
         }),
+        "ERR078" => in_setting(CudaLibraryMissing, "ImportError: libcufft.so.10.0: cannot open shared object file: No such file or directory", |i| {
+            i.setting.jetson = f(true, "input line 1");
+        }),
         "ERR040" => in_setting(CudaUnavailable, "torch.cuda.is_available() returns False", |i| {
             i.setting.jetson = f(true, "input line 1");
         }),
@@ -1550,6 +1553,11 @@ fn near_miss_rest(code: &str) -> Inventory {
         "ERR063" => pasted(Other, "INTERNAL: Failed to load PTX text as a module: CUDA_ERROR_INVALID_IMAGE: device kernel image is invalid"),
         "ERR032" | "ERR033" | "ERR034" | "ERR035" | "ERR037" | "ERR039" => pasted(Other, "something else"),
         "ERR038" => with_error(firing("DRV002"), FrameworkCpuBuild),
+        // In a container on a Jetson: the container's mounts (ERR048).
+        "ERR078" => in_setting(CudaLibraryMissing, "ImportError: libcufft.so.10.0: cannot open shared object file: No such file or directory", |i| {
+            i.setting.jetson = f(true, "input line 1");
+            i.container.runtime = f("docker".into(), "input line 2");
+        }),
         // The same failure on a Jetson outside a container: nothing to mount.
         "ERR048" => in_setting(CudaLibraryMissing, "OSError: libcurand.so.10: cannot open shared object file: No such file or directory", |i| {
             i.setting.jetson = f(true, "input line 1");
