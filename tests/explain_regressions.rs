@@ -2774,3 +2774,28 @@ fn a_missing_libnvinfer_with_no_tensorrt_in_sight_is_a_warning() {
     let e = f.iter().find(|f| f.code == "ERR015").expect("ERR015");
     assert_eq!(e.severity, Severity::Warning);
 }
+
+#[test]
+fn tensorflow_typed_on_native_windows_and_a_container_hint() {
+    // tensorflow/tensorflow#64525: "Windows 11, ..., TensorFlow 2.16.1, RTX 3070" typed.
+    let (inv, f) = explain("corpus/c58c-tf216-windows-native-rtx3070-conda.txt");
+    let tf = inv.python[0]
+        .package("tensorflow")
+        .expect("tensorflow typed");
+    assert_eq!(tf.version, "2.16.1");
+    assert!(tf.source.ends_with("(prose)"), "{}", tf.source);
+    assert!(f.iter().any(|f| f.code == "WIN005"), "{f:?}");
+    // Advice quoting a release is no installed version.
+    let (inv, _) = explain_text(
+        "t",
+        "Since TensorFlow 2.11 there is no GPU on native Windows.\n",
+    );
+    assert!(inv.python.iter().all(|e| e.package("tensorflow").is_none()));
+    // A failure inside a container that no rule explains: the container hint.
+    let (_, f) = explain_text(
+        "t",
+        "I run the app with docker compose up and the GPU is not detected, it falls back to the CPU.\n",
+    );
+    let h = f.iter().find(|f| f.code == "HINT010").expect("HINT010");
+    assert_eq!(h.severity, Severity::Info);
+}

@@ -230,6 +230,12 @@ regex_fn!(
     torch_arg_re,
     r"(?i)(?:^|\s)['\x22]?torch(?:\s|$|[=<>~!]|['\x22])"
 );
+// TensorFlow's version as typed: `TensorFlow 2.16.1`, `tensorflow version: 2.15`,
+// `Tensorflow-gpu 2.10.0` (a full release or a `version` label, not `since TF 2.11`).
+regex_fn!(
+    tf_said_re,
+    r"(?i)\btensorflow(-gpu)?(?:\s+version\s*[:=]?|\s*[:=]|\s+v?)\s*[`*_]*v?(2\.[0-9]{1,2}(?:\.[0-9]{1,2})?)\b(?:[^.0-9]|$)"
+);
 regex_fn!(
     pinned_re,
     r"(?i)(?:^|\s)['\x22]?([a-z][a-z0-9._-]{1,40})(?:\[[a-z0-9_,-]+\])?={2,3}([0-9]+(?:\.[0-9a-z]+){0,3}(?:\+[a-z0-9.]+)?)"
@@ -252,6 +258,7 @@ pub(super) fn prewarm() {
     field_re();
     pip_install_re();
     pinned_re();
+    tf_said_re();
     torch_index_re();
     gpu_named_re();
     version_token_re();
@@ -937,6 +944,26 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     cpu_build_said(t, &src, b);
     // "`torch.version.cuda` is 9.0.176 while `nvcc --version` reports 10.0".
     said_builds(t, &src, b);
+    // `TensorFlow 2.16.1` typed where no tool listed TensorFlow.
+    if has_ci(t, "tensorflow") {
+        if let Some(m) = tf_said_re().captures(t) {
+            let name = if m.get(1).is_some() {
+                "tensorflow-gpu"
+            } else {
+                "tensorflow"
+            };
+            let v = &m[2];
+            let full = v.matches('.').count() == 2 || has_ci(t, "version");
+            let known = b
+                .inv
+                .python
+                .iter()
+                .any(|e| e.packages.iter().any(|p| p.name.starts_with("tensorflow")));
+            if full && !known && !has_ci(t, "since") && !has_ci(t, "after") {
+                b.package(name, v, &src);
+            }
+        }
+    }
     // `pip install onnxruntime-gpu==1.5.1`: what the reporter installed.
     if let Some(m) = pip_install_re().captures(t) {
         let args = m[1].to_string();

@@ -15,6 +15,7 @@ use super::{Docs, Rule};
 /// decide what any other hint would mean, come first.
 pub static RULES: &[&Rule] = &[
     &HINT008, &HINT009, &HINT003, &HINT002, &HINT001, &HINT004, &HINT005, &HINT006, &HINT007,
+    &HINT010,
 ];
 
 /// What makes a hint speak: a subject the report mentions in a failing line,
@@ -105,6 +106,14 @@ fn nvswitch_system(inv: &Inventory) -> Option<(String, String)> {
 fn wsl(inv: &Inventory) -> Option<(String, String)> {
     let f = inv.wsl.is_wsl.as_ref().filter(|f| f.value)?;
     Some(("WSL2".to_string(), f.source.clone()))
+}
+
+fn container(inv: &Inventory) -> Option<(String, String)> {
+    if let Some(r) = &inv.container.runtime {
+        return Some((format!("a {} container", r.value), r.source.clone()));
+    }
+    let k = inv.container.kubernetes.as_ref().filter(|k| k.value)?;
+    Some(("Kubernetes".to_string(), k.source.clone()))
 }
 
 fn macos(inv: &Inventory) -> Option<(String, String)> {
@@ -241,6 +250,12 @@ hint_rule!(HINT009, check_hint009, "HINT009", "hint-amd", Category::AmdRocm, Sub
     "CUDA builds run only on NVIDIA GPUs; on an AMD GPU a program needs its ROCm (Linux) or DirectML/Vulkan/ZLUDA (Windows) build, and ROCm itself supports a list of gfx targets.",
     "Check which build the program runs (`python -c \"import torch; print(torch.version.cuda, torch.version.hip)\"` for torch) and install its ROCm build on Linux (`pip install torch --index-url https://download.pytorch.org/whl/rocmX.Y`), checking the GPU's gfx target against ROCm's support list; on Windows use the program's DirectML, Vulkan or ZLUDA build.",
     &["https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html", "https://pytorch.org/get-started/locally/"]);
+
+hint_rule!(HINT010, check_hint010, "HINT010", "hint-container", Category::Container, Subject::Platform(container),
+    "a container",
+    "A container gets the GPU only when its runtime is asked for it (`docker run --gpus all`, Compose's `deploy.resources.reservations.devices` with `driver: nvidia`, a Kubernetes `nvidia.com/gpu` limit) and the NVIDIA Container Toolkit on the host mounts the host driver's libraries and device nodes into it; its image's CUDA must also be one the host driver supports.",
+    "Inside the container run `nvidia-smi` (missing or failing: the container did not get the GPU) and on the host `nvidia-ctk --version; docker info | grep -i runtime`; start it with `--gpus all` (or the Compose/Kubernetes equivalent), and compare the image's CUDA_VERSION with the host's nvidia-smi 'CUDA Version'.",
+    &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.docker.com/compose/how-tos/gpu-support/"]);
 
 /// Keep at most one hint: none beside a warning or an error, or when another
 /// finding already names the hint's category; else the first in code order.

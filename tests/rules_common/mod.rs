@@ -872,6 +872,7 @@ fn firing_rest(code: &str) -> Inventory {
         "HINT001" => mentioning(Topic::Mig, "llama.cpp only detects the first partition of the MIG A100", true),
         "HINT002" => mentioning(Topic::Nvswitch, "nvidia-fabricmanager.service failed", true),
         "HINT003" => B::wsl().error(Other, "Segmentation fault (core dumped)").build(),
+        "HINT010" => B::linux().container("docker").error(Other, "Segmentation fault (core dumped)").build(),
         "HINT008" => on(mentioning(Topic::Gpu, "They say the GPU does not appear on screen", true), |i| {
             i.os.kind = f(OsKind::Macos, "input line 1");
         }),
@@ -1484,6 +1485,8 @@ fn near_miss_rest(code: &str) -> Inventory {
         "HINT002" => mentioning(Topic::Nvswitch, "Fabric Manager state: Completed", false),
         // WSL2 and nothing wrong in sight.
         "HINT003" => B::wsl().build(),
+        // A container where nothing failed: no hint.
+        "HINT010" => B::linux().container("docker").build(),
         // A Mac whose report names the GPU in no failing line.
         "HINT008" => on(mentioning(Topic::Gpu, "the GPU is an Apple M2 Max", false), |i| {
             i.os.kind = f(OsKind::Macos, "input line 1");
