@@ -949,6 +949,9 @@ pub enum ErrorKind {
     /// never imports Intel's extension, which registers the `xpu` device for
     /// torch before 2.5.
     XpuNotRegistered,
+    /// "device kernel image is invalid" (CUDA 200): a compiled kernel the
+    /// driver cannot load on this GPU.
+    InvalidKernelImage,
     /// A failure the catalog does not know.
     Other,
 }

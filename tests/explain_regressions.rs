@@ -2799,3 +2799,19 @@ fn tensorflow_typed_on_native_windows_and_a_container_hint() {
     let h = f.iter().find(|f| f.code == "HINT010").expect("HINT010");
     assert_eq!(h.severity, Severity::Info);
 }
+
+#[test]
+fn a_gpu_below_what_the_code_needs_and_an_invalid_kernel_image() {
+    // NVIDIA/TransformerEngine#1159: FP8 on an RTX 3090.
+    let (_, f) = explain("corpus/c51a-transformer-engine-2024-rtx3090-fp8-autocast-needs-cc89.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    // NVlabs/tiny-cuda-nn#434: no binding built for compute capability 87.
+    let (_, f) = explain("corpus/c40a-tiny-cuda-nn-2024-jetson-orin-cc87-no-extension.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    // triton-lang/triton#1323: a Triton cache from a V100 on an A100: a warning naming the causes.
+    let (inv, f) =
+        explain("corpus/c56c-triton-2023-kernel-cache-from-v100-loaded-on-a100-invalid-image.txt");
+    assert!(inv.errors.iter().any(|e| e.code == Some(200)));
+    let e = f.iter().find(|f| f.code == "ERR079").expect("ERR079");
+    assert_eq!(e.severity, Severity::Warning);
+}

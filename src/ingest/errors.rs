@@ -336,8 +336,13 @@ pub static CATALOG: &[Entry] = &[
     e("vllm-bf16-needs-cc80", "Bfloat16 is only supported on GPUs with compute capability", K::ArchNotCompiled, None,
         "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla V100-SXM2-32GB GPU has compute capability 7.0. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half."),
     // A program's own minimum: "GPU compute capability 8.0 (Ampere) or higher is required".
-    ea("program-needs-newer-cc", "compute capability", &["or higher is required", "or newer is required", "or above is required", "or later is required"], K::ArchNotCompiled, None,
+    ea("program-needs-newer-cc", "compute capability", &["or higher is required", "or newer is required", "or above is required", "or later is required", "or higher required"], K::ArchNotCompiled, None,
         "RuntimeError: GPU compute capability 8.0 (Ampere) or higher is required to install kernl"),
+    e("cuda-invalid-kernel-image", "device kernel image is invalid", K::InvalidKernelImage, Some(200),
+        "RuntimeError: Triton Error [CUDA]: device kernel image is invalid"),
+    // A package's prebuilt extensions, none for this GPU: tiny-cuda-nn's torch bindings.
+    ea("extension-not-built-for-cc", "extension for compute capability", &["could not find compatible"], K::ArchNotCompiled, None,
+        "OSError: Could not find compatible tinycudann extension for compute capability 87."),
     // A program's kernel built for a minimum compute capability: "the 't' kernel requires 5.0 capability!".
     ex("kernel-requires-capability", "kernel requires", &[" capability"], K::ArchNotCompiled, None,
         "[2020-09-08 11:15:32] GPU #0: FATAL: the 't' kernel requires 5.0 capability!", names_a_capability),
@@ -941,7 +946,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("llvm-ptx-version-too-old-for-sm", &["https://github.com/llvm/llvm-project/blob/main/llvm/lib/Target/NVPTX/NVPTX.td (each sm_ target requires a minimum PTX ISA version)", "https://github.com/tensorflow/tensorflow/issues/111958", "https://github.com/TaterTotterson/microWakeWord-Trainer-Nvidia-Docker/issues/56"]),
     ("onnxruntime-gpu-no-aarch64-wheel", &["https://github.com/microsoft/onnxruntime/issues/15732", "https://github.com/microsoft/onnxruntime/issues/26351", "https://github.com/dusty-nv/jetson-containers/issues/1283", "https://onnxruntime.ai/docs/install/ (Jetson: builds from the Jetson Zoo / jetson-ai-lab index)"]),
     ("cudnn-sublibrary-version-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH: the versions of the cuDNN sub-libraries loaded differ)", "https://github.com/pytorch/pytorch/issues/188892"]),
-    ("program-needs-newer-cc", &["https://github.com/ELS-RD/kernl/issues/133"]),
+    ("program-needs-newer-cc", &["https://github.com/ELS-RD/kernl/issues/133", "https://github.com/NVIDIA/TransformerEngine/issues/1159 ('Device compute capability 8.9 or higher required for FP8 execution')"]),
+    ("cuda-invalid-kernel-image", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidKernelImage = 200)", "https://github.com/triton-lang/triton/issues/1323"]),
+    ("extension-not-built-for-cc", &["https://github.com/NVlabs/tiny-cuda-nn/issues/434 (no tinycudann binding built for compute capability 87)"]),
     ("nvcuda-entry-point-missing", &["https://github.com/trexminer/T-Rex/issues/118", "https://docs.nvidia.com/cuda/cuda-driver-api/ (entry points such as cuDevicePrimaryCtxReset_v2 exist from the driver release of the CUDA version that introduced them)"]),
     ("cudnn-zlibwapi-missing", &["https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-890/install-guide/index.html (Windows: install zlib, zlibwapi.dll, on PATH)", "https://github.com/microsoft/onnxruntime/issues/17510", "https://github.com/AlexeyAB/darknet/issues/8551", "https://github.com/NickSwardh/YoloDotNet/issues/18"]),
     ("ollama-library-skipped-by-request", &["https://github.com/ollama/ollama/issues/12797 (OLLAMA_LLM_LIBRARY set in the deployment made the runner skip its cuda_v12 and cuda_v13 libraries)"]),

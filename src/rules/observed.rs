@@ -242,6 +242,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "torch has no `xpu` device registered: before torch 2.5 Intel's extension (intel_extension_for_pytorch) adds it when imported, and the paste never imports it",
             "python -c \"import torch, intel_extension_for_pytorch as ipex; print(torch.__version__, ipex.__version__, torch.xpu.is_available())\"",
         ),
+        InvalidKernelImage => (
+            "the driver refused a compiled kernel as invalid for this GPU: code built for another architecture (a kernel cache filled on another GPU, a binary for another compute capability), PTX from a compiler newer than the driver, or a corrupt cache",
+            "nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv; and clear the program's kernel cache (~/.triton/cache, ~/.nv/ComputeCache)",
+        ),
         PtxasTooOld => (
             "a CUDA toolkit's ptxas refused PTX of a newer ISA version than it knows: the PTX was written by a newer compiler (Triton's LLVM, a newer nvcc, a prebuilt .ptx file) than this toolkit",
             "which ptxas; ptxas --version; head -5 FILE.ptx (its .version line)",
@@ -2082,6 +2086,13 @@ observed_rule!(ERR076, check_err076, "ERR076", "observed-xpu-not-registered", Ca
     "Add `import intel_extension_for_pytorch as ipex` after `import torch`, before the first use of 'xpu'; with torch 2.5 or newer, install torch's own XPU build (`pip install torch --index-url https://download.pytorch.org/whl/xpu`) instead.",
     ["https://github.com/intel/intel-extension-for-pytorch/issues/392", "https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html (XPU in torch itself from 2.5)"]);
 
+observed_rule!(ERR079, check_err079, "ERR079", "observed-invalid-kernel-image", Category::ArchUnsupported, Severity::Warning,
+    [InvalidKernelImage], [],
+    "'device kernel image is invalid' (CUDA 200) was seen: the driver would not load a compiled kernel on this GPU.",
+    "The driver loads a kernel only as SASS for this GPU's architecture or as PTX it can compile. A kernel cache filled on another GPU (Triton's ~/.triton/cache on a shared home directory), a binary built for another compute capability, PTX written by a compiler newer than the driver's JIT, or a cache cut short all give 'device kernel image is invalid'; which one, the message alone does not say.",
+    "Clear the kernel cache of the program (Triton: `rm -rf ~/.triton/cache`; CUDA's JIT cache: `~/.nv/ComputeCache`) and run again on this GPU; if it persists, compare the GPU's compute capability with the ones the program was built for, and the driver's CUDA with the compiler's.",
+    ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidKernelImage = 200)", "https://github.com/triton-lang/triton/issues/1323 (a Triton cache filled on a V100 loaded on an A100)"]);
+
 observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Category::EnvVar, Severity::Error,
     [XlaLibdeviceMissing], [],
     "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice ('libdevice not found at ./libdevice.10.bc').",
@@ -2248,5 +2259,5 @@ pub static RULES: &[&Rule] = &[
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
-    &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078,
+    &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079,
 ];
