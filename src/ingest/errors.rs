@@ -1877,7 +1877,7 @@ fn bare_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"(?i)(?:\bcuda (?:initialization failure with error|error|failure)\s*(?:code\s*)?[:(=]?\s*|\[)([0-9]{1,3})(?:\b|\])",
+        r"(?i)\bcuda (?:initialization failure with error|error|failure)\s*(?:code\s*)?[:(=]?\s*([0-9]{1,3})\b|\[([0-9]{1,3})\] Call to",
     );
     let lower = c.line.to_ascii_lowercase();
     let said = [
@@ -1892,7 +1892,8 @@ fn bare_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
     if said.iter().any(|w| lower.contains(w)) {
         return None;
     }
-    let code: i64 = r.captures(c.line)?.get(1)?.as_str().parse().ok()?;
+    let caps = r.captures(c.line)?;
+    let code: i64 = caps.get(1).or(caps.get(2))?.as_str().parse().ok()?;
     Some(match code {
         35 => K::InsufficientDriver,
         38 | 100 => K::NoDevice,

@@ -954,12 +954,14 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
             };
             let v = &m[2];
             let full = v.matches('.').count() == 2 || has_ci(t, "version");
+            // An image tag (`tensorflow/tensorflow:2.16.1-gpu`) is no installed package.
+            let image = t[..m.get(0).map_or(0, |x| x.start())].ends_with('/');
             let known = b
                 .inv
                 .python
                 .iter()
                 .any(|e| e.packages.iter().any(|p| p.name.starts_with("tensorflow")));
-            if full && !known && !has_ci(t, "since") && !has_ci(t, "after") {
+            if full && !image && !known && !has_ci(t, "since") && !has_ci(t, "after") {
                 b.package(name, v, &src);
             }
         }
