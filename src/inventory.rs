@@ -952,6 +952,9 @@ pub enum ErrorKind {
     /// "device kernel image is invalid" (CUDA 200): a compiled kernel the
     /// driver cannot load on this GPU.
     InvalidKernelImage,
+    /// "uncorrectable ECC error encountered" (CUDA 214): the GPU's memory
+    /// reported an error ECC could not correct.
+    EccUncorrectable,
     /// A failure the catalog does not know.
     Other,
 }

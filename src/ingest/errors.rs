@@ -338,6 +338,8 @@ pub static CATALOG: &[Entry] = &[
     // A program's own minimum: "GPU compute capability 8.0 (Ampere) or higher is required".
     ea("program-needs-newer-cc", "compute capability", &["or higher is required", "or newer is required", "or above is required", "or later is required", "or higher required"], K::ArchNotCompiled, None,
         "RuntimeError: GPU compute capability 8.0 (Ampere) or higher is required to install kernl"),
+    e("cuda-ecc-uncorrectable", "uncorrectable ECC error encountered", K::EccUncorrectable, Some(214),
+        "CUDA Error: uncorrectable ECC error encountered"),
     e("cuda-invalid-kernel-image", "device kernel image is invalid", K::InvalidKernelImage, Some(200),
         "RuntimeError: Triton Error [CUDA]: device kernel image is invalid"),
     // A package's prebuilt extensions, none for this GPU: tiny-cuda-nn's torch bindings.
@@ -947,6 +949,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("onnxruntime-gpu-no-aarch64-wheel", &["https://github.com/microsoft/onnxruntime/issues/15732", "https://github.com/microsoft/onnxruntime/issues/26351", "https://github.com/dusty-nv/jetson-containers/issues/1283", "https://onnxruntime.ai/docs/install/ (Jetson: builds from the Jetson Zoo / jetson-ai-lab index)"]),
     ("cudnn-sublibrary-version-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH: the versions of the cuDNN sub-libraries loaded differ)", "https://github.com/pytorch/pytorch/issues/188892"]),
     ("program-needs-newer-cc", &["https://github.com/ELS-RD/kernl/issues/133", "https://github.com/NVIDIA/TransformerEngine/issues/1159 ('Device compute capability 8.9 or higher required for FP8 execution')"]),
+    ("cuda-ecc-uncorrectable", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorECCUncorrectable = 214)", "https://github.com/AlexeyAB/darknet/issues/3496"]),
     ("cuda-invalid-kernel-image", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidKernelImage = 200)", "https://github.com/triton-lang/triton/issues/1323"]),
     ("extension-not-built-for-cc", &["https://github.com/NVlabs/tiny-cuda-nn/issues/434 (no tinycudann binding built for compute capability 87)"]),
     ("nvcuda-entry-point-missing", &["https://github.com/trexminer/T-Rex/issues/118", "https://docs.nvidia.com/cuda/cuda-driver-api/ (entry points such as cuDevicePrimaryCtxReset_v2 exist from the driver release of the CUDA version that introduced them)"]),

@@ -242,6 +242,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "torch has no `xpu` device registered: before torch 2.5 Intel's extension (intel_extension_for_pytorch) adds it when imported, and the paste never imports it",
             "python -c \"import torch, intel_extension_for_pytorch as ipex; print(torch.__version__, ipex.__version__, torch.xpu.is_available())\"",
         ),
+        EccUncorrectable => (
+            "the GPU's memory reported an error its ECC could not correct: a hardware fault of this GPU (or memory pages awaiting retirement until a reset), not a software version",
+            "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER; sudo dmesg | grep -i xid",
+        ),
         InvalidKernelImage => (
             "the driver refused a compiled kernel as invalid for this GPU: code built for another architecture (a kernel cache filled on another GPU, a binary for another compute capability), PTX from a compiler newer than the driver, or a corrupt cache",
             "nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv; and clear the program's kernel cache (~/.triton/cache, ~/.nv/ComputeCache)",
@@ -2093,6 +2097,13 @@ observed_rule!(ERR079, check_err079, "ERR079", "observed-invalid-kernel-image", 
     "Clear the kernel cache of the program (Triton: `rm -rf ~/.triton/cache`; CUDA's JIT cache: `~/.nv/ComputeCache`) and run again on this GPU; if it persists, compare the GPU's compute capability with the ones the program was built for, and the driver's CUDA with the compiler's.",
     ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidKernelImage = 200)", "https://github.com/triton-lang/triton/issues/1323 (a Triton cache filled on a V100 loaded on an A100)"]);
 
+observed_rule!(ERR080, check_err080, "ERR080", "observed-uncorrectable-ecc", Category::PlatformPosture, Severity::Error,
+    [EccUncorrectable], [],
+    "'uncorrectable ECC error encountered' (CUDA 214) was seen: the GPU's memory failed.",
+    "Datacenter GPUs protect their memory with ECC. An error ECC cannot correct (a double-bit error, Xid 48 or 94/95 in the kernel log) aborts the CUDA context; the pages are retired or rows remapped only at the next GPU reset, and a GPU that keeps reporting them is faulty. No driver, CUDA or framework version changes this.",
+    "Read the counters (`nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER`), reset the GPU (`sudo nvidia-smi -r -i N` with nothing running on it) or reboot so pending retirements apply; if the errors come back, take the GPU out of service and have it replaced (on a cloud instance, stop and start it to get another GPU).",
+    ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorECCUncorrectable = 214)", "https://docs.nvidia.com/deploy/xid-errors/ (Xid 48: double-bit ECC error; 94/95: contained and uncontained ECC errors)", "https://github.com/AlexeyAB/darknet/issues/3496"]);
+
 observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Category::EnvVar, Severity::Error,
     [XlaLibdeviceMissing], [],
     "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice ('libdevice not found at ./libdevice.10.bc').",
@@ -2259,5 +2270,5 @@ pub static RULES: &[&Rule] = &[
     &ERR041, &ERR042, &ERR043, &ERR044, &ERR045, &ERR046, &ERR047, &ERR048, &ERR049, &ERR050,
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
-    &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079,
+    &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
 ];

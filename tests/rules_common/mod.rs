@@ -905,6 +905,7 @@ fn firing_rest(code: &str) -> Inventory {
             .with(|i| i.setting.run_image_cuda = f("12.2".into(), "input line 10"))
             .build(),
         "ERR079" => pasted(InvalidKernelImage, "RuntimeError: Triton Error [CUDA]: device kernel image is invalid"),
+        "ERR080" => pasted(EccUncorrectable, "CUDA Error: uncorrectable ECC error encountered"),
         "ERR075" => pasted(MpsUnsupported, "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead"),
         "ERR076" => pasted(XpuNotRegistered, " PyTorch is not linked with support for xpu devices"),
         "ERR071" => pasted(XlaLibdeviceMissing, "W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc"),
@@ -1546,6 +1547,8 @@ fn near_miss_rest(code: &str) -> Inventory {
             .error(InsufficientDriver, "CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version")
             .with(|i| i.setting.run_image_cuda = f("12.8".into(), "input line 10"))
             .build(),
+        // A correctable count in nvidia-smi is no failure.
+        "ERR080" => pasted(Other, "Volatile Uncorr. ECC: 0"),
         // No kernel image at all is ERR004's.
         "ERR079" => pasted(NoKernelImage, "RuntimeError: CUDA error: no kernel image is available for execution on the device"),
         // MPS unavailable altogether is ERR013's.
