@@ -1869,8 +1869,6 @@ fn video_libraries_in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Optio
     Some(k)
 }
 
-/// `(found version 11040)`: torch prints cudaDriverGetVersion, the newest
-/// CUDA the driver supports.
 /// The kind a bare CUDA status number stands for: the runtime API's numbers
 /// (35, and before CUDA 10.1 38 for no device and 48 for no kernel image),
 /// the driver API's (100, 209, 222, 802-804, the same in both since 10.1).
@@ -1909,6 +1907,8 @@ fn bare_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
     })
 }
 
+/// `(found version 11040)`: torch prints cudaDriverGetVersion, the newest
+/// CUDA the driver supports.
 fn driver_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(&R, r"found (?:version )?([0-9]{4,5})\b");
@@ -2019,7 +2019,6 @@ fn arch_not_compatible(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorK
     Some(K::ArchNotCompiled)
 }
 
-/// `Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.`
 /// NGC's check names the GPU: `Detected NVIDIA NVIDIA A2 GPU, which is ...`
 /// (the vendor, then the name nvidia-smi prints). Recorded when the report
 /// names no GPU otherwise: the message does not say which index it is.
@@ -2042,6 +2041,7 @@ fn ngc_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     Some(k)
 }
 
+/// `Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.`
 fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(

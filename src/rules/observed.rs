@@ -421,15 +421,23 @@ fn cuda_torch(inv: &Inventory) -> bool {
     })
 }
 
+/// An image whose CUDA predates the GPU, under a driver new enough for the image.
+struct ImagePredatesGpu<'a> {
+    image: &'a crate::inventory::Fact<String>,
+    gpu: String,
+    cc: String,
+    /// The first CUDA release that knows the GPU's architecture.
+    first: String,
+    driver_cuda: String,
+}
+
 /// The image's CUDA (a named `nvidia/cuda:X.Y` tag) is older than the first
 /// CUDA release that knows the GPU's architecture, while the driver supports
-/// that image's CUDA: (image CUDA fact, GPU label, compute capability, first CUDA).
-fn runtime_predates_gpu(
-    inv: &Inventory,
-) -> Option<(&crate::inventory::Fact<String>, String, String, String)> {
+/// that image's CUDA.
+fn runtime_predates_gpu(inv: &Inventory) -> Option<ImagePredatesGpu<'_>> {
     let kb = Kb::embedded();
-    let img = inv.setting.run_image_cuda.as_ref()?;
-    let cuda: crate::version::CudaVersion = img.value.parse().ok()?;
+    let image = inv.setting.run_image_cuda.as_ref()?;
+    let cuda: crate::version::CudaVersion = image.value.parse().ok()?;
     let max = facts::driver_cuda_max(inv, kb)?;
     if max.value.major_minor() < cuda.major_minor() {
         return None;
@@ -437,24 +445,27 @@ fn runtime_predates_gpu(
     facts::nvidia_gpus(inv, kb).into_iter().find_map(|g| {
         let cc = g.cc.as_ref()?;
         let first = kb.nvcc_first_for(&cc.value)?;
-        (first.cuda.major_minor() > cuda.major_minor()).then(|| {
-            (
-                img,
-                g.label.clone(),
-                cc.value.to_string(),
-                format!("{}.{}", first.cuda.major, first.cuda.minor),
-            )
+        (first.cuda.major_minor() > cuda.major_minor()).then(|| ImagePredatesGpu {
+            image,
+            gpu: g.label.clone(),
+            cc: cc.value.to_string(),
+            first: format!("{}.{}", first.cuda.major, first.cuda.minor),
+            driver_cuda: max.value.to_string(),
         })
     })
 }
 
-/// Some environment's torch is at least `major.minor`.
-fn torch_at_least(inv: &Inventory, major: u32, minor: u32) -> bool {
+/// The first torch release whose own builds carry the `xpu` device.
+const TORCH_XPU: (u32, u32, u32) = (2, 5, 0);
+
+/// Some environment's torch is at least `release`.
+fn torch_at_least(inv: &Inventory, release: (u32, u32, u32)) -> bool {
     inv.python.iter().any(|e| {
-        e.torch.as_ref().and_then(|t| t.version.as_ref()).is_some_and(|v| {
-            let mut it = v.value.split(['.', '+']).map(|p| p.parse::<u32>().ok());
-            matches!((it.next().flatten(), it.next().flatten()), (Some(a), Some(b)) if (a, b) >= (major, minor))
-        })
+        e.torch
+            .as_ref()
+            .and_then(|t| t.version.as_ref())
+            .and_then(|v| super::macos::triple(&v.value))
+            .is_some_and(|v| v >= release)
     })
 }
 
@@ -486,7 +497,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
     let cuda = CUDA_KINDS.contains(&k);
     // From torch 2.5 the XPU device is torch's own: not linked means no XPU build.
-    if k == ErrorKind::XpuNotRegistered && torch_at_least(inv, 2, 5) {
+    if k == ErrorKind::XpuNotRegistered && torch_at_least(inv, TORCH_XPU) {
         return Some("ERR052");
     }
     // A runtime older than the GPU, under a driver new enough for it.
@@ -1290,9 +1301,9 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR077" => {
-                if let Some((img, gpu, cc, first)) = runtime_predates_gpu(inv) {
-                    f.push_evidence("image CUDA", &img.value, &img.source);
-                    f.message = format!("Observed error on {gpu}, compute capability {cc}: the image's CUDA {} is older than CUDA {first}, the first release that knows this GPU's architecture, and the driver supports CUDA {}, so the driver is not what is old. Its CUDA libraries carry no code built for this GPU; a message about the driver here is misleading. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; and read the image's CUDA_VERSION", img.value, facts::driver_cuda_max(inv, Kb::embedded()).map_or_else(|| "unknown".to_string(), |m| m.value.to_string()));
+                if let Some(p) = runtime_predates_gpu(inv) {
+                    f.push_evidence("image CUDA", &p.image.value, &p.image.source);
+                    f.message = format!("Observed error on {}, compute capability {}: the image's CUDA {} is older than CUDA {}, the first release that knows this GPU's architecture, and the driver supports CUDA {}, so the driver is not what is old. Its CUDA libraries carry no code built for this GPU; a message about the driver here is misleading. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; and read the image's CUDA_VERSION", p.gpu, p.cc, p.image.value, p.first, p.driver_cuda);
                 }
             }
             "ERR020" => {
