@@ -235,9 +235,21 @@ impl SelectArgs {
     }
 }
 
+/// The knowledge base a subcommand reads: the tables a `--kb` directory
+/// replaced, or the embedded ones, parsed on first use (explain parses them
+/// on its second thread while it reads the text).
+pub struct KbRef(Option<&'static Kb>);
+
+impl std::ops::Deref for KbRef {
+    type Target = Kb;
+    fn deref(&self) -> &Kb {
+        self.0.unwrap_or_else(Kb::embedded)
+    }
+}
+
 /// What every subcommand gets.
 pub struct Ctx {
-    pub kb: Kb,
+    pub kb: KbRef,
     pub root: PathBuf,
     pub verbose: bool,
 }
@@ -304,9 +316,12 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
     let kb = match &kb_dir {
         Some(dir) => {
             dir_or_bail("--kb", dir)?;
-            Kb::with_overrides(dir).with_context(|| format!("--kb {}", dir.display()))?
+            // Parsed once and kept for the life of the process, as the
+            // embedded tables are.
+            let kb = Kb::with_overrides(dir).with_context(|| format!("--kb {}", dir.display()))?;
+            KbRef(Some(Box::leak(Box::new(kb))))
         }
-        None => Kb::embedded().clone(),
+        None => KbRef(None),
     };
     let root = given
         .root

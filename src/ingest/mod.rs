@@ -99,13 +99,15 @@ pub fn ingest(inputs: &[(String, String)]) -> Inventory {
 fn ingest_texts(inputs: &[(&str, &str)]) -> Inventory {
     // The largest patterns take a few milliseconds each to compile; a second
     // core compiles them while this one cleans the text (the first use waits
-    // for a compile in progress, so the result is the same either way).
+    // for a compile in progress, so the result is the same either way), then
+    // parses the embedded knowledge tables the rules read next.
     if inputs.iter().any(|(_, t)| t.len() >= PREWARM_AT) {
         let _ = std::thread::Builder::new()
             .name("gpucompat-regex".into())
             .spawn(|| {
                 context::prewarm();
                 prose::prewarm();
+                crate::kb::Kb::embedded();
             });
     }
     let names: Vec<&str> = inputs.iter().map(|(n, _)| *n).collect();
