@@ -89,6 +89,19 @@ impl DriverVersion {
         self.minor.is_none()
     }
 
+    /// The same release as far as both versions say: `565` and `565.57.01`
+    /// agree (a branch is no build), `565.57.01` and `565.77` do not.
+    pub fn agrees_with(&self, other: &DriverVersion) -> bool {
+        if self.branch != other.branch {
+            return false;
+        }
+        let same = |a: Option<(u32, u8)>, b: Option<(u32, u8)>| match (a, b) {
+            (Some(x), Some(y)) => x.0 == y.0,
+            _ => true,
+        };
+        same(self.minor, other.minor) && same(self.patch, other.patch)
+    }
+
     fn key(&self) -> (u32, u32, u32) {
         (
             self.branch,
@@ -543,6 +556,16 @@ pub fn parse_arch_list(input: &str) -> Result<Vec<ArchTarget>, ParseVersionError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_branch_agrees_with_its_builds_only() {
+        let d = |s: &str| s.parse::<DriverVersion>().unwrap();
+        assert!(d("565").agrees_with(&d("565.57.01")));
+        assert!(d("565.57.01").agrees_with(&d("565")));
+        assert!(d("565.57.01").agrees_with(&d("565.57.01")));
+        assert!(!d("565.57.01").agrees_with(&d("565.77")));
+        assert!(!d("565").agrees_with(&d("570.86.10")));
+    }
 
     #[test]
     fn driver_spellings() {

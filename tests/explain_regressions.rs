@@ -2815,3 +2815,90 @@ fn a_gpu_below_what_the_code_needs_and_an_invalid_kernel_image() {
     let e = f.iter().find(|f| f.code == "ERR079").expect("ERR079");
     assert_eq!(e.severity, Severity::Warning);
 }
+
+#[test]
+fn a_framework_built_without_its_gpu_backend_names_the_build() {
+    // apache/tvm#10426: TVM could not ask CUDA for the GPU and fell back to sm_20,
+    // which nvcc refused: the build, not the GPU's architecture.
+    let (_, f) = explain("corpus/c60e-tvm-jetson-built-without-cuda.txt");
+    let e = f.iter().find(|f| f.code == "ERR038").expect("ERR038");
+    assert_eq!(e.severity, Severity::Error);
+    assert!(e.message.contains("TVM"), "{}", e.message);
+    assert!(
+        f.iter().all(|f| f.code != "ARCH007" && f.code != "ERR004"),
+        "{f:?}"
+    );
+    // The same nvcc refusal with no fallback named stays the compiler's.
+    let (_, f) = explain_text(
+        "t",
+        "nvcc fatal   : Unsupported gpu architecture 'compute_20'\n",
+    );
+    assert!(f.iter().all(|f| f.code != "ERR038"), "{f:?}");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    // lightgbm-org/LightGBM#6205: the learner was not built (and the message's misspelt option).
+    let (_, f) = explain("corpus/c60c-lightgbm-cuda-built-with-typo-flag-usecudap.txt");
+    let e = f.iter().find(|f| f.code == "ERR038").expect("ERR038");
+    assert!(
+        e.fix
+            .as_ref()
+            .is_some_and(|x| format!("{x:?}").contains("USE_CUDA")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn triton_without_ptxas_and_a_cut_cudnn_file() {
+    // kijai/ComfyUI-HunyuanVideoWrapper#29: 'Cannot find ptxas.exe' on Windows.
+    let (_, f) = explain("corpus/c60e-triton-windows-ptxas-cuda-home.txt");
+    let e = f.iter().find(|f| f.code == "ERR065").expect("ERR065");
+    assert_eq!(e.category, Category::EnvVar);
+    assert!(e.message.contains("TRITON_PTXAS_PATH"), "{}", e.message);
+    // microsoft/CNTK#2213: libcudnn.so.6 is there and cut short: no loader-path finding.
+    let (_, f) = explain("corpus/c60c-cntk21-libcudnn-so6-file-too-short.txt");
+    assert!(f.iter().all(|f| f.code != "ERR070"), "{f:?}");
+    let e = f.iter().find(|f| f.code == "ERR008").expect("ERR008");
+    assert!(e.message.contains("file too short"), "{}", e.message);
+}
+
+#[test]
+fn driver_install_failures_and_a_branch_named_in_a_package() {
+    // negativo17/nvidia-driver#188: akmods could not build the module.
+    let (_, f) = explain("corpus/c61b-fedora-aarch64-akmod-nvidia-590-build-failed.txt");
+    assert!(f.iter().any(|f| f.code == "ERR053"), "{f:?}");
+    // damentz/liquorix-package#16: the desktop fell back to nouveau.
+    let (_, f) = explain("corpus/c61b-liquorix-51-nvidia-418-falls-back-to-nouveau.txt");
+    assert!(categories(&f).contains(&Category::NoDriver), "{f:?}");
+    // nix-community/nixGL#186: `nvidia-driver-565-open` names the branch of the
+    // loaded 565.57.01 module, no other release.
+    let (inv, f) = explain("corpus/c61b-nixgl-open-module-version-string-working-driver.txt");
+    assert!(inv.nvidia.kernel_module.is_some());
+    assert!(f.iter().all(|f| f.code != "DRV001"), "{f:?}");
+    // A module and a library of two builds still differ.
+    let (_, f) = explain_text(
+        "t",
+        "NVRM version: NVIDIA UNIX x86_64 Kernel Module  565.57.01  Release Build\n\
+         Failed to initialize NVML: Driver/library version mismatch\n\
+         NVML library version: 565.77\n",
+    );
+    assert!(
+        categories(&f).contains(&Category::DriverLibraryMismatch),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn a_runtime_class_the_node_lacks_and_xla_without_libdevice() {
+    // NVIDIA/gpu-operator#1298: CRI-O has no `nvidia` handler for the pod's RuntimeClass.
+    let (_, f) = explain("corpus/c61e-openshift-crio-runtimeclass-nvidia.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").expect("ERR010");
+    assert_eq!(e.category, Category::Container);
+    assert!(e.message.contains("RuntimeClass"), "{}", e.message);
+    assert!(
+        f.iter()
+            .all(|f| f.category != Category::Mig || f.severity == Severity::Info),
+        "{f:?}"
+    );
+    // tensorflow/tensorflow#58681: XLA's 'Can't find libdevice directory'.
+    let (_, f) = explain("corpus/c61d-tf211-xla-libdevice-missing.txt");
+    assert!(f.iter().any(|f| f.code == "ERR071"), "{f:?}");
+}

@@ -125,6 +125,9 @@ const LOAD_FAIL: &[&str] = &[
     "cannot be loaded",
     "error loading",
     "failed to load",
+    // The loader found the file and could not use it: a cut or broken copy.
+    "file too short",
+    "invalid elf header",
 ];
 
 use ErrorKind as K;
@@ -204,6 +207,10 @@ pub static CATALOG: &[Entry] = &[
         "CUDARuntimeError: You are running using the stub version of nvrtc"),
     e("torch-cuda-home-not-set", "CUDA_HOME environment variable is not set", K::ToolkitNotFound, None,
         "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."),
+    // Triton's search for the ptxas it compiles with: TRITON_PTXAS_PATH, then
+    // the copy bundled in its wheel (triton-windows: the toolkit in CUDA_PATH).
+    e("triton-cannot-find-ptxas", "Cannot find ptxas", K::ToolkitNotFound, None,
+        "RuntimeError: Cannot find ptxas"),
     // apex's and other setup.py builds' own wording of the same search.
     ea("setup-nvcc-not-found", "but nvcc was not found", &["requested", "environment has nvcc"], K::ToolkitNotFound, None,
         "RuntimeError: --cuda_ext was requested, but nvcc was not found.  Are you sure your environment has nvcc available?"),
@@ -218,6 +225,9 @@ pub static CATALOG: &[Entry] = &[
     // akmods (Fedora, RPM Fusion, Terra): the kmod package's build requirements are missing.
     e("akmods-nvidia-build-deps", "is needed by nvidia-kmod", K::ModuleBuildFailed, None,
         "        gcc-c++ is needed by nvidia-kmod-3:590.48.01-4.fc43.aarch64"),
+    // akmods' own report of the build: `Building and installing nvidia-kmod [FAILED]`.
+    ea("akmods-nvidia-build-failed", "Building and installing nvidia-kmod", &["failed"], K::ModuleBuildFailed, None,
+        "Building and installing nvidia-kmod [FAILED]"),
     ea("dkms-nvidia-make-failed", "/var/lib/dkms/nvidia/", &["] error", "error 1", "error 2", "chyba 2", "fehler 2"], K::ModuleBuildFailed, None,
         "make[2]: *** [/usr/src/kernel-headers-6.12.7_1/Makefile:1937: /var/lib/dkms/nvidia/470.239.06/build] Error 2"),
     ex("nvidia-module-source-error", "/kernel/", &["nvidia/nv-", "common/inc/nv-", "nvidia-drm/", "nvidia-uvm/", "nvidia-modeset/"], K::ModuleBuildFailed, None,
@@ -549,6 +559,9 @@ pub static CATALOG: &[Entry] = &[
     // nvidia-settings (and nvidia-xconfig) at start: no nvidia module in the kernel.
     e("nvidia-settings-driver-not-loaded", "ERROR: NVIDIA driver is not loaded", K::NoNvidiaDriver, None,
         "Oct 14 07:35:56 pop-os nvidia-settings-autostart.desktop[2905]: ERROR: NVIDIA driver is not loaded"),
+    // The desktop came up on nouveau instead: the nvidia module did not start.
+    e("nouveau-fallback-said", "back to nouveau", K::NoNvidiaDriver, None,
+        "the NVIDIA driver appears to fail to start and the system falls back to nouveau"),
     ex("nvidia-module-not-loaded-said", "module", &["did not load", "does not load", "didn't load", "doesn't load", "won't load", "is not loaded", "was not loaded", "not loading"], K::NoNvidiaDriver, None,
         "On both of them the NVIDIA kernel module did not load, so SDDM never came up.", nvidia_module_not_loaded),
     e("numba-libnvvm-not-found", "libNVVM cannot be found", K::NvvmMissing, None,
@@ -653,6 +666,9 @@ pub static CATALOG: &[Entry] = &[
         "nanovdb/cuda/DeviceResource.h:22 CUDA error 801: operation not supported"),
     e("xla-no-vmm", "does not support CUDA Virtual Memory Management", K::CudaFeatureUnsupported, None,
         "  Device 0 does not support CUDA Virtual Memory Management (VMM)."),
+    // XLA's warning before it fails: no nvvm/libdevice under any CUDA directory it searched.
+    e("xla-cant-find-libdevice-dir", "Can't find libdevice directory", K::XlaLibdeviceMissing, None,
+        "W external/xla/xla/service/gpu/nvptx_compiler.cc:564] Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime failures, if the program we try to run uses routines from libdevice."),
     e("xla-libdevice-not-found", "libdevice not found at", K::XlaLibdeviceMissing, None,
         "2023-06-06 21:40:11.673658: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc"),
     // nvidia-smi crashing inside WSL2: the Windows driver's WSL components.
@@ -746,6 +762,12 @@ pub static CATALOG: &[Entry] = &[
     // The daemon's wording of a runtime it was not configured with.
     ex("container-unknown-runtime-specified", "Unknown runtime specified nvidia", &[], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: Unknown runtime specified nvidia.", in_container),
+    // A RuntimeClass whose handler the node's CRI runtime does not have: CRI-O's
+    // and containerd's words for the missing `nvidia` runtime.
+    e("k8s-runtime-handler-missing", "failed to find runtime handler nvidia", K::ContainerNoGpuRuntime, None,
+        "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to find runtime handler nvidia from runtime list map[crun:0xc0004dd5f0 runc:0xc0004dd790]"),
+    e("containerd-runtime-not-configured", "no runtime for \"nvidia\" is configured", K::ContainerNoGpuRuntime, None,
+        "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured"),
     ex("container-unknown-runtime", "unknown or invalid runtime name: nvidia", &[], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
     ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::ContainerToolkitNoDriver, None,
@@ -853,6 +875,15 @@ pub static CATALOG: &[Entry] = &[
     // MXNet's CPU package asked for a GPU context.
     e("mxnet-cpu-build", "Compile with USE_CUDA=1 to enable GPU usage", K::FrameworkCpuBuild, None,
         "Compile with USE_CUDA=1 to enable GPU usage"),
+    // LightGBM's device='cuda' / device='gpu' with a build that has neither learner.
+    e("lightgbm-cpu-build", "Tree Learner was not enabled in this build", K::FrameworkCpuBuild, None,
+        "lightgbm.basic.LightGBMError: CUDA Tree Learner was not enabled in this build."),
+    e("lightgbm-recompile-with-gpu", "Please recompile with CMake option -DUSE_", K::FrameworkCpuBuild, None,
+        "Please recompile with CMake option -DUSE_CUDA=1"),
+    // TVM could not ask the CUDA runtime for GPU 0's compute capability (a build
+    // without USE_CUDA has no CUDA device API) and targets its default arch.
+    e("tvm-cuda-not-detected", "Unable to detect CUDA version, default to", K::FrameworkCpuBuild, None,
+        "[17:27:26] ../src/target/target_kind.cc:163: Warning: Unable to detect CUDA version, default to \"-arch=sm_20\" instead"),
     e("dgl-cpu-build", "Device API gpu is not enabled", K::FrameworkCpuBuild, None,
         "dgl._ffi.base.DGLError: [21:48:49] /opt/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: Device API gpu is not enabled. Please install the cuda version of dgl."),
     // bitsandbytes before 0.43 had no Windows build: its CUDA setup fails there.
@@ -898,6 +929,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("tf-no-cuda-drivers", &["https://github.com/openxla/xla/blob/main/xla/tsl/cuda/cudart_stub.cc (GetDsoHandle: GetCudaRuntimeDsoHandle failing logs 'Could not find cuda drivers on your machine, GPU will not be used')"]),
     ("cuda-801-not-supported", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNotSupported = 801)", "https://github.com/AcademySoftwareFoundation/openvdb/issues/2255"]),
     ("xla-no-vmm", &["https://github.com/openxla/xla/issues/49252 (CudaExecutor::Init refuses a device without virtual memory management)"]),
+    ("xla-cant-find-libdevice-dir", &["https://github.com/openxla/xla/blob/main/xla/service/gpu/nvptx_compiler.cc (searches the CUDA data directories for nvvm/libdevice; XLA_FLAGS=--xla_gpu_cuda_data_dir names one)", "https://github.com/tensorflow/tensorflow/issues/58681"]),
     ("xla-libdevice-not-found", &["https://github.com/tensorflow/tensorflow/blob/732e2b91ab70ce6fbb2fd5fc65b5ebae06c6f881/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc (GetLibdeviceDir; the XLA_FLAGS advice)", "https://github.com/conda-forge/tensorflow-feedstock/issues/296"]),
     ("nvcc-missing-at-toolkit-path", &["https://github.com/NVIDIA/cuda-samples/blob/master/Samples/0_Introduction/vectorAdd/Makefile (CUDA_PATH ?= /usr/local/cuda; NVCC := $(CUDA_PATH)/bin/nvcc)", "https://github.com/NVIDIA/cuda-samples/issues/127"]),
     ("nvcc-path-holds-a-list", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home: nvcc is os.path.join(CUDA_HOME, 'bin', 'nvcc'))", "https://github.com/facebookresearch/maskrcnn-benchmark/issues/132"]),
@@ -915,6 +947,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("nvrm-gpu-not-in-release", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/supportedchips.html (Appendix A: the GPUs each release supports, by PCI device ID)", "https://github.com/flatcar/Flatcar/issues/1283"]),
     ("linux-only-gpu-package-no-distribution", &["https://github.com/facebookresearch/faiss/blob/main/INSTALL.md (GPU builds: conda packages for Linux)", "https://docs.vllm.ai/en/latest/getting_started/installation/ (Linux only; Windows through WSL)", "https://docs.jax.dev/en/latest/installation.html (NVIDIA GPU: Linux; Windows only through WSL2)", "https://docs.nvidia.com/deeplearning/nccl/install-guide/ (Linux)", "https://github.com/facebookresearch/faiss/issues/4043", "https://github.com/NVIDIA/TensorRT/issues/3759 (tensorrt_libs 8.6 has Linux wheels only)"]),
     ("mxnet-cpu-build", &["https://github.com/NVIDIA/mxnet_to_onnx/issues/3 (the CPU mxnet package pulled in by setup.py)"]),
+    ("lightgbm-cpu-build", &["https://github.com/lightgbm-org/LightGBM/blob/master/src/treelearner/cuda_tree_learner.h (without USE_CUDA: 'CUDA Tree Learner was not enabled in this build. Please recompile with CMake option -DUSE_CUDA=1')", "https://github.com/lightgbm-org/LightGBM/issues/6205"]),
+    ("lightgbm-recompile-with-gpu", &["https://github.com/lightgbm-org/LightGBM/blob/master/src/treelearner/cuda_tree_learner.h", "https://github.com/lightgbm-org/LightGBM/issues/6205 (the message once read -DUSE_CUDAP=1, a misspelling of -DUSE_CUDA=1)"]),
+    ("tvm-cuda-not-detected", &["https://github.com/apache/tvm/blob/main/src/target/target_kind.cc (UpdateCUDAAttrs: DetectDeviceFlag on device 0 fails, 'Unable to detect CUDA version, default to \"-arch=sm_50\" instead')", "https://github.com/apache/tvm/issues/10426"]),
     ("dgl-cpu-build", &["https://github.com/dmlc/dgl/blob/master/src/runtime/c_runtime_api.cc (DeviceAPIManager: 'Device API gpu is not enabled. Please install the cuda version of dgl.')", "https://github.com/THUDM/GraphMAE/issues/9"]),
     ("smi-segfault-wsl", &["https://github.com/Nevuly/WSL2-Linux-Kernel-Rolling/issues/13", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (nvidia-smi and libcuda under WSL2 come from the Windows driver)"]),
     ("nvcc-no-cxx17", &["https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html (CUDA 11.0: nvcc adds C++17 support)", "https://github.com/deepspeedai/DeepSpeedExamples/issues/911"]),
@@ -998,6 +1033,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("library-loaded-from-system-path", &["https://github.com/JuliaGPU/CUDA.jl/issues/2530"]),
     ("trt-version-tag", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("said-runs-on-cpu", &["https://github.com/deepinsight/insightface/issues/1824", "https://github.com/raryelcostasouza/pyTranscriber/issues/56"]),
+    ("nouveau-fallback-said", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/installdriver.html (Interaction with the Nouveau Driver)", "https://github.com/damentz/liquorix-package/issues/16"]),
     ("nvidia-module-not-loaded-said", &["https://forums.almalinux.org/t/technical-incident-report-nvidia-driver-almalinux-9-7-kernel-incompatibility/7216", "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/ (the kernel module must be built or packaged for the running kernel)"]),
     ("numba-libnvvm-not-found", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/nvvm.py (NvvmSupportError: 'libNVVM cannot be found')", "https://github.com/Rust-GPU/rust-cuda/issues/78"]),
     ("vgpu-unlicensed", &["https://github.com/NVIDIA/gpu-operator/issues/220", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html (nvidia-smi -q shows the license status)"]),
@@ -1064,11 +1100,15 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("rvc-no-supported-nvidia-card", &["https://github.com/RVC-Project/Retrieval-based-Voice-Conversion-WebUI/issues/350 (printed when torch.cuda.is_available() is False; a CPU-only torch there)"]),
     ("rapids-unsupported-gpu", &["https://github.com/rapidsai/cudf/pull/15053 (error on import for unsupported GPUs)", "https://docs.rapids.ai/notices/rsn0034/"]),
     ("nvrtc-invalid-option", &["https://docs.nvidia.com/cuda/nvrtc/index.html#group__options (the --gpu-architecture values each NVRTC accepts)", "https://github.com/eyalroz/cuda-api-wrappers/issues/509 (NVRTC 11.2 loaded for sm_89)", "https://github.com/cupy/cupy/issues/1651 (compute_21 on CUDA 9.1)", "https://github.com/xmrig/xmrig-nvidia/issues/286 (CUDA 9.0 build on an RTX 2060)"]),
+    ("k8s-runtime-handler-missing", &["https://kubernetes.io/docs/concepts/containers/runtime-class/ (a RuntimeClass names a handler the node's CRI runtime must have configured)", "https://github.com/NVIDIA/gpu-operator/issues/1298"]),
+    ("containerd-runtime-not-configured", &["https://kubernetes.io/docs/concepts/containers/runtime-class/", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (nvidia-ctk runtime configure --runtime=containerd)"]),
+    ("akmods-nvidia-build-failed", &["https://src.fedoraproject.org/rpms/akmods/blob/rawhide/f/akmods (akmods_echo 'Building and installing ${kmodname}' and its [FAILED] status)", "https://github.com/negativo17/nvidia-driver/issues/188"]),
     ("akmods-nvidia-build-deps", &["https://github.com/terrapkg/packages/issues/10361"]),
     ("pip-wheel-not-for-platform", &["https://packaging.python.org/en/latest/specifications/platform-compatibility-tags/ (a wheel's file name carries its Python, ABI and platform tags)", "https://github.com/h2oai/h2o4gpu/issues/769"]),
     ("mlx-no-distribution", &["https://ml-explore.github.io/mlx/build/html/install.html (PyPI wheels: an M series chip and a native Python)", "https://github.com/ml-explore/mlx/issues/105"]),
     ("container-cli-requirement-invalid-expression", &["https://github.com/NVIDIA/nvidia-docker/issues/1044"]),
     ("setup-nvcc-not-found", &["https://github.com/NVIDIA/apex/blob/master/setup.py (raise_if_cuda_home_none)", "https://github.com/NVIDIA/apex/issues/1360"]),
+    ("triton-cannot-find-ptxas", &["https://github.com/triton-lang/triton/blob/main/python/triton/backends/nvidia/compiler.py (_path_to_binary: TRITON_PTXAS_PATH, then third_party/cuda/bin; raises 'Cannot find ptxas')", "https://github.com/kijai/ComfyUI-HunyuanVideoWrapper/issues/29"]),
     ("torch-cuda-home-not-set", &["https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py (_join_cuda_home)", "https://github.com/NVIDIA/flownet2-pytorch/issues/218", "https://github.com/Zheng-Chong/CatVTON/issues/23"]),
     ("cuda-invalid-device-symbol", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidSymbol = 13)", "https://github.com/andyschwarzl/gpuNUFFT/issues/97 (K10 built for another capability)", "https://github.com/lumark/PWP3D/issues/4 (fixed by the GPU's -gencode)", "https://github.com/ethereum-mining/ethminer/issues/422 (CC 2.0 GPU below the build)"]),
     ("app-video-driver-too-old-for-cuda", &["https://github.com/trexminer/T-Rex/issues/259 (the CUDA 11.1 build on an older driver)"]),
@@ -1245,6 +1285,8 @@ fn library_on_disk(doc: &Doc, b: &mut Builder, start: usize) {
                 "not found",
                 "no such file",
                 "failed",
+                "file too short",
+                "invalid elf header",
             ]
             .iter()
             .any(|w| has_ci(t, w));

@@ -520,7 +520,7 @@ pub(super) fn compiler_refused(e: &crate::inventory::ObservedError) -> bool {
 }
 
 /// The `sm_XY` / `compute_XY` an error message names.
-fn named_sm(text: &str) -> Option<crate::version::ComputeCapability> {
+pub(crate) fn named_sm(text: &str) -> Option<crate::version::ComputeCapability> {
     ["sm_", "compute_"].iter().find_map(|p| {
         let at = text.find(p)?;
         let tail = &text[at..];
@@ -601,10 +601,12 @@ fn refused_without_toolkit(
 fn check_arch007(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let gpus = facts::nvidia_gpus(inv, kb);
     let arch_errs = inv.errors_of(&[ErrorKind::ArchNotCompiled, ErrorKind::NoKernelImage]);
+    // An arch a framework fell back to because it could not ask the GPU is
+    // not the GPU's: ERR038 names that cause.
     let refused: Vec<_> = arch_errs
         .iter()
         .copied()
-        .filter(|e| compiler_refused(e))
+        .filter(|e| compiler_refused(e) && !super::observed::fallback_arch(inv, e))
         .collect();
     // An nvcc that also refuses what torch's build needs (C++17) is older than
     // torch's CUDA: that mismatch (ERR016) is the cause the refusal follows from.

@@ -508,6 +508,11 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR077");
     }
+    // An arch a framework fell back to because it could not ask the GPU
+    // (TVM without CUDA targets sm_20 or sm_50), refused by the compiler.
+    if k == ErrorKind::ArchNotCompiled && fallback_arch(inv, e) {
+        return Some("ERR038");
+    }
     // A Colab notebook runs with a GPU and its driver, or on a CPU runtime
     // with neither; the notebook runs there whatever the browser's machine
     // (a Mac opening it is no macOS report).
@@ -876,6 +881,37 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
     out
 }
 
+/// `e` names the sm a framework's no-GPU fallback named ('Unable to detect
+/// CUDA version, default to "-arch=sm_20"').
+pub(crate) fn fallback_arch(inv: &Inventory, e: &ObservedError) -> bool {
+    let Some(sm) = crate::rules::arch::named_sm(&e.text) else {
+        return false;
+    };
+    inv.errors
+        .iter()
+        .filter(|x| x.kind == ErrorKind::FrameworkCpuBuild && x.text.contains("default to"))
+        .any(|x| crate::rules::arch::named_sm(&x.text) == Some(sm))
+}
+
+/// A driver library that was not found (libcuda, NVML's libnvidia-ml), as
+/// opposed to a driver that answered with an error.
+fn driver_library_not_found(e: &ObservedError) -> bool {
+    let t = e.text.to_ascii_lowercase();
+    matches!(e.kind, ErrorKind::LibcudaMissing | ErrorKind::SmiNoDriver)
+        && (t.contains("libcuda") || t.contains("libnvidia-ml"))
+        && [
+            "couldn't find",
+            "could not find",
+            "cannot open",
+            "not found",
+            "no such file",
+            "failed to dlopen",
+            "cannot be loaded",
+        ]
+        .iter()
+        .any(|w| t.contains(w))
+}
+
 /// Every error says `word` (case-insensitive), and there is one.
 fn all_say(errs: &[&ObservedError], word: &str) -> bool {
     !errs.is_empty()
@@ -946,6 +982,37 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         "ERR038" if say("[taichi version") => explained(
             "Observed error: Taichi's start-up banner says 'cpu only': the installed Taichi package was built without its CUDA backend, so ti.cuda falls back to the CPU whatever the GPU and driver. Early releases published the CUDA build as a separate package (taichi-nightly-cuda-10-x beside the CPU taichi-nightly). To be sure, run: pip list | grep -i taichi; python -c \"import taichi as ti; ti.init(arch=ti.cuda)\"",
             "install a Taichi build with the CUDA backend in place of the CPU one (for the old nightlies, the taichi-nightly-cuda-X-Y package), then check that the banner no longer says 'cpu only'",
+        ),
+        // TVM could not ask CUDA for the GPU and compiled for its default arch.
+        "ERR038"
+            if errs
+                .iter()
+                .any(|e| crate::ingest::clean::has_ci(&e.text, "unable to detect cuda version")) =>
+        {
+            explained(
+            "Observed error: TVM could not ask the CUDA runtime for GPU 0's compute capability ('Unable to detect CUDA version') and compiled for its default architecture instead, which a newer nvcc then refuses: the TVM library was built without CUDA (USE_CUDA OFF in config.cmake), or no GPU is visible to the process. The GPU's own architecture is not the cause. To be sure, run: python -c \"import tvm; print(tvm.cuda(0).exist, tvm.support.libinfo().get('USE_CUDA'))\"",
+            "rebuild TVM with `set(USE_CUDA ON)` in its config.cmake (on Jetson, with the JetPack's CUDA), or install a TVM package built with CUDA; when compiling for a GPU that is not in this machine, name its arch (`tvm.target.cuda(arch=\"sm_87\")`)",
+            )
+        }
+        // A pod's RuntimeClass names a handler the node's CRI runtime lacks.
+        "ERR010" if say("failed to find runtime handler nvidia") || say("no runtime for \"nvidia\" is configured") => explained(
+            "Observed error: the pod asks for the `nvidia` RuntimeClass, and the node's CRI runtime (CRI-O, containerd) has no runtime handler of that name, so the pod sandbox is not created. Either the NVIDIA container toolkit did not configure that runtime on the node, or the node gives containers the GPU another way (CRI-O with the toolkit's OCI prestart hook, as the GPU Operator sets up on OpenShift), where the pod needs no runtimeClassName. To be sure, run on the node: crio config | grep -A3 'crio.runtime.runtimes' (or grep -A3 nvidia /etc/containerd/config.toml); kubectl get runtimeclass",
+            "configure the handler on every GPU node (`sudo nvidia-ctk runtime configure --runtime=crio` or `--runtime=containerd`, then restart the runtime; with the GPU Operator, its toolkit daemonset does this), or drop `runtimeClassName: nvidia` from the pod where the node injects GPUs through the prestart hook",
+        ),
+        // The loader found the cuDNN file and could not read it.
+        "ERR008" if say("file too short") || say("invalid elf header") => explained(
+            "Observed error: the loader found the cuDNN library file and could not use it ('file too short', 'invalid ELF header'): the file is cut short or is not a library at all (an interrupted copy or download, a text file where the symbolic link should be). The driver and the GPU are not the cause. To be sure, run: ls -l on the path shown; file on that path (a shared object is an 'ELF 64-bit LSB shared object')",
+            "copy the cuDNN release's library files into place again (from its archive, or reinstall its package: libcudnnX or nvidia-cudnn-cuXX), keeping its symbolic links (`cp -P`), then run `sudo ldconfig`",
+        ),
+        // LightGBM built without its GPU learners.
+        "ERR038" if say("tree learner was not enabled") || say("please recompile with cmake option -duse_") => explained(
+            "Observed error: LightGBM was asked for device='cuda' (or the OpenCL device='gpu') and the installed LightGBM was built without that learner: the CMake option USE_CUDA (or USE_GPU) was off when it was compiled. The GPU and driver are not the cause. Some releases printed the option as -DUSE_CUDAP=1, a misspelling that CMake ignores. To be sure, run: python -c \"import lightgbm as lgb, numpy as np; lgb.train({'device': 'cuda'}, lgb.Dataset(np.random.rand(50, 2), label=np.random.rand(50)), 1)\"",
+            "rebuild LightGBM with the learner the device needs: CMake `-DUSE_CUDA=1` for device='cuda' (NVIDIA), `-DUSE_GPU=1` for the OpenCL device='gpu' (for the Python package: `pip install --force-reinstall --no-binary lightgbm --config-settings=cmake.define.USE_CUDA=ON lightgbm`); `-DUSE_CUDAP` does nothing",
+        ),
+        // Triton found no ptxas to compile its kernels with.
+        "ERR065" if say("cannot find ptxas") => explained(
+            "Observed error: Triton found no ptxas to compile its kernels with ('Cannot find ptxas'). It looks at TRITON_PTXAS_PATH, then at the copy bundled in its own package; the Windows builds (triton-windows) use the CUDA toolkit that CUDA_PATH or CUDA_HOME names. The GPU, driver and torch are not the cause. To be sure, run: python -c \"import os, triton; print(triton.__version__, os.environ.get('TRITON_PTXAS_PATH'), os.environ.get('CUDA_PATH'), os.environ.get('CUDA_HOME'))\"",
+            "point Triton at a toolkit's ptxas: `export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas` (Windows: set CUDA_HOME or CUDA_PATH to the toolkit root, e.g. `setx CUDA_HOME \"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.6\"`, in the environment the program starts from); or reinstall triton so its bundled ptxas is back",
         ),
         // NCCL's system call failure: in a container, shared memory first.
         "ERR069" if say("unhandled system error") => explained(
@@ -1162,6 +1229,15 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         }
     }
     match code {
+        // Inside a container the driver's libraries are the host's, given by
+        // the container runtime: not finding them names no host without a driver.
+        "ERR006"
+            if facts::in_container(inv)
+                && !driver_in_sight(inv)
+                && errs.iter().all(|e| driver_library_not_found(e)) =>
+        {
+            Some("Observed error: the NVIDIA driver's libraries (libcuda, libnvidia-ml) were not found inside a container. There they come from the host, put in by the container runtime when the container is started with GPUs (docker `--gpus all`, podman with a CDI device, Singularity/Apptainer `--nv`, which binds them into /.singularity.d/libs and adds that to LD_LIBRARY_PATH): the container was started without them, the runtime did not mount them, or something in the container reset LD_LIBRARY_PATH; only if the host itself has no driver is the driver the cause. To be sure, run on the host: nvidia-smi; and inside the container: ls /.singularity.d/libs /usr/lib/x86_64-linux-gnu | grep -E 'libcuda|libnvidia-ml'; echo $LD_LIBRARY_PATH".into())
+        }
         // Not supported, with no vGPU or TCC in sight: the platform is one
         // candidate among a driver, a program or a GPU that lacks the feature.
         "ERR072" if facts::vgpu(inv).is_none() && !tcc(inv) => Some("Observed error: CUDA reported an operation as not supported on this device or platform (error 801). That happens where the GPU is exposed without the feature (an NVIDIA vGPU profile in a VM, Windows TCC mode, WSL2) or where the GPU or driver is too old for it; the report does not show which. To be sure, run: nvidia-smi -q | grep -i -E 'virtualization|driver model|product name'".into()),
