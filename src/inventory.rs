@@ -955,6 +955,9 @@ pub enum ErrorKind {
     /// "uncorrectable ECC error encountered" (CUDA 214): the GPU's memory
     /// reported an error ECC could not correct.
     EccUncorrectable,
+    /// "named symbol not found" (CUDA 500) while CUDA initializes: the libcuda
+    /// loaded lacks an entry point the runtime calls.
+    LibcudaSymbolMissing,
     /// A failure the catalog does not know.
     Other,
 }

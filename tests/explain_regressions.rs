@@ -2902,3 +2902,64 @@ fn a_runtime_class_the_node_lacks_and_xla_without_libdevice() {
     let (_, f) = explain("corpus/c61d-tf211-xla-libdevice-missing.txt");
     assert!(f.iter().any(|f| f.code == "ERR071"), "{f:?}");
 }
+
+#[test]
+fn named_symbol_not_found_at_init_is_the_containers_libcuda() {
+    // jhj0517/Whisper-WebUI#279: Docker Desktop on Windows, 'Error 500: named symbol not found'.
+    let (inv, f) = explain("corpus/c27b-whisper-webui-docker-desktop-windows-error-500.txt");
+    assert!(inv.errors.iter().any(|e| e.code == Some(500)));
+    let e = f.iter().find(|f| f.code == "ERR081").expect("ERR081");
+    assert_eq!(e.category, Category::Container);
+    // EricLBuehler/mistral.rs#654: cudarc's DriverError(CUDA_ERROR_NOT_FOUND) in a
+    // `docker run --gpus all` from WSL2: the container's libcuda, and WSL.
+    let (_, f) = explain("corpus/c62b-mistralrs-docker-wsl2-named-symbol.txt");
+    let c = categories(&f);
+    assert!(
+        c.contains(&Category::Container) && c.contains(&Category::Wsl),
+        "{f:?}"
+    );
+    // A module's missing kernel on a host is not a libcuda's missing symbol.
+    let (_, f) = explain_text(
+        "t",
+        "E cuda_driver.cc:628] failed to get PTX kernel \"broadcast\" from module: CUDA_ERROR_NOT_FOUND: named symbol not found\n",
+    );
+    assert!(f.iter().all(|f| f.code != "ERR081"), "{f:?}");
+}
+
+#[test]
+fn wsl_with_the_hosts_table_and_a_toolkit_that_could_not_reach_the_driver() {
+    // microsoft/WSL#11277: the Windows host's nvidia-smi table pasted beside a
+    // segfault inside WSL2: WSL, whatever the table's driver-model column says.
+    let (inv, f) = explain("corpus/c62b-wsl2-nvidia-smi-segfault-gtx1650.txt");
+    assert!(inv.wsl.is_wsl.as_ref().is_some_and(|w| w.value));
+    assert!(f.iter().any(|f| f.code == "PLAT008"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
+    // OE4T/tegra-demo-distro#177: nvidia-container-cli's 'driver error' names two causes.
+    let (_, f) = explain("corpus/c62c-tegra-demo-distro-tx2i-nvc-driver-segfault.txt");
+    let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("nvidia-container-cli"), "{}", e.message);
+}
+
+#[test]
+fn extensions_built_without_cuda_or_against_another_libtorch() {
+    // Adamdad/ConsistentTeacher#24: mmcv's DeformConv built without its CUDA kernels.
+    let (_, f) = explain("corpus/c61f-mmcv-deformconv-not-compiled-gpu.txt");
+    let e = f.iter().find(|f| f.code == "ERR026").expect("ERR026");
+    assert!(
+        e.message.contains("without its CUDA kernels"),
+        "{}",
+        e.message
+    );
+    // pytorch/audio#2610: dyld's 'Symbol not found: __ZN...' on a Mac is the extension's, not CUDA's.
+    let (_, f) = explain("corpus/c61a-torchaudio-nightly-bogus-014-macos.txt");
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    assert!(!categories(&f).contains(&Category::MacosNoCuda), "{f:?}");
+    // XLA's libdevice warning alone is a warning.
+    let (_, f) = explain("corpus/c61d-tf211-xla-libdevice-missing.txt");
+    let e = f.iter().find(|f| f.code == "ERR071").expect("ERR071");
+    assert_eq!(e.severity, Severity::Warning);
+}

@@ -628,14 +628,17 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     let note = "a clue in the paste, not a tool's output";
     let inv = &mut b.inv;
     let notes = &mut b.notes;
-    // WSL is Linux under a Windows host: its clues outrank Windows ones.
+    // WSL is Linux under a Windows host: its clues outrank Windows ones,
+    // including the host's own nvidia-smi table pasted beside them (its
+    // driver-model column says Windows, which the WSL host is).
     if let Some(src) = &c.wsl {
         if inv.wsl.is_wsl.is_none()
-            && inv
-                .os
-                .kind
-                .as_ref()
-                .map_or(true, |k| k.value == OsKind::Linux)
+            && inv.os.kind.as_ref().map_or(true, |k| {
+                k.value == OsKind::Linux
+                    || k.note
+                        .as_deref()
+                        .is_some_and(|n| n.contains("driver model"))
+            })
         {
             inv.wsl.is_wsl = Some(Fact::new(true, src).with_note(note));
         }

@@ -470,6 +470,11 @@ pub static CATALOG: &[Entry] = &[
         "failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error"),
     e("cuda-driver-init-failed", "CUDA driver initialization failed", K::InitFailed, Some(3),
         "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu."),
+    // 'named symbol not found' while CUDA starts (cuInit, torch's device count).
+    ea("cuinit-named-symbol-not-found", "cuInit", &["CUDA_ERROR_NOT_FOUND"], K::LibcudaSymbolMissing, Some(500),
+        "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found"),
+    e("device-count-named-symbol-not-found", "Error 500: named symbol not found", K::LibcudaSymbolMissing, Some(500),
+        "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found"),
     e("cuda-not-found-enum", "CUDA_ERROR_NOT_FOUND", K::InitFailed, Some(500),
         "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found"),
     e("cuda-invalid-device-ordinal", "invalid device ordinal", K::NoVisibleDevices, Some(101),
@@ -515,6 +520,9 @@ pub static CATALOG: &[Entry] = &[
     // extension module built against another torch than the one it loads.
     ex("dll-procedure-not-found", "DLL load failed", &["specified procedure could not be found", "specified program could not be found"], K::ExtensionMismatch, None,
         "ImportError: DLL load failed while importing _C: The specified procedure could not be found.", dll_proc_not_found),
+    // macOS's dyld words for the same: a C++ symbol of another torch.
+    e("macos-symbol-not-found", "Symbol not found: __ZN", K::ExtensionMismatch, None,
+        "OSError: dlopen(/Users/me/miniforge3/lib/python3.9/site-packages/torchaudio/lib/libtorchaudio.so, 0x0006): Symbol not found: __ZN2at14RecordFunctionC1ENS_11RecordScopeEb"),
     ex("undefined-symbol", "undefined symbol", &[], K::ExtensionMismatch, None,
         "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
     // GNU ld linking one binary against two CUDA releases' libraries: a library
@@ -570,6 +578,10 @@ pub static CATALOG: &[Entry] = &[
         "        License Status                    : Unlicensed"),
     ea("taichi-cuda-falls-back-to-cpu", "Arch=[<Arch.cuda", &["falling back to cpu"], K::CudaUnavailable, None,
         "[W 06/24/21 15:54:08.105 4009] [__init__.py:adaptive_arch_select@656] Arch=[<Arch.cuda: 5>] is not supported, falling back to CPU"),
+    // An extension's op compiled without its CUDA kernels (mmcv's DeformConv,
+    // detectron2, torchvision's ops built without CUDA).
+    e("extension-op-without-gpu", "is not compiled with GPU support", K::ExtensionMismatch, None,
+        "RuntimeError: DeformConv is not compiled with GPU support"),
     e("custom-ops-not-loaded", "Failed to load custom C++ ops", K::ExtensionNotBuilt, None,
         "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!"),
     e("extension-c-not-defined", "name '_C' is not defined", K::ExtensionNotBuilt, None,
@@ -929,6 +941,10 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("tf-no-cuda-drivers", &["https://github.com/openxla/xla/blob/main/xla/tsl/cuda/cudart_stub.cc (GetDsoHandle: GetCudaRuntimeDsoHandle failing logs 'Could not find cuda drivers on your machine, GPU will not be used')"]),
     ("cuda-801-not-supported", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNotSupported = 801)", "https://github.com/AcademySoftwareFoundation/openvdb/issues/2255"]),
     ("xla-no-vmm", &["https://github.com/openxla/xla/issues/49252 (CudaExecutor::Init refuses a device without virtual memory management)"]),
+    ("cuinit-named-symbol-not-found", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_NOT_FOUND = 500)", "https://github.com/tensorflow/tensorflow/issues/68710"]),
+    ("device-count-named-symbol-not-found", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorSymbolNotFound = 500)", "https://github.com/jhj0517/Whisper-WebUI/issues/279"]),
+    ("macos-symbol-not-found", &["https://github.com/pytorch/audio/issues/2610 (a torchaudio nightly linked against another libtorch)"]),
+    ("extension-op-without-gpu", &["https://github.com/open-mmlab/mmcv/blob/v1.7.1/mmcv/ops/csrc/pytorch/deform_conv.cpp (without MMCV_WITH_CUDA: AT_ERROR(\"DeformConv is not compiled with GPU support\"))", "https://github.com/Adamdad/ConsistentTeacher/issues/24"]),
     ("xla-cant-find-libdevice-dir", &["https://github.com/openxla/xla/blob/main/xla/service/gpu/nvptx_compiler.cc (searches the CUDA data directories for nvvm/libdevice; XLA_FLAGS=--xla_gpu_cuda_data_dir names one)", "https://github.com/tensorflow/tensorflow/issues/58681"]),
     ("xla-libdevice-not-found", &["https://github.com/tensorflow/tensorflow/blob/732e2b91ab70ce6fbb2fd5fc65b5ebae06c6f881/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc (GetLibdeviceDir; the XLA_FLAGS advice)", "https://github.com/conda-forge/tensorflow-feedstock/issues/296"]),
     ("nvcc-missing-at-toolkit-path", &["https://github.com/NVIDIA/cuda-samples/blob/master/Samples/0_Introduction/vectorAdd/Makefile (CUDA_PATH ?= /usr/local/cuda; NVCC := $(CUDA_PATH)/bin/nvcc)", "https://github.com/NVIDIA/cuda-samples/issues/127"]),

@@ -242,6 +242,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "torch has no `xpu` device registered: before torch 2.5 Intel's extension (intel_extension_for_pytorch) adds it when imported, and the paste never imports it",
             "python -c \"import torch, intel_extension_for_pytorch as ipex; print(torch.__version__, ipex.__version__, torch.xpu.is_available())\"",
         ),
+        LibcudaSymbolMissing => (
+            "CUDA's initialization stopped at 'named symbol not found' (error 500): the libcuda the process loaded lacks an entry point the CUDA runtime calls, because it is not the host driver's own (a container's driver plumbing of another release, a libcuda an image or a compat directory put earlier on the loader path)",
+            "ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH; nvidia-smi (on the host)",
+        ),
         EccUncorrectable => (
             "the GPU's memory reported an error its ECC could not correct: a hardware fault of this GPU (or memory pages awaiting retirement until a reset), not a software version",
             "nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER; sudo dmesg | grep -i xid",
@@ -372,6 +376,7 @@ pub fn settle_competing(findings: &mut [Finding]) {
 /// Errors that mean an NVIDIA CUDA stack was asked for.
 const CUDA_KINDS: &[ErrorKind] = &[
     ErrorKind::PtxasTooOld,
+    ErrorKind::LibcudaSymbolMissing,
     ErrorKind::NvmlDriverLibraryMismatch,
     ErrorKind::SystemDriverMismatch,
     ErrorKind::InsufficientDriver,
@@ -507,6 +512,17 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     ) && runtime_predates_gpu(inv).is_some()
     {
         return Some("ERR077");
+    }
+    // 'named symbol not found' (500) from the driver API in a container, not
+    // while loading a module's kernel: the container's libcuda (ERR081).
+    if k == ErrorKind::InitFailed
+        && e.code == Some(500)
+        && facts::in_container(inv)
+        && !["module", "kernel"]
+            .iter()
+            .any(|w| crate::ingest::clean::has_ci(&e.text, w))
+    {
+        return Some("ERR081");
     }
     // An arch a framework fell back to because it could not ask the GPU
     // (TVM without CUDA targets sm_20 or sm_50), refused by the compiler.
@@ -994,6 +1010,16 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "rebuild TVM with `set(USE_CUDA ON)` in its config.cmake (on Jetson, with the JetPack's CUDA), or install a TVM package built with CUDA; when compiling for a GPU that is not in this machine, name its arch (`tvm.target.cuda(arch=\"sm_87\")`)",
             )
         }
+        // The driver API's 'named symbol not found' in a container, read by its number.
+        "ERR081" if errs.iter().any(|e| e.kind == ErrorKind::InitFailed) => explained(
+            "Observed error: the CUDA driver API answered 'named symbol not found' (CUDA_ERROR_NOT_FOUND, 500) inside a container: the libcuda the container loaded lacks an entry point the program calls, so it is not the host driver's own. On Docker Desktop (WSL2 backend) that is the GPU plumbing of an older Docker Desktop or WSL meeting a newer Windows driver; on Linux, a libcuda of another release the image installed itself, or a compat directory on the loader path. To be sure, run inside the container: ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH; and on the host: nvidia-smi",
+            "on Windows, update Docker Desktop and WSL (`wsl --update`) and the Windows NVIDIA driver, then restart Docker Desktop; on Linux, remove the driver libraries the image installed (libcuda.so.*) so the container toolkit mounts the host's, and keep any cuda-compat directory off LD_LIBRARY_PATH where the host driver is new enough",
+        ),
+        // An extension whose ops were compiled without CUDA.
+        "ERR026" if say("is not compiled with gpu support") => explained(
+            "Observed error: a compiled extension's op was built without its CUDA kernels ('... is not compiled with GPU support'): the package was compiled where no CUDA toolkit was found (no nvcc, CUDA_HOME unset, or a build without its CUDA switch such as FORCE_CUDA=1 or MMCV_WITH_OPS=1), or its CPU-only wheel was installed (mmcv-lite, or mmcv instead of mmcv-full before mmcv 2.0). torch, the driver and the GPU are not the cause. To be sure, run: python -c \"import torch; from torch.utils.cpp_extension import CUDA_HOME; print(torch.version.cuda, CUDA_HOME)\"; pip list | grep -i -E 'mmcv|detectron2|torchvision'",
+            "reinstall the extension built with CUDA for the installed torch: its prebuilt wheel from the project's index for this torch and CUDA (mmcv: the `-f https://download.openmmlab.com/mmcv/dist/cuXXX/torchX.Y/index.html` index), or build it with the toolkit present (`export CUDA_HOME=/usr/local/cuda; FORCE_CUDA=1 MMCV_WITH_OPS=1 pip install --no-build-isolation --no-cache-dir <package>`)",
+        ),
         // A pod's RuntimeClass names a handler the node's CRI runtime lacks.
         "ERR010" if say("failed to find runtime handler nvidia") || say("no runtime for \"nvidia\" is configured") => explained(
             "Observed error: the pod asks for the `nvidia` RuntimeClass, and the node's CRI runtime (CRI-O, containerd) has no runtime handler of that name, so the pod sandbox is not created. Either the NVIDIA container toolkit did not configure that runtime on the node, or the node gives containers the GPU another way (CRI-O with the toolkit's OCI prestart hook, as the GPU Operator sets up on OpenShift), where the pod needs no runtimeClassName. To be sure, run on the node: crio config | grep -A3 'crio.runtime.runtimes' (or grep -A3 nvidia /etc/containerd/config.toml); kubectl get runtimeclass",
@@ -1238,6 +1264,11 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         {
             Some("Observed error: the NVIDIA driver's libraries (libcuda, libnvidia-ml) were not found inside a container. There they come from the host, put in by the container runtime when the container is started with GPUs (docker `--gpus all`, podman with a CDI device, Singularity/Apptainer `--nv`, which binds them into /.singularity.d/libs and adds that to LD_LIBRARY_PATH): the container was started without them, the runtime did not mount them, or something in the container reset LD_LIBRARY_PATH; only if the host itself has no driver is the driver the cause. To be sure, run on the host: nvidia-smi; and inside the container: ls /.singularity.d/libs /usr/lib/x86_64-linux-gnu | grep -E 'libcuda|libnvidia-ml'; echo $LD_LIBRARY_PATH".into())
         }
+        // XLA's warning alone: kernels that call libdevice routines fail later.
+        "ERR071" if all_say(errs, "can't find libdevice directory") => Some("Observed error: XLA (TensorFlow, jax) warned that it found no CUDA libdevice directory (nvvm/libdevice) in the CUDA directories it searched. Kernels that use libdevice's math routines then fail to compile (Keras optimizers, many jit-compiled functions); others run. The CUDA it needs is installed somewhere it does not look: a conda or pip CUDA without the nvvm layout, or CUDA_DIR unset. To be sure, run: find / -name 'libdevice*.bc' 2>/dev/null; echo $XLA_FLAGS".into()),
+        // The container toolkit's driver helper failed: the host's driver, or
+        // the helper itself (a crash, a toolkit that does not fit the host).
+        "ERR006" if all_say(errs, "nvidia-container-cli") && all_say(errs, "driver error") => Some("Observed error: the NVIDIA container toolkit could not query the host's driver ('nvidia-container-cli: initialization error: driver error') while starting the container. Either the host's driver is not usable (not loaded, nvidia-uvm missing, no /dev/nvidia* nodes), or the toolkit's own driver helper failed (a toolkit release or build that does not fit this host: a crash of nvc:[driver] in the kernel log, Jetson's toolkit, WSL2 support). To be sure, run on the host: nvidia-smi; ls /dev/nvidia*; nvidia-container-cli -k -d /dev/tty info; sudo dmesg | grep -i nvc".into()),
         // Not supported, with no vGPU or TCC in sight: the platform is one
         // candidate among a driver, a program or a GPU that lacks the feature.
         "ERR072" if facts::vgpu(inv).is_none() && !tcc(inv) => Some("Observed error: CUDA reported an operation as not supported on this device or platform (error 801). That happens where the GPU is exposed without the feature (an NVIDIA vGPU profile in a VM, Windows TCC mode, WSL2) or where the GPU or driver is too old for it; the report does not show which. To be sure, run: nvidia-smi -q | grep -i -E 'virtualization|driver model|product name'".into()),
@@ -2191,6 +2222,13 @@ observed_rule!(ERR080, check_err080, "ERR080", "observed-uncorrectable-ecc", Cat
     "Read the counters (`nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER`), reset the GPU (`sudo nvidia-smi -r -i N` with nothing running on it) or reboot so pending retirements apply; if the errors come back, take the GPU out of service and have it replaced (on a cloud instance, stop and start it to get another GPU).",
     ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorECCUncorrectable = 214)", "https://docs.nvidia.com/deploy/xid-errors/ (Xid 48: double-bit ECC error; 94/95: contained and uncontained ECC errors)", "https://github.com/AlexeyAB/darknet/issues/3496"]);
 
+observed_rule!(ERR081, check_err081, "ERR081", "observed-libcuda-symbol-missing", Category::Container, Severity::Error,
+    [LibcudaSymbolMissing], [],
+    "CUDA initialization failed with 'named symbol not found' (error 500): the libcuda loaded is not the host driver's own.",
+    "The CUDA runtime looks up the driver API's entry points in libcuda when it starts. A libcuda that lacks one answers 'named symbol not found' before any GPU work. In a container on Docker Desktop (WSL2 backend) that is the GPU plumbing of an older Docker Desktop meeting a newer Windows driver; elsewhere, a libcuda of another driver release that the image installed itself or that a compat directory put earlier on the loader path than the host's.",
+    "On Windows, update Docker Desktop (its WSL2 GPU support comes with it) and the Windows NVIDIA driver, then restart it; in a Linux container, remove the driver libraries the image installed (libcuda.so.*) so the container toolkit mounts the host's, and keep any cuda-compat directory off LD_LIBRARY_PATH where the host driver is new enough.",
+    ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorSymbolNotFound = 500)", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (CUDA in WSL2 and Docker Desktop: the GPU comes from the Windows driver)", "https://github.com/jhj0517/Whisper-WebUI/issues/279"]);
+
 observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Category::EnvVar, Severity::Error,
     [XlaLibdeviceMissing], [],
     "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice ('libdevice not found at ./libdevice.10.bc').",
@@ -2358,4 +2396,5 @@ pub static RULES: &[&Rule] = &[
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
     &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
+    &ERR081,
 ];

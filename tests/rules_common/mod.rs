@@ -906,6 +906,7 @@ fn firing_rest(code: &str) -> Inventory {
             .build(),
         "ERR079" => pasted(InvalidKernelImage, "RuntimeError: Triton Error [CUDA]: device kernel image is invalid"),
         "ERR080" => pasted(EccUncorrectable, "CUDA Error: uncorrectable ECC error encountered"),
+        "ERR081" => pasted(LibcudaSymbolMissing, "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found"),
         "ERR075" => pasted(MpsUnsupported, "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead"),
         "ERR076" => pasted(XpuNotRegistered, " PyTorch is not linked with support for xpu devices"),
         "ERR071" => pasted(XlaLibdeviceMissing, "W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc"),
@@ -1549,6 +1550,8 @@ fn near_miss_rest(code: &str) -> Inventory {
             .build(),
         // A correctable count in nvidia-smi is no failure.
         "ERR080" => pasted(Other, "Volatile Uncorr. ECC: 0"),
+        // 'named symbol not found' while loading a module's kernel on a host: no container's libcuda.
+        "ERR081" => pasted(InitFailed, "failed to get PTX kernel \"broadcast\" from module: CUDA_ERROR_NOT_FOUND: named symbol not found"),
         // No kernel image at all is ERR004's.
         "ERR079" => pasted(NoKernelImage, "RuntimeError: CUDA error: no kernel image is available for execution on the device"),
         // MPS unavailable altogether is ERR013's.
