@@ -216,6 +216,10 @@ pub struct Setting {
     /// `find` or `ls` line, a path typed in prose): its path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub library_on_disk: F<String>,
+    /// A script line that only assigns a GPU selector (`CUDA_VISIBLE_DEVICES=3`),
+    /// never exported, before the command the script starts: `VAR=value`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unexported_assignment: F<String>,
     /// GPUs chosen by index from other than 0 (`CUDA_VISIBLE_DEVICES=5`,
     /// `gpu_ids: '3,4'`) next to a program that reports using device 0.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -2963,3 +2963,28 @@ fn extensions_built_without_cuda_or_against_another_libtorch() {
     let e = f.iter().find(|f| f.code == "ERR071").expect("ERR071");
     assert_eq!(e.severity, Severity::Warning);
 }
+
+#[test]
+fn a_gpu_selector_assigned_and_never_exported() {
+    // OpenMOSS/MOSS#286: `CUDA_VISIBLE_DEVICES=3` alone above `accelerate launch`.
+    let (inv, f) = explain("corpus/c62a-moss-accelerate-cvd-not-exported.txt");
+    let a = inv
+        .setting
+        .unexported_assignment
+        .as_ref()
+        .expect("assignment");
+    assert_eq!(a.value, "CUDA_VISIBLE_DEVICES=3");
+    let e = f.iter().find(|f| f.code == "ENV012").expect("ENV012");
+    assert_eq!(e.category, Category::EnvVar);
+    // Exported, or written in front of the command: the program sees it.
+    for script in [
+        "CUDA_VISIBLE_DEVICES=3\nexport CUDA_VISIBLE_DEVICES\npython train.py\n",
+        "export CUDA_VISIBLE_DEVICES=3\npython train.py\n",
+        "CUDA_VISIBLE_DEVICES=3 python train.py\n",
+        "CUDA_VISIBLE_DEVICES=3\n",
+    ] {
+        let (inv, f) = explain_text("t", script);
+        assert!(inv.setting.unexported_assignment.is_none(), "{script}");
+        assert!(f.iter().all(|f| f.code != "ENV012"), "{script}: {f:?}");
+    }
+}

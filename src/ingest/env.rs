@@ -128,6 +128,66 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             b.env_var(&name, &value, src);
         }
     }
+    unexported_selector(doc, b);
+}
+
+/// The GPU selectors a script assigns on a line of their own.
+const SELECTORS: &[&str] = &[
+    "CUDA_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+];
+
+/// Programs a training or serving script starts.
+const LAUNCHERS: &[&str] = &[
+    "python",
+    "python3",
+    "accelerate",
+    "torchrun",
+    "deepspeed",
+    "srun",
+    "mpirun",
+    "horovodrun",
+    "vllm",
+    "ollama",
+    "./",
+];
+
+/// `CUDA_VISIBLE_DEVICES=3` alone on a script line, with a program started
+/// on a later line and no `export` of it anywhere: the shell keeps the value
+/// and the program never sees it.
+fn unexported_selector(doc: &Doc, b: &mut Builder) {
+    if b.inv.setting.unexported_assignment.is_some() {
+        return;
+    }
+    let lines = &doc.lines;
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.text.trim();
+        let Some((name, value)) = t.split_once('=') else {
+            continue;
+        };
+        if !SELECTORS.contains(&name) || value.is_empty() || value.contains(char::is_whitespace) {
+            continue;
+        }
+        let exported = lines.iter().any(|l| {
+            let x = l.text.as_str();
+            has(x, "set -a")
+                || (has(x, "export ") || has(x, "declare -x") || has(x, "os.environ"))
+                    && has(x, name)
+        });
+        let launches = lines[i + 1..].iter().take(30).any(|l| {
+            let first = l.text.split_whitespace().next().unwrap_or("");
+            LAUNCHERS.iter().any(|p| first.starts_with(p))
+        });
+        if exported || !launches {
+            return;
+        }
+        b.inv.setting.unexported_assignment = Some(
+            crate::inventory::Fact::new(t.to_string(), &line.src)
+                .with_note("a shell assignment on a line of its own, never exported"),
+        );
+        return;
+    }
 }
 
 /// `os.environ["CUDA_VISIBLE_DEVICES"] = "1"` in pasted code.

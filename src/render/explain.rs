@@ -241,6 +241,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         ("Kubernetes distribution", &st.k3s),
         ("application", &st.app),
         ("library on disk", &st.library_on_disk),
+        ("assigned, not exported", &st.unexported_assignment),
     ];
     for (what, x) in texts {
         if let Some(x) = x {

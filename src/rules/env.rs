@@ -12,7 +12,7 @@ use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
     &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008, &ENV009, &ENV010,
-    &ENV011,
+    &ENV011, &ENV012,
 ];
 
 pub static ENV001: Rule = Rule {
@@ -798,6 +798,43 @@ fn check_env011(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         .fix_command(
             format!("export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES={val}"),
             Some("selects the same GPUs for CUDA programs on the host, by nvidia-smi's numbering".into()),
+        )]
+}
+
+pub static ENV012: Rule = Rule {
+    code: "ENV012",
+    name: "gpu-selector-not-exported",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "A script assigns CUDA_VISIBLE_DEVICES on a line of its own and never exports it: the programs it starts do not see it and use every GPU.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A script line that is only `CUDA_VISIBLE_DEVICES=...` (or HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES), a program started on a later line (python, accelerate, torchrun, deepspeed, srun, ...), and no `export`, `declare -x` or `set -a` of it anywhere in the report.",
+        why_it_breaks: "A shell assignment without export sets a shell variable, not an environment variable: child processes do not inherit it. The program the script starts then sees every GPU and uses GPU 0 (or all of them), whatever the line says. Only `export VAR=...`, or `VAR=... command` on the command's own line, puts it into the program's environment.",
+        how_to_fix: "Write `export CUDA_VISIBLE_DEVICES=3` in the script (or put the assignment in front of the command: `CUDA_VISIBLE_DEVICES=3 accelerate launch ...`); launchers that pick GPUs themselves take them as options (`accelerate launch --gpu_ids 3`, `deepspeed --include localhost:3`).",
+        sources: &[
+            "https://www.gnu.org/software/bash/manual/html_node/Environment.html (only exported variables, or assignments preceding a simple command, are in a command's environment)",
+            "https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html (CUDA_VISIBLE_DEVICES)",
+            "https://github.com/OpenMOSS/MOSS/issues/286",
+        ],
+    },
+    check: check_env012,
+    superseded_by: &[],
+};
+
+fn check_env012(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(a) = &inv.setting.unexported_assignment else {
+        return vec![];
+    };
+    vec![ENV012
+        .finding(format!(
+            "The script assigns `{}` on a line of its own and never exports it: that sets a shell variable, which the programs the script starts do not inherit, so they see every GPU and use GPU 0 (or all of them).",
+            a.value
+        ))
+        .fact("assigned, not exported", a)
+        .fix_command(
+            format!("export {}", a.value),
+            Some("in the script, before the command it starts (or write the assignment in front of that command, on the same line)".into()),
         )]
 }
 

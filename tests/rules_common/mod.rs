@@ -835,6 +835,10 @@ fn firing_rest(code: &str) -> Inventory {
             .package("cuda-nvcc", "12.4.131")
             .build(),
         "ENV011" => B::linux().env_var("NVIDIA_VISIBLE_DEVICES", "1,2").build(),
+        "ENV012" => B::linux()
+            .env_var("CUDA_VISIBLE_DEVICES", "3")
+            .with(|i| i.setting.unexported_assignment = f("CUDA_VISIBLE_DEVICES=3".into(), "input line 4"))
+            .build(),
         "ENV010" => B::linux()
             .error(HipError, "msg=\"amdgpu is not supported (supported types:[gfx1030 gfx1100])\" gpu_type=gfx1031 gpu=0")
             .env_var("HSA_OVERRIDE_GFX_VERSION", "10.3.0")
@@ -1448,6 +1452,8 @@ fn near_miss_rest(code: &str) -> Inventory {
             .env_var("NVIDIA_VISIBLE_DEVICES", "1,2")
             .with(|i| i.container.runtime = f("docker".into(), "input line 1"))
             .build(),
+        // An exported selector reaches the program.
+        "ENV012" => B::linux().env_var("CUDA_VISIBLE_DEVICES", "3").build(),
         // The override is in effect: the program reports the target it stands for.
         "ENV010" => B::linux()
             .error(HipError, "rocBLAS error: Cannot read TensileLibrary.dat: Illegal seek for GPU arch : gfx1030")
