@@ -2844,6 +2844,14 @@ fn a_framework_built_without_its_gpu_backend_names_the_build() {
             .is_some_and(|x| format!("{x:?}").contains("USE_CUDA")),
         "{e:?}"
     );
+    // LightGBM's own two-line message: both lines are the same cause.
+    let (_, f) = explain_text(
+        "t",
+        "lightgbm.basic.LightGBMError: CUDA Tree Learner was not enabled in this build.\n\
+         Please recompile with CMake option -DUSE_CUDA=1\n",
+    );
+    let e = f.iter().find(|f| f.code == "ERR038").expect("ERR038");
+    assert!(e.message.contains("LightGBM"), "{}", e.message);
 }
 
 #[test]

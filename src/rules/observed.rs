@@ -974,6 +974,15 @@ fn explained(message: &'static str, note: &str) -> Option<(Option<&'static str>,
 fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static str>, Fix)> {
     let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
     let say = |word: &str| all_say(errs, word);
+    // Every error says one of these: a message its program splits over lines.
+    let say_any = |words: &[&str]| {
+        !errs.is_empty()
+            && errs.iter().all(|e| {
+                words
+                    .iter()
+                    .any(|w| crate::ingest::clean::has_ci(&e.text, w))
+            })
+    };
     match code {
         // nvcc without C++17: a toolkit from before CUDA 11.0 building for a newer torch.
         "ERR016" if errs.iter().any(|e| e.text.contains("'c++17'")) => explained(
@@ -1021,17 +1030,17 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "reinstall the extension built with CUDA for the installed torch: its prebuilt wheel from the project's index for this torch and CUDA (mmcv: the `-f https://download.openmmlab.com/mmcv/dist/cuXXX/torchX.Y/index.html` index), or build it with the toolkit present (`export CUDA_HOME=/usr/local/cuda; FORCE_CUDA=1 MMCV_WITH_OPS=1 pip install --no-build-isolation --no-cache-dir <package>`)",
         ),
         // A pod's RuntimeClass names a handler the node's CRI runtime lacks.
-        "ERR010" if say("failed to find runtime handler nvidia") || say("no runtime for \"nvidia\" is configured") => explained(
+        "ERR010" if say_any(&["failed to find runtime handler nvidia", "no runtime for \"nvidia\" is configured"]) => explained(
             "Observed error: the pod asks for the `nvidia` RuntimeClass, and the node's CRI runtime (CRI-O, containerd) has no runtime handler of that name, so the pod sandbox is not created. Either the NVIDIA container toolkit did not configure that runtime on the node, or the node gives containers the GPU another way (CRI-O with the toolkit's OCI prestart hook, as the GPU Operator sets up on OpenShift), where the pod needs no runtimeClassName. To be sure, run on the node: crio config | grep -A3 'crio.runtime.runtimes' (or grep -A3 nvidia /etc/containerd/config.toml); kubectl get runtimeclass",
             "configure the handler on every GPU node (`sudo nvidia-ctk runtime configure --runtime=crio` or `--runtime=containerd`, then restart the runtime; with the GPU Operator, its toolkit daemonset does this), or drop `runtimeClassName: nvidia` from the pod where the node injects GPUs through the prestart hook",
         ),
         // The loader found the cuDNN file and could not read it.
-        "ERR008" if say("file too short") || say("invalid elf header") => explained(
+        "ERR008" if say_any(&["file too short", "invalid elf header"]) => explained(
             "Observed error: the loader found the cuDNN library file and could not use it ('file too short', 'invalid ELF header'): the file is cut short or is not a library at all (an interrupted copy or download, a text file where the symbolic link should be). The driver and the GPU are not the cause. To be sure, run: ls -l on the path shown; file on that path (a shared object is an 'ELF 64-bit LSB shared object')",
             "copy the cuDNN release's library files into place again (from its archive, or reinstall its package: libcudnnX or nvidia-cudnn-cuXX), keeping its symbolic links (`cp -P`), then run `sudo ldconfig`",
         ),
         // LightGBM built without its GPU learners.
-        "ERR038" if say("tree learner was not enabled") || say("please recompile with cmake option -duse_") => explained(
+        "ERR038" if say_any(&["tree learner was not enabled", "please recompile with cmake option -duse_"]) => explained(
             "Observed error: LightGBM was asked for device='cuda' (or the OpenCL device='gpu') and the installed LightGBM was built without that learner: the CMake option USE_CUDA (or USE_GPU) was off when it was compiled. The GPU and driver are not the cause. Some releases printed the option as -DUSE_CUDAP=1, a misspelling that CMake ignores. To be sure, run: python -c \"import lightgbm as lgb, numpy as np; lgb.train({'device': 'cuda'}, lgb.Dataset(np.random.rand(50, 2), label=np.random.rand(50)), 1)\"",
             "rebuild LightGBM with the learner the device needs: CMake `-DUSE_CUDA=1` for device='cuda' (NVIDIA), `-DUSE_GPU=1` for the OpenCL device='gpu' (for the Python package: `pip install --force-reinstall --no-binary lightgbm --config-settings=cmake.define.USE_CUDA=ON lightgbm`); `-DUSE_CUDAP` does nothing",
         ),
