@@ -635,9 +635,7 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         if inv.wsl.is_wsl.is_none()
             && inv.os.kind.as_ref().map_or(true, |k| {
                 k.value == OsKind::Linux
-                    || k.note
-                        .as_deref()
-                        .is_some_and(|n| n.contains("driver model"))
+                    || k.note.as_deref() == Some(super::nvidia_smi::DRIVER_MODEL_NOTE)
             })
         {
             inv.wsl.is_wsl = Some(Fact::new(true, src).with_note(note));

@@ -427,6 +427,10 @@ fn cells(t: &str) -> Vec<&str> {
     t.trim_matches('|').split('|').map(str::trim).collect()
 }
 
+/// The note on the operating system a table's driver-model column implies:
+/// Windows, or WSL under it (the context stage reads it back).
+pub(super) const DRIVER_MODEL_NOTE: &str = "nvidia-smi shows the Windows driver model column";
+
 fn box_line(b: &mut Builder, bx: &mut BoxState, t: &str, src: &str) {
     if t.starts_with('+') || t.starts_with("|=") || t.starts_with("|-") {
         return;
@@ -434,8 +438,7 @@ fn box_line(b: &mut Builder, bx: &mut BoxState, t: &str, src: &str) {
     if has(t, "TCC/WDDM") || has(t, "Driver-Model") {
         put(
             &mut b.inv.os.kind,
-            Fact::new(OsKind::Windows, src)
-                .with_note("nvidia-smi shows the Windows driver model column"),
+            Fact::new(OsKind::Windows, src).with_note(DRIVER_MODEL_NOTE),
             &mut b.notes,
             "operating system",
         );
