@@ -68,11 +68,16 @@ pub fn is_gpu_var(name: &str) -> bool {
 
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut echo: Option<String> = None;
-    for line in &doc.lines {
+    // The first line that only assigns a GPU selector (see `unexported_selector`).
+    let mut bare: Option<(usize, &str)> = None;
+    for (i, line) in doc.lines.iter().enumerate() {
         let t = line.text.trim();
         let src: &str = &line.src;
         if t.is_empty() {
             continue;
+        }
+        if bare.is_none() {
+            bare = bare_selector(t).map(|name| (i, name));
         }
         if let Some(var) = echo.take() {
             // `echo $CUDA_VISIBLE_DEVICES` prints the value (or an empty line).
@@ -128,7 +133,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             b.env_var(&name, &value, src);
         }
     }
-    unexported_selector(doc, b);
+    if let Some((i, name)) = bare {
+        unexported_selector(doc, i, name, b);
+    }
 }
 
 /// The GPU selectors a script assigns on a line of their own.
@@ -153,41 +160,41 @@ const LAUNCHERS: &[&str] = &[
     "./",
 ];
 
-/// `CUDA_VISIBLE_DEVICES=3` alone on a script line, with a program started
-/// on a later line and no `export` of it anywhere: the shell keeps the value
-/// and the program never sees it.
-fn unexported_selector(doc: &Doc, b: &mut Builder) {
+/// `CUDA_VISIBLE_DEVICES=3` and nothing else on the (trimmed) line: the selector's name.
+fn bare_selector(t: &str) -> Option<&str> {
+    if !t.as_bytes().first().is_some_and(u8::is_ascii_uppercase) {
+        return None;
+    }
+    let (name, value) = t.split_once('=')?;
+    (SELECTORS.contains(&name) && !value.is_empty() && !value.contains(char::is_whitespace))
+        .then_some(name)
+}
+
+/// `CUDA_VISIBLE_DEVICES=3` alone on script line `i` (selector `name`), with a
+/// program started on a later line and no `export` of it anywhere: the shell
+/// keeps the value and the program never sees it.
+fn unexported_selector(doc: &Doc, i: usize, name: &str, b: &mut Builder) {
+    let lines = &doc.lines;
+    let line = &lines[i];
     if b.inv.setting.unexported_assignment.is_some() {
         return;
     }
-    let lines = &doc.lines;
-    for (i, line) in lines.iter().enumerate() {
-        let t = line.text.trim();
-        let Some((name, value)) = t.split_once('=') else {
-            continue;
-        };
-        if !SELECTORS.contains(&name) || value.is_empty() || value.contains(char::is_whitespace) {
-            continue;
-        }
-        let exported = lines.iter().any(|l| {
-            let x = l.text.as_str();
-            has(x, "set -a")
-                || (has(x, "export ") || has(x, "declare -x") || has(x, "os.environ"))
-                    && has(x, name)
-        });
-        let launches = lines[i + 1..].iter().take(30).any(|l| {
-            let first = l.text.split_whitespace().next().unwrap_or("");
-            LAUNCHERS.iter().any(|p| first.starts_with(p))
-        });
-        if exported || !launches {
-            return;
-        }
-        b.inv.setting.unexported_assignment = Some(
-            crate::inventory::Fact::new(t.to_string(), &line.src)
-                .with_note("a shell assignment on a line of its own, never exported"),
-        );
+    let exported = lines.iter().any(|l| {
+        let x = l.text.as_str();
+        has(x, "set -a")
+            || (has(x, "export ") || has(x, "declare -x") || has(x, "os.environ")) && has(x, name)
+    });
+    let launches = lines[i + 1..].iter().take(30).any(|l| {
+        let first = l.text.split_whitespace().next().unwrap_or("");
+        LAUNCHERS.iter().any(|p| first.starts_with(p))
+    });
+    if exported || !launches {
         return;
     }
+    b.inv.setting.unexported_assignment = Some(
+        crate::inventory::Fact::new(line.text.trim().to_string(), &line.src)
+            .with_note("a shell assignment on a line of its own, never exported"),
+    );
 }
 
 /// `os.environ["CUDA_VISIBLE_DEVICES"] = "1"` in pasted code.
