@@ -305,6 +305,8 @@ pub enum Topic {
     EnvVar,
     /// A GPU, CUDA, nvcc or NVIDIA itself (`the GPU does not appear`).
     Gpu,
+    /// Collective work across GPUs: NCCL, all-reduce, tensor parallelism, DDP.
+    Collective,
 }
 
 impl Setting {

@@ -2996,3 +2996,104 @@ fn a_gpu_selector_assigned_and_never_exported() {
         assert!(f.iter().all(|f| f.code != "ENV012"), "{script}: {f:?}");
     }
 }
+
+#[test]
+fn a_vllm_probe_log_names_no_amd_gpu_and_a_nightly_torch_no_triton_pin() {
+    // vLLM's platform probe and collect_env name ROCm only to say it is absent;
+    // a nightly torch pairs with a git build of triton, not the release pin.
+    let (inv, f) = explain("corpus/c63b-vllm-k8s-l4-nvml-not-found-ldpath.txt");
+    assert!(
+        !inv.pci
+            .iter()
+            .any(|p| p.vendor == gpucompat::inventory::GpuVendor::Amd),
+        "{:?}",
+        inv.pci
+    );
+    assert!(
+        !f.iter().any(|f| f.code == "WHL002" || f.code == "EXT001"),
+        "{f:?}"
+    );
+    assert!(inv
+        .errors
+        .iter()
+        .any(|e| e.kind == ErrorKind::LibcudaMissing));
+    assert!(categories(&f).contains(&Category::Container), "{f:?}");
+    let ctr = f.iter().find(|f| f.code == "CTR001").expect("CTR001");
+    assert!(
+        ctr.message.starts_with("This container has"),
+        "{}",
+        ctr.message
+    );
+}
+
+#[test]
+fn a_module_refused_for_its_key_with_secure_boot_said_off_is_no_driver() {
+    let (inv, f) = explain("corpus/c63e-talos-module-key-rejected.txt");
+    assert_eq!(inv.os.secure_boot.as_ref().map(|s| s.value), Some(false));
+    assert!(!f.iter().any(|f| f.code == "ERR044"), "{f:?}");
+    let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
+    assert!(
+        e.message.contains("enforces module signatures"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn an_nccl_hang_between_pcie_gpus_hints_at_acs_and_the_iommu() {
+    let (_, f) = explain("corpus/c63b-vllm-tp2-ada-a6000-nccl-hang-iommu.txt");
+    assert!(f.iter().any(|f| f.code == "HINT011"), "{f:?}");
+    // A line that changes something is no hang.
+    let (_, f) = explain_text("t", "NCCL INFO changed the ring order\nall went fine\n");
+    assert!(!f.iter().any(|f| f.code == "HINT011"), "{f:?}");
+}
+
+#[test]
+fn nvidia_smi_failing_inside_an_lxd_container_is_the_container() {
+    let (inv, f) = explain("corpus/c65b-lxd-container-nvidia-smi-failed.txt");
+    assert!(inv.container.runtime.is_some());
+    let e = f.iter().find(|f| f.code == "ERR068").expect("ERR068");
+    assert!(e.message.contains("host's kernel module"), "{}", e.message);
+    assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
+}
+
+#[test]
+fn a_cpu_variant_of_torch_said_in_prose_is_a_cpu_wheel() {
+    let (_, f) = explain("corpus/c65d-chatchat-a10-vm-requirements-cpu-torch.txt");
+    assert!(f.iter().any(|f| f.code == "WHL001"), "{f:?}");
+}
+
+#[test]
+fn error_35_from_an_image_the_driver_supports_is_a_container_without_the_gpu() {
+    let (_, f) = explain("corpus/c65b-nvidia-docker-error35-during-build.txt");
+    assert!(f.iter().any(|f| f.code == "ERR021"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+    // With nvidia-smi answering (here a CTranslate2 CUDA 12 build in a CUDA
+    // 11.6 image), the driver stays the reading.
+    let (_, f) = explain("corpus/c3-faster-whisper-ct2-400-driver-510-cuda116.txt");
+    assert!(!f.iter().any(|f| f.code == "ERR021"), "{f:?}");
+}
+
+#[test]
+fn a_later_minor_of_torchs_newest_major_is_no_arch_error() {
+    let (inv, f) = explain("corpus/c65f-unsloth-dgx-spark-gb10-warning-ok.txt");
+    assert_eq!(errors_in(&f, Category::ArchUnsupported), 0, "{f:?}");
+    assert!(
+        inv.notes.iter().any(|n| n.message.contains("later minor")),
+        "{:?}",
+        inv.notes
+    );
+}
+
+#[test]
+fn an_old_os_x_ran_cuda_and_the_toolkits_own_nvml_symbol_is_the_toolkit() {
+    let (inv, f) = explain("corpus/c65a-cutorch-osx-driver-insufficient.txt");
+    assert_eq!(
+        inv.os.version_id.as_ref().map(|v| v.value.as_str()),
+        Some("10.10.5")
+    );
+    assert!(!f.iter().any(|f| f.code == "ERR019"), "{f:?}");
+    let (_, f) = explain("corpus/c65c-nvidia-ctk-nvml-symbol-lookup.txt");
+    assert!(f.iter().any(|f| f.code == "ERR010"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+}

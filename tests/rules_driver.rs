@@ -294,10 +294,14 @@ fn nouveau_in_a_pasted_kernel_log_holds_the_gpu_the_report_names() {
 
 #[test]
 fn no_device_alone_is_a_warning_that_names_the_causes() {
-    let f = explained("RuntimeError: No CUDA GPUs are available\n");
+    let f = explained("RuntimeError: CUDA error: no CUDA-capable device is detected\n");
     let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
     assert_eq!(e.severity, Severity::Warning);
     assert!(e.message.contains("CUDA_VISIBLE_DEVICES"), "{}", e.message);
+    // torch's own words say the driver answered: the visible devices, a warning.
+    let f = explained("RuntimeError: No CUDA GPUs are available\n");
+    let e = f.iter().find(|f| f.code == "ERR082").expect("ERR082");
+    assert_eq!(e.severity, Severity::Warning);
     // nvidia-smi saying it cannot reach the driver is the driver's: an error.
     let f = explained("RuntimeError: No CUDA GPUs are available\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n");
     let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");

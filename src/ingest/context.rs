@@ -25,8 +25,9 @@ regex_fn!(
     |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\benabled\s+mig\s+mode\s+for\s+gpu\b|\bmig-[0-9a-f]{8}-|\bmig\s+(?:a100|a30|h100|h200|h800|a800|b200|gb200)\b|\b(?:a100|a30|h100|h200)\s+(?:with\s+)?mig\b|\bmig\s+(?:instances?|partitions?|slices?|devices?)\b|\bmulti-instance\s+gpu\b|\bpartitioned\s+(?:nvidia\s+)?(?:a100|a30|h100|h200|h800|a800|b200)\b)
     |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
     |(?P<docker>\(container\)\s*[$\x23]|\b(?:nvidia-)?docker\s+run\b|\bpodman\s+run\b|\bdocker\s+compose\b|\bdocker-compose\b|\bdocker\s+exec\b|\broot@[0-9a-f]{12}:|/\.dockerenv\b)
-    |(?P<incontainer>\b(?:inside|within|in)\s+(?:the|a|my|this|that|an)\s+(?:docker\s+|podman\s+|singularity\s+|apptainer\s+)?container\b|\b(?:inside|within|in)\s+docker\b|\(docker\)|\brootless\s+(?:docker|podman)\b|^\s*container_name\s*:|\bdocker\s+desktop\b|\bnvcr\.io/nvidia/[a-z0-9_.-]+:)
+    |(?P<incontainer>\b(?:inside|within|in)\s+(?:the|a|my|this|that|an)\s+(?:docker\s+|podman\s+|singularity\s+|apptainer\s+|lxd\s+|lxc\s+)?container\b|\b(?:inside|within|in)\s+docker\b|\(docker\)|\brootless\s+(?:docker|podman)\b|^\s*container_name\s*:|\bdocker\s+desktop\b|\bnvcr\.io/nvidia/[a-z0-9_.-]+:)
     |(?P<sb>\bsecure\s?boot\s+(?:is\s+|was\s+)?(?:enabled|on|turned\s+on|active)\b|\b(?:enabled|turned\s+on)\s+(?:uefi\s+)?secure\s?boot\b)
+    |(?P<sboff>\bsecure\s?boot\s+is\s+(?:already\s+)?(?:disabled|off|turned\s+off|not\s+enabled)\b)
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
@@ -132,6 +133,8 @@ fn nvidia_word(l: &str) -> bool {
 #[derive(Debug, Default)]
 pub struct Clues {
     mac: Option<String>,
+    /// A macOS 10.x release the report names (`OS X Yosemite 10.10.5`).
+    mac_release: Option<(String, String)>,
     wsl: Option<String>,
     win: Option<String>,
     amd: Option<(String, String)>,
@@ -148,6 +151,8 @@ pub struct Clues {
     slurm_per_task: Option<String>,
     mig: Option<String>,
     secure_boot: Option<String>,
+    /// The report says Secure Boot is off (now, not as a step taken).
+    secure_boot_off: Option<String>,
     linux_driver_pkg: Option<(String, String)>,
     run_image_cuda: Option<(String, String)>,
     named_image_cuda: Option<(String, String)>,
@@ -200,6 +205,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         if t.len() < 3 || !context {
             continue;
         }
+        if c.mac_release.is_none() {
+            c.mac_release = mac_release(t).map(|v| (v, line.src.clone()));
+        }
         if !re.is_match(t) {
             continue;
         }
@@ -235,7 +243,8 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                     lower.trim_start_matches(|ch: char| ch.is_whitespace() || "-*`|".contains(ch));
                 let template = key.starts_with("rocm used to build")
                     || key.starts_with("hip runtime")
-                    || key.starts_with("miopen");
+                    || key.starts_with("miopen")
+                    || rocm_absent(&lower[a.end()..]);
                 // A command's `--rocm` flag (`singularity --nv --rocm`) names no GPU.
                 let flag = t[..a.start()].ends_with("--");
                 // A variable listed with no value (Ollama's `server config
@@ -292,6 +301,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if m.name("sb").is_some() {
                 first(&mut c.secure_boot);
+            }
+            if m.name("sboff").is_some() {
+                first(&mut c.secure_boot_off);
             }
             if let Some(d) = m.name("linuxdrv") {
                 if c.linux_driver_pkg.is_none() {
@@ -520,6 +532,62 @@ regex_fn!(
     r"(?i)\bcuda:0\b|\(gpu 0\)|\bon gpu 0\b|\bgpu 0\b"
 );
 
+/// The note on a Secure Boot fact inferred from a module the kernel refused.
+pub(super) const REFUSED_MODULE: &str = "the kernel refused an unsigned module";
+
+/// The macOS 10.x release a line names: `OS X Yosemite 10.10.5`, `macOS 10.13.6`.
+fn mac_release(t: &str) -> Option<String> {
+    let lower = t.to_ascii_lowercase();
+    let at = ["os x ", "osx ", "macos ", "mac os x "]
+        .iter()
+        .filter_map(|w| lower.find(w).map(|p| p + w.len()))
+        .min()?;
+    // An optional release name between the system and its number.
+    let rest = lower[at..].trim_start();
+    let rest = match rest.find("10.") {
+        Some(p)
+            if p <= 14
+                && rest[..p]
+                    .chars()
+                    .all(|c| c.is_ascii_alphabetic() || c == ' ') =>
+        {
+            &rest[p..]
+        }
+        _ => return None,
+    };
+    let v: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let v = v.trim_end_matches('.');
+    (v.split('.').count() >= 2 && v.split('.').all(|p| !p.is_empty())).then(|| v.to_string())
+}
+
+/// What follows a ROCm word in a tool's own report says it is not there:
+/// vLLM's collect_env `ROCM Version : Could not collect`, `ROCm: Disabled`.
+fn rocm_absent(after: &str) -> bool {
+    let v = after.trim_start();
+    let v = v.strip_prefix("version").unwrap_or(v);
+    // vLLM's platform probe: `ROCm platform is not available because: …`.
+    if v.starts_with("platform is") {
+        return true;
+    }
+    let Some(v) = v.trim_start().strip_prefix([':', '=']) else {
+        return false;
+    };
+    let v = v.trim_start();
+    [
+        "could not collect",
+        "n/a",
+        "disabled",
+        "none",
+        "false",
+        "not found",
+    ]
+    .iter()
+    .any(|w| v.starts_with(w))
+}
+
 /// Compile the patterns most reports reach, ahead of their first use.
 pub(super) fn prewarm() {
     clue_re();
@@ -657,6 +725,14 @@ pub fn apply(c: &Clues, b: &mut Builder) {
             );
         }
     }
+    let macos = inv
+        .os
+        .kind
+        .as_ref()
+        .is_some_and(|k| k.value == OsKind::Macos);
+    if let (true, None, Some((v, src))) = (macos, &inv.os.version_id, &c.mac_release) {
+        inv.os.version_id = Some(Fact::new(v.clone(), src).with_note(note));
+    }
     if let Some((name, src)) = &c.amd {
         let amd_known = inv.pci.iter().any(|p| p.vendor == GpuVendor::Amd);
         let macos = inv
@@ -720,6 +796,18 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         inv.os.secure_boot.get_or_insert_with(|| {
             Fact::new(true, src).with_note("the report says Secure Boot is on")
         });
+    }
+    if let Some(src) = &c.secure_boot_off {
+        // The reporter's word outranks what a refused module suggested.
+        let guessed = inv
+            .os
+            .secure_boot
+            .as_ref()
+            .is_some_and(|f| f.note.as_deref() == Some(REFUSED_MODULE));
+        if inv.os.secure_boot.is_none() || guessed {
+            inv.os.secure_boot =
+                Some(Fact::new(false, src).with_note("the report says Secure Boot is off"));
+        }
     }
     if let Some(src) = &c.jetson {
         s.jetson
@@ -892,6 +980,29 @@ mod tests {
         ] {
             assert!(run(t).setting.extension_build.is_none(), "{t}");
         }
+    }
+
+    #[test]
+    fn a_macos_release_and_rocm_said_to_be_absent() {
+        assert_eq!(
+            super::mac_release("OS X Yosemite 10.10.5").as_deref(),
+            Some("10.10.5")
+        );
+        assert_eq!(
+            super::mac_release("macOS 10.13.6 with a GTX 1080").as_deref(),
+            Some("10.13.6")
+        );
+        assert_eq!(super::mac_release("macOS Sonoma 14.2"), None);
+        assert_eq!(super::mac_release("osx 10. something"), None);
+        for t in [
+            " Version                 : Could not collect",
+            " platform is not available because: No module named 'amdsmi'",
+            ": Disabled; Neuron: Disabled",
+        ] {
+            assert!(super::rocm_absent(&t.to_ascii_lowercase()), "{t}");
+        }
+        assert!(!super::rocm_absent(" version: 6.2.41133"));
+        assert!(!super::rocm_absent(" 6.2 on an RX 7900 XTX"));
     }
 
     #[test]

@@ -795,6 +795,9 @@ pub static CATALOG: &[Entry] = &[
         "cudaGetDeviceCount returned 30"),
     e("smi-nvml-library-not-found", "couldn't find libnvidia-ml.so library", K::LibcudaMissing, None,
         "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system."),
+    // pynvml's NVMLError_LibraryNotFound: libnvidia-ml.so.1 could not be opened.
+    e("pynvml-library-not-found", "NVML Shared Library Not Found", K::LibcudaMissing, None,
+        "Exception happens when checking CUDA platform: NVML Shared Library Not Found"),
     ex("k8s-zero-gpus", "nvidia.com/gpu:", &[], K::ContainerNoGpuRuntime, None,
         " nvidia.com/gpu:     0", k8s_zero_gpus),
     ex("k8s-insufficient-gpu", "Insufficient nvidia.com/gpu", &[], K::ContainerNoGpuRuntime, None,
@@ -1038,6 +1041,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("module-load-error-not-permitted", &["https://github.com/NVIDIA/gpu-operator/issues/1142"]),
     ("triton-mma-capability-not-supported", &["https://github.com/triton-lang/triton/blob/main/lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp (getMMAVersionSafe asserts 'computeCapability not supported' for a compute capability its release has no MMA version for)", "https://github.com/triton-lang/triton/issues/6087"]),
     ("cuda-device-count-unknown-error", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnknown = 30)", "https://github.com/canonical/lxd/issues/5618"]),
+    ("pynvml-library-not-found", &["https://github.com/vllm-project/vllm/issues/23935", "https://pypi.org/project/nvidia-ml-py/ (pynvml: NVML_ERROR_LIBRARY_NOT_FOUND, 'NVML Shared Library Not Found')"]),
     ("smi-nvml-library-not-found", &["https://github.com/NVIDIA/nvidia-docker/issues/1163", "https://docs.nvidia.com/deploy/nvml-api/ (nvidia-smi is built on NVML, libnvidia-ml.so)"]),
     ("smi-not-available-said", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (nvidia-smi is mounted into containers started with GPUs and the utility capability)", "https://github.com/odysseus-dev/odysseus/issues/2659"]),
     ("triton-not-working-windows", &["https://github.com/pytorch/pytorch/issues/136361", "https://github.com/triton-lang/triton#compatibility (Linux wheels only)"]),
@@ -1825,7 +1829,7 @@ fn nvrm_api_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
 fn secure_boot_on(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     put(
         &mut b.inv.os.secure_boot,
-        Fact::new(true, c.src).with_note("the kernel refused an unsigned module"),
+        Fact::new(true, c.src).with_note(super::context::REFUSED_MODULE),
         &mut b.notes,
         "Secure Boot",
     );
@@ -2125,6 +2129,25 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         notes,
         "compute capability",
     );
+    // `Minimum and Maximum cuda capability supported by this version of
+    // PyTorch is (8.0) - (12.0)` for a 12.1 GPU: a later minor of the
+    // newest major, which runs that major's kernels (a cubin for X.y runs on
+    // X.z, z >= y), so torch's range check warns about a GPU that works.
+    let range = (0..4).map(|k| c.ahead(k)).find_map(|t| {
+        let (_, hi) = t.rsplit_once(") - (")?;
+        let hi = hi.split(')').next()?;
+        hi.parse::<ComputeCapability>().ok()
+    });
+    if let Some(hi) = range.filter(|hi| hi.major == cc.major && cc.minor > hi.minor) {
+        b.notes.push(crate::inventory::Note {
+            subject: "compute capability".into(),
+            message: format!(
+                "{}: torch warns that {cc} is above its range (up to {hi}); kernels built for {hi} run on a later minor of the same major",
+                c.src
+            ),
+        });
+        return None;
+    }
     Some(K::ArchNotCompiled)
 }
 
@@ -2439,7 +2462,17 @@ fn undefined_symbol(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKin
     let b = sym.as_bytes();
     let api = |p: &[u8]| b.len() > p.len() && b.starts_with(p) && b[p.len()].is_ascii_uppercase();
     if (api(b"cu") && !sym.starts_with("cuFile")) || api(b"nvml") {
-        return Some(K::DriverTooOld);
+        // The NVIDIA Container Toolkit's own tools (nvidia-ctk,
+        // nvidia-container-cli) built for a newer NVML: that toolkit release
+        // cannot use this host's driver.
+        let toolkit = ["nvidia-ctk", "nvidia-container-"]
+            .iter()
+            .any(|t| l[..p].contains(t));
+        return Some(if toolkit {
+            K::ContainerToolkitNoDriver
+        } else {
+            K::DriverTooOld
+        });
     }
     let torch_sym = [
         "_ZN3c10",
@@ -4157,6 +4190,8 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
             ("OSError: /opt/lib/libcufile_rdma.so.1: undefined symbol: cuFileDriverOpen", K::ExtensionMismatch),
             // NVIDIA/k8s-device-plugin#66: a binary built against a newer NVML than the driver's.
             ("nvidia-device-plugin: symbol lookup error: nvidia-device-plugin: undefined symbol: nvmlDeviceGetPciInfo_v3", K::DriverTooOld),
+            // NVIDIA/nvidia-container-toolkit#49: the toolkit's own tool.
+            ("nvidia-ctk: symbol lookup error: nvidia-ctk: undefined symbol: nvmlGpuInstanceGetComputeInstanceProfileInfoV", K::ContainerToolkitNoDriver),
         ] {
             let inv = run(text);
             assert!(kinds(&inv).contains(&kind), "{text}: {:?}", kinds(&inv));

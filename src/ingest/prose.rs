@@ -40,7 +40,7 @@ regex_fn!(
 // `cuda-toolkit-12-4`, `CUDA Toolkit 11.8` (not `cudatoolkit=`, conda's runtime).
 regex_fn!(
     toolkit_said_re,
-    r"(?i)(?:\bcuda[\s_-]*toolkit[\s_-]*(?:version\s*)?v?|(?:^|[\s(/\x22'`])cuda-)(1[0-3]|[7-9])[.-]([0-9])(?:[.-]([0-9]{1,3}))?\b"
+    r"(?i)(?:\bcuda[\s_-]*toolkit[\s_-]*(?:version\s*)?v?|(?:^|[\s(/\x22'`])cuda-|\btoolkit\s+(?:is|was)\s+v?)(1[0-3]|[7-9])[.-]([0-9])(?:[.-]([0-9]{1,3}))?\b"
 );
 // The symptom in the reporter's words: `it only runs on the CPU`, `it does not
 // use my GPU`, `runs on CPU instead of the GPU`.
@@ -53,7 +53,7 @@ regex_fn!(
 // PyTorch`, `a CPU-only torch`, `installed a torch build without CUDA`.
 regex_fn!(
     cpu_build_said_re,
-    r#"(?i)\b(?:"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)s?\s+of\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)\b|cpu[\s-]+only\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?(?:build\s+|version\s+|wheel\s+)?without\s+cuda\b)"#
+    r#"(?i)\b(?:"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)s?\s+of\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)\b|cpu[\s-]+only\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?(?:build\s+|version\s+|wheel\s+)?without\s+cuda\b|(?:py)?torch\s+(?:package|wheel|build|install)\s+(?:[a-z]+\s+){0,5}?(?:is|was)\s+(?:the\s+|a\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:variant|version|build|wheel)\b)"#
 );
 // The words that make that a result, not advice or a wish.
 regex_fn!(

@@ -35,6 +35,22 @@ pub(super) const TOPICS: &[(Topic, &[&str])] = &[
         Topic::Gpu,
         &["gpu", "gpus", "cuda", "nvidia", "nvcc", "rocm"],
     ),
+    (
+        Topic::Collective,
+        &[
+            "nccl",
+            "all_reduce",
+            "allreduce",
+            "all_reduce_perf",
+            "all_gather",
+            "tensor parallel",
+            "tensor_parallel_size",
+            "tensor-parallel",
+            "ddp",
+            "distributeddataparallel",
+            "mirroredstrategy",
+        ],
+    ),
 ];
 
 /// Words that make a line read as a failure.
@@ -74,6 +90,14 @@ pub(super) const FAILING: &[&str] = &[
     "no longer",
     // "the macOS build lacks CUDA support".
     "lack",
+    // A run that never returns (with a space where a longer word holds it: `change`, `install`).
+    " hang",
+    " hung",
+    "stuck",
+    " stall",
+    "freez",
+    "freeze",
+    "deadlock",
 ];
 
 /// Messages that name a subject and are known to be harmless.

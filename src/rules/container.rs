@@ -107,15 +107,18 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .runtime
         .as_ref()
         .map(|f| f.value.as_str())
-        .unwrap_or("container");
+        .filter(|r| !r.starts_with("a container"))
+        .map_or("This container".to_string(), |r| {
+            format!("This {r} container")
+        });
     let msg = match hidden {
         Some(v) => format!(
-            "This {runtime} container has NVIDIA_VISIBLE_DEVICES={:?}, so the NVIDIA runtime gives it no GPU, although a GPU is expected ({}).",
+            "{runtime} has NVIDIA_VISIBLE_DEVICES={:?}, so the NVIDIA runtime gives it no GPU, although a GPU is expected ({}).",
             v.value,
             why.join("; ")
         ),
         None => format!(
-            "This {runtime} container has no /dev/nvidia* devices and the driver lists no GPU: it was started without GPUs, although a GPU is expected ({}).",
+            "{runtime} has no /dev/nvidia* devices and the driver lists no GPU: it was started without GPUs, although a GPU is expected ({}).",
             why.join("; ")
         ),
     };

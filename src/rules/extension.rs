@@ -18,6 +18,19 @@ fn public(v: &str) -> &str {
     v.split('+').next().unwrap_or(v).trim()
 }
 
+/// A pre-release or source build (`2.9.0.dev20250804`, NGC's `2.6.0a0+ecf3bae`):
+/// PyPI's pins pair releases, so they say nothing about such a build.
+fn prerelease(v: &str) -> bool {
+    public(v)
+        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+        .starts_with(|c: char| c.is_ascii_alphabetic() && !v.to_ascii_lowercase().contains("post"))
+}
+
+/// A build from a git checkout (`3.4.0+git663e04e8`), not the PyPI release.
+fn git_build(v: &str) -> bool {
+    v.split_once('+').is_some_and(|(_, l)| l.starts_with("git"))
+}
+
 /// The knowledge row of an installed extension release.
 pub fn extension_row<'a>(kb: &'a Kb, package: &str, version: &str) -> Option<&'a ExtensionRow> {
     let v = public(version);
@@ -122,7 +135,11 @@ fn check_ext001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         };
         for (p, row) in extensions(kb, env) {
             let mut why = Vec::new();
-            if let Some(pins) = row.and_then(|r| r.torch.as_ref()).filter(|p| !p.is_empty()) {
+            let releases = !prerelease(&torch.value) && !git_build(&p.version);
+            if let Some(pins) = row
+                .and_then(|r| r.torch.as_ref())
+                .filter(|p| releases && !p.is_empty())
+            {
                 if !pins.iter().any(|t| cmp_versions(t, &release).is_eq()) {
                     why.push(format!(
                         "it pairs with torch=={} (PyPI metadata)",

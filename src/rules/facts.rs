@@ -72,6 +72,16 @@ pub fn is_macos(inv: &Inventory) -> bool {
     os_kind(inv) == Some(OsKind::Macos)
 }
 
+/// macOS up to 10.13 (High Sierra), where NVIDIA's web driver and CUDA
+/// driver ran NVIDIA GPUs (CUDA 10.2 was the last CUDA for macOS).
+pub fn macos_with_nvidia_cuda(inv: &Inventory) -> bool {
+    let Some(v) = inv.os.version_id.as_ref().filter(|_| is_macos(inv)) else {
+        return false;
+    };
+    let mut parts = v.value.split('.').map(|p| p.parse::<u32>().ok());
+    matches!((parts.next(), parts.next()), (Some(Some(10)), Some(Some(m))) if m <= 13)
+}
+
 pub use crate::kb::resolve::driver_os;
 
 pub fn is_ubuntu(inv: &Inventory) -> bool {

@@ -14,8 +14,8 @@ use super::{Docs, Rule};
 /// In code order: the first that applies is kept, so the platforms, which
 /// decide what any other hint would mean, come first.
 pub static RULES: &[&Rule] = &[
-    &HINT008, &HINT009, &HINT003, &HINT002, &HINT001, &HINT004, &HINT005, &HINT006, &HINT007,
-    &HINT010,
+    &HINT008, &HINT009, &HINT003, &HINT002, &HINT011, &HINT001, &HINT004, &HINT005, &HINT006,
+    &HINT007, &HINT010,
 ];
 
 /// What makes a hint speak: a subject the report mentions in a failing line,
@@ -256,6 +256,12 @@ hint_rule!(HINT010, check_hint010, "HINT010", "hint-container", Category::Contai
     "A container gets the GPU only when its runtime is asked for it (`docker run --gpus all`, Compose's `deploy.resources.reservations.devices` with `driver: nvidia`, a Kubernetes `nvidia.com/gpu` limit) and the NVIDIA Container Toolkit on the host mounts the host driver's libraries and device nodes into it; its image's CUDA must also be one the host driver supports.",
     "Inside the container run `nvidia-smi` (missing or failing: the container did not get the GPU) and on the host `nvidia-ctk --version; docker info | grep -i runtime`; start it with `--gpus all` (or the Compose/Kubernetes equivalent), and compare the image's CUDA_VERSION with the host's nvidia-smi 'CUDA Version'.",
     &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.docker.com/compose/how-tos/gpu-support/"]);
+
+hint_rule!(HINT011, check_hint011, "HINT011", "hint-collective-hang", Category::PlatformPosture, Subject::Topic(Topic::Collective),
+    "collective work across GPUs (NCCL, all-reduce, tensor parallelism, DDP) that hangs or fails",
+    "Collectives between GPUs on PCIe go peer to peer (P2P), and the platform can block that traffic: with PCIe Access Control Services (ACS) on in a PCIe switch or root port, or the IOMMU (VT-d, AMD-Vi) translating the GPUs' DMA, P2P writes are redirected or dropped and NCCL hangs, often only between GPUs behind one switch or after the first run; a slow or broken link (Xid errors) does it too. On NVSwitch systems the fabric manager must be running.",
+    "Run it once with `NCCL_P2P_DISABLE=1 NCCL_DEBUG=INFO`: if it no longer hangs, P2P is what is blocked. Check `nvidia-smi topo -m`, `sudo lspci -vvv | grep -i acsctl` (ACS on shows SrcValid+) and `cat /proc/cmdline` (intel_iommu, amd_iommu), then turn ACS off (BIOS, or setpci on the switch ports) or the IOMMU (BIOS VT-d/IOMMU off, or `iommu=pt`), and confirm with NCCL's all_reduce_perf.",
+    &["https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html#pci-access-control-services-acs", "https://github.com/NVIDIA/nccl/issues/667", "https://github.com/vllm-project/vllm/issues/9920"]);
 
 /// Keep at most one hint: none beside a warning or an error, or when another
 /// finding already names the hint's category; else the first in code order.

@@ -460,6 +460,24 @@ fn runtime_predates_gpu(inv: &Inventory) -> Option<ImagePredatesGpu<'_>> {
     })
 }
 
+/// An image CUDA the report names (an nvidia/cuda tag) that the host's
+/// driver supports, with no torch in the report built for a newer CUDA than
+/// the driver's (a wheel brings its own runtime): (image CUDA, driver's newest CUDA).
+fn image_within_driver(inv: &Inventory) -> Option<(String, String)> {
+    let image = inv.setting.run_image_cuda.as_ref()?;
+    let cuda: crate::version::CudaVersion = image.value.parse().ok()?;
+    let max = facts::driver_cuda_max(inv, Kb::embedded())?;
+    let newer_wheel = inv.python.iter().any(|e| {
+        e.torch
+            .as_ref()
+            .and_then(|t| t.cuda.as_ref())
+            .and_then(|c| c.value)
+            .is_some_and(|c| c.major_minor() > max.value.major_minor())
+    });
+    (max.value.major_minor() >= cuda.major_minor() && !newer_wheel)
+        .then(|| (image.value.clone(), max.value.to_string()))
+}
+
 /// The first torch release whose own builds carry the `xpu` device.
 const TORCH_XPU: (u32, u32, u32) = (2, 5, 0);
 
@@ -539,7 +557,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if colab_no_driver && flag(&inv.setting.colab) == Some(true) && !inv.has_nvidia_hardware() {
         return Some("ERR066");
     }
-    if cuda && facts::is_macos(inv) {
+    if cuda && facts::is_macos(inv) && !facts::macos_with_nvidia_cuda(inv) {
         return Some("ERR019");
     }
     if cuda && amd_only(inv) {
@@ -588,6 +606,15 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     let container_no_gpus = flag(&inv.setting.docker_run_gpus) == Some(false);
     if container_no_gpus && (no_gpu || k == ErrorKind::InsufficientDriver) {
+        return Some("ERR021");
+    }
+    // Error 35 from an image whose CUDA the host's driver supports, with no
+    // nvidia-smi answering in the report: the process never reached that driver.
+    if k == ErrorKind::InsufficientDriver
+        && flag(&inv.setting.docker_run_gpus) != Some(true)
+        && flag(&inv.nvidia.smi_ok) != Some(true)
+        && image_within_driver(inv).is_some()
+    {
         return Some("ERR021");
     }
     // "No NVIDIA driver" from a program (torch, a libcuda load) in a container, on a host whose
@@ -663,6 +690,17 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR068");
     }
+    // nvidia-smi inside a container that cannot reach the driver: the kernel
+    // module is the host's, so the container's devices or its user-space
+    // driver are what fail.
+    if k == ErrorKind::SmiNoDriver
+        && facts::in_container(inv)
+        && !facts::is_wsl(inv)
+        && !facts::is_kubernetes(inv)
+        && inv.errors.iter().all(|x| x.kind == ErrorKind::SmiNoDriver)
+    {
+        return Some("ERR068");
+    }
     // Under WSL2 the container toolkit's NVML comes from the Windows driver too.
     if facts::is_wsl(inv) && (no_gpu || k == ErrorKind::ContainerToolkitNoDriver) {
         return Some("ERR023");
@@ -719,6 +757,21 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     if k == ErrorKind::CudaUnavailable && ort_only(inv) {
         return Some("ERR046");
+    }
+    // torch's 'No CUDA GPUs are available' is CUDA's 'no device' from a driver
+    // that answered, outside a container, cluster or MIG: what hides the GPUs
+    // is the process's CUDA_VISIBLE_DEVICES.
+    if k == ErrorKind::NoDevice
+        && crate::ingest::clean::has_ci(&e.text, "No CUDA GPUs are available")
+        && !facts::in_container(inv)
+        && !facts::is_kubernetes(inv)
+        && inv
+            .errors
+            .iter()
+            .all(|x| x.kind == ErrorKind::NoDevice || !CUDA_KINDS.contains(&x.kind))
+        && inv.nvidia.smi_ok.as_ref().map_or(true, |f| f.value)
+    {
+        return Some("ERR082");
     }
     let windows_no_gpu_named =
         facts::os_kind(inv) == Some(crate::inventory::OsKind::Windows) && !facts::has_amd_gpu(inv);
@@ -988,6 +1041,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         "ERR016" if errs.iter().any(|e| e.text.contains("'c++17'")) => explained(
             "Observed error: the build's nvcc knows no C++17 (and refuses architectures newer than itself): it comes from a CUDA toolkit older than 11.0, older than the CUDA torch was built with, whose extensions need C++17 and a toolkit of torch's CUDA. To be sure, run: which nvcc; nvcc --version; python -c \"import torch; print(torch.version.cuda)\"",
             "install a CUDA toolkit of torch's CUDA major.minor and build with it first on the path (`export CUDA_HOME=/usr/local/cuda-X.Y; export PATH=$CUDA_HOME/bin:$PATH`), or remove the old toolkit's nvcc from PATH",
+        ),
+        // The toolkit's own tool missing an NVML entry point of the host's driver.
+        "ERR010" if say("undefined symbol: nvml") => explained(
+            "Observed error: a tool of the NVIDIA Container Toolkit (nvidia-ctk, nvidia-container-cli) calls an NVML function the host driver's libnvidia-ml does not have: this toolkit release was built for newer drivers than the host's, so no GPU container starts. To be sure, run on the host: nvidia-ctk --version; nvidia-smi (the driver version)",
+            "install the toolkit release that supports this driver (the previous or the next patch release, per the toolkit's release notes), or upgrade the host driver; then restart the container engine",
         ),
         // Error 804 alone after an update: the new libcuda over the old module.
         "ERR001" if all(&|e| e.kind == ErrorKind::CompatNotSupported) => Some((
@@ -1318,6 +1376,11 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // The unversioned libcuda.so (what Triton, Taichi and JIT loaders open) is
         // a link the driver's runtime package does not always install.
         "ERR006" if only(ErrorKind::LibcudaMissing) && errs.iter().all(|e| bare_libcuda(&e.text)) && !driver_in_sight(inv) => Some("Observed error: the program could not load libcuda.so, the unversioned name some loaders open (cuDNN 8, Triton, Taichi, JIT compilers). Either no NVIDIA driver is installed, or the driver is there (its libcuda.so.1) but the libcuda.so link is missing or not on the loader path, as on distributions that ship it only in a development package and in containers and WSL, where the driver libraries sit in their own directory. To be sure, run: nvidia-smi; ldconfig -p | grep libcuda (libcuda.so.1 without libcuda.so means the link is what is missing)".into()),
+        // The module is loaded but could not bring the GPU up: several causes.
+        "ERR006" if errs.iter().any(|e| crate::ingest::clean::has_ci(&e.text, "RmInitAdapter failed")) => Some("Observed error: the nvidia kernel module is loaded but could not initialize the GPU ('RmInitAdapter failed'), so nvidia-smi and CUDA find no device. The usual causes: a kernel module of the wrong flavor for the GPU (the open module on GPUs before Turing, the proprietary one on Blackwell), a driver release older than the GPU, or the platform: a GPU with a large BAR (RTX 5090, Tesla and data-center cards) on a board with Above 4G Decoding or Resizable BAR off, a GPU not seated or powered fully. To be sure, run: sudo dmesg | grep -i -E 'NVRM|BAR'; cat /proc/driver/nvidia/version; lspci -vv -s $(lspci | grep -i nvidia | head -1 | cut -d' ' -f1) | grep -i -E 'region|bar'".into()),
+        // A module refused for its key on a machine the report says has Secure
+        // Boot off: the kernel enforces signatures itself.
+        "ERR006" if only(ErrorKind::NoNvidiaDriver) && inv.os.secure_boot.as_ref().is_some_and(|f| !f.value) && errs.iter().all(|e| ["key was rejected", "required key not available", "not signed by a key"].iter().any(|w| crate::ingest::clean::has_ci(&e.text, w))) => Some("Observed error: the kernel refused to load the nvidia module for its signature, on a machine the report says has Secure Boot off: this kernel enforces module signatures itself (module.sig_enforce, kernel lockdown, or an immutable distribution such as Talos that signs its modules when the kernel is built), and the module was signed with a key this kernel build does not hold, usually because it was built and signed for another build of the kernel. No driver is loaded. To be sure, run: uname -v; cat /sys/kernel/security/lockdown; sudo dmesg | grep -i -E 'module verification|key'".into()),
         // torch's "Found no NVIDIA driver on your system" is also what a machine
         // without an NVIDIA GPU prints; with no NVIDIA GPU named, both fit.
         "ERR006" if only(ErrorKind::NoNvidiaDriver) && !inv.has_nvidia_hardware() && !driver_in_sight(inv) => Some("Observed error: no NVIDIA driver was found, and the report names no NVIDIA GPU: either the driver is not installed or not loaded, or the machine has no NVIDIA GPU at all (an AMD or Intel GPU, a VM or cloud runtime without one), where a CUDA build of the program cannot run. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)".into()),
@@ -1394,6 +1457,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
         .iter()
         .filter(|e| claimed_by(inv, e) == Some(rule.code))
         .collect();
+    let only_35 = errs.iter().all(|e| e.kind == ErrorKind::InsufficientDriver);
     let mut out = report(rule, errs, fix);
     for f in &mut out {
         let s = &inv.setting;
@@ -1439,7 +1503,16 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
             }
             "ERR021" => {
                 add("docker run gives the container GPUs", &s.docker_run_gpus);
-                if s.docker_run_gpus.is_none() {
+                let within = image_within_driver(inv).filter(|_| only_35);
+                if let (Some((image, max)), None) = (within, &s.docker_run_gpus) {
+                    f.message = format!("Observed error: CUDA error 35 ('driver version is insufficient') in a container whose image is CUDA {image}, which the host's driver supports (up to CUDA {max}): the driver is not what is old. The program did not reach the host's driver: the container was not given the GPU (started without --gpus or the NVIDIA runtime, or CUDA called during `docker build`, where no GPU and no driver are mounted), so it found no libcuda or the image's stub. To be sure, run inside the container: nvidia-smi; and check how it is started (a RUN step that needs the GPU belongs in CMD or ENTRYPOINT)");
+                    if let Some(r) = &s.run_image_cuda {
+                        f.push_evidence("image CUDA", &r.value, &r.source);
+                    }
+                    if let Some(d) = &inv.nvidia.driver_version {
+                        f.push_evidence("host driver version", d.value.to_string(), &d.source);
+                    }
+                } else if s.docker_run_gpus.is_none() {
                     f.message = "Observed error: a program in a container found no NVIDIA driver, on a host whose driver the report names: the container was not given the GPU (the NVIDIA runtime mounts the driver's libraries and /dev/nvidia* only into containers that ask for GPUs). To be sure, run inside the container: nvidia-smi; and check how it is started (--gpus all, or a compose device reservation with driver: nvidia)".into();
                     if let Some(r) = &inv.container.runtime {
                         f.push_evidence("container runtime", &r.value, &r.source);
@@ -1475,7 +1548,11 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR068" => {
-                f.message = "Observed error: inside a container, CUDA or NVML found no GPU or no driver library, while nvidia-smi shows the driver working: the container lacks a device node (nvidia-uvm is the usual one) or a driver library that the NVIDIA runtime should have given it. To be sure, run inside the container: ls -l /dev/nvidia*; ldconfig -p | grep -E 'libcuda|libnvidia-ml'".into();
+                f.message = if inv.errors.iter().all(|e| e.kind == ErrorKind::SmiNoDriver) {
+                    "Observed error: nvidia-smi inside a container cannot reach the driver. A container runs on the host's kernel module: either the container was not given the GPU's device nodes (docker without --gpus or the NVIDIA runtime; LXD/LXC without a gpu device or nvidia.runtime), or it carries user-space driver libraries of another release than the host's module (a driver installed inside the container must be the host's exact version, without its kernel module). To be sure, run on the host: nvidia-smi; cat /proc/driver/nvidia/version; and inside the container: ls -l /dev/nvidia*; nvidia-smi --version".into()
+                } else {
+                    "Observed error: inside a container, CUDA or NVML found no GPU or no driver library, while nvidia-smi shows the driver working: the container lacks a device node (nvidia-uvm is the usual one) or a driver library that the NVIDIA runtime should have given it. To be sure, run inside the container: ls -l /dev/nvidia*; ldconfig -p | grep -E 'libcuda|libnvidia-ml'".into()
+                };
                 if let Some(v) = &inv.nvidia.smi_ok {
                     f.push_evidence("nvidia-smi answered", v.value, &v.source);
                 }
@@ -1725,7 +1802,7 @@ observed_rule!(ERR010, check_err010, "ERR010", "observed-container-gpu-error", C
     "The container runtime could not give the container GPUs.",
     "docker needs the NVIDIA container toolkit to honour --gpus, and CDI engines (podman 4.1+, containerd) a CDI spec the toolkit generated for this driver.",
     "Install and configure nvidia-container-toolkit on the host (`sudo nvidia-ctk runtime configure --runtime=docker`). With CDI device names (podman, containerd): `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` after every driver or toolkit change, and podman 4.1 or later.",
-    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html"]);
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/49"]);
 
 observed_rule!(ERR060, check_err060, "ERR060", "observed-image-needs-newer-driver", Category::DriverTooOld, Severity::Error,
     [ContainerRequirementUnsatisfied], ["CTR002"],
@@ -1817,7 +1894,7 @@ macro_rules! setting_rule {
 
 setting_rule!(ERR019, check_err019, "ERR019", "observed-cuda-error-on-macos", Category::MacosNoCuda, ["PLAT001"],
     "A CUDA error was seen on macOS: there is no CUDA there, whatever the wheel.",
-    "CUDA errors (not compiled with CUDA, no driver, no device) in a report whose platform is macOS (from the report's own lines: sw_vers, an Apple chip, /Users/ paths).",
+    "CUDA errors (not compiled with CUDA, no driver, no device) in a report whose platform is macOS (from the report's own lines: sw_vers, an Apple chip, /Users/ paths), unless the report names macOS 10.13 or older, where NVIDIA's CUDA driver for macOS still ran NVIDIA GPUs.",
     "macOS has had no CUDA since 10.2 and Apple GPUs never ran it; torch's macOS wheels are built without CUDA on purpose. 'Torch not compiled with CUDA enabled' there is not a wrong wheel: code asked for a device the platform cannot have.",
     "Use the Mac's GPU through torch's MPS backend (`device = 'mps' if torch.backends.mps.is_available() else 'cpu'`) or MLX; CUDA-only libraries (bitsandbytes before 0.43, flash-attn, vLLM's CUDA builds) need a Linux machine with an NVIDIA GPU.",
     ["https://pytorch.org/docs/stable/notes/mps.html", "https://docs.nvidia.com/cuda/archive/10.2/cuda-toolkit-release-notes/index.html"]);
@@ -1838,10 +1915,10 @@ setting_rule!(ERR020, check_err020, "ERR020", "observed-cuda-error-on-amd", Cate
 
 setting_rule!(ERR021, check_err021, "ERR021", "observed-container-started-without-gpus", Category::Container, ["CTR001"],
     "A no-GPU error came from a container whose pasted `docker run` gives it no GPU, or that found no driver on a host whose driver the report names.",
-    "No-device, no-driver and driver-insufficient errors next to a pasted `docker run` (or podman run) with no `--gpus`, `--runtime=nvidia` or `--device nvidia.com/gpu=...`; and a program's 'no NVIDIA driver' in a container, in a report that names the host's driver version and shows no nvidia-smi answering and no docker run that gives GPUs.",
+    "No-device, no-driver and driver-insufficient errors next to a pasted `docker run` (or podman run) with no `--gpus`, `--runtime=nvidia` or `--device nvidia.com/gpu=...`; and a program's 'no NVIDIA driver' in a container, in a report that names the host's driver version and shows no nvidia-smi answering and no docker run that gives GPUs; and error 35 from an nvidia/cuda image whose CUDA the host's driver supports, with no nvidia-smi answering in the report and no torch built for a newer CUDA than the driver's.",
     "Docker gives a container no GPU unless asked: without those flags the NVIDIA container runtime mounts no driver libraries and no /dev/nvidia* nodes, so CUDA finds no driver (which the runtime reports as 'driver version is insufficient') and nvidia-smi is missing.",
-    "Start the container with `--gpus all` (or `--runtime=nvidia` with NVIDIA_VISIBLE_DEVICES), with the NVIDIA Container Toolkit installed on the host; in compose, reserve devices with `driver: nvidia`.",
-    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"]);
+    "Start the container with `--gpus all` (or `--runtime=nvidia` with NVIDIA_VISIBLE_DEVICES), with the NVIDIA Container Toolkit installed on the host; in compose, reserve devices with `driver: nvidia`. A Dockerfile step that needs the GPU runs at `docker run` (CMD, ENTRYPOINT), not in a RUN step of `docker build`.",
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://github.com/NVIDIA/nvidia-docker/issues/191"]);
 
 setting_rule!(ERR022, check_err022, "ERR022", "observed-container-lost-gpu-access", Category::Container, ["CTR001"],
     "'Failed to initialize NVML: Unknown Error' inside a container: the container lost its GPU device access.",
@@ -2004,6 +2081,31 @@ observed_rule!(ERR049, check_err049, "ERR049", "observed-mig-strategy-mismatch",
     "Make the strategy and the layout agree: keep `mig.strategy: mixed` for a mixed layout, or repartition every GPU to one profile before switching to `single` (with the GPU Operator: `kubectl label node NODE nvidia.com/mig.config=all-4g.24gb --overwrite`); create the instances when MIG is on with none.",
     ["https://github.com/NVIDIA/k8s-device-plugin (README, MIG support)", "https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/gpu-operator-mig.html"]);
 
+pub static ERR082: Rule = Rule {
+    code: "ERR082",
+    name: "observed-no-cuda-gpus-while-driver-answers",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "torch's 'No CUDA GPUs are available': the driver answered and listed no device for this process, which is what a CUDA_VISIBLE_DEVICES that hides the GPUs gives.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "torch's 'No CUDA GPUs are available', with no other CUDA error beside it, outside a container or Kubernetes, and no failing nvidia-smi in the report.",
+        why_it_breaks: "torch raises 'No CUDA GPUs are available' when the CUDA driver loads and reports zero devices (cudaErrorNoDevice); a missing driver gives 'Found no NVIDIA driver on your system' instead. On a machine with a GPU the usual reason is CUDA_VISIBLE_DEVICES set where the program starts, empty or to indices the machine does not have: launch scripts export it (`export CUDA_VISIBLE_DEVICES=$1` run without an argument, a fixed GPU index from another machine), as do schedulers and shell profiles.",
+        how_to_fix: "Print it where the program starts (`echo \"[$CUDA_VISIBLE_DEVICES]\"` in the same shell or script, `grep -rn CUDA_VISIBLE_DEVICES` in the launch scripts), then unset it or set it to GPUs that exist (`nvidia-smi -L`).",
+        sources: &["https://github.com/pytorch/pytorch/blob/main/c10/cuda/CUDAFunctions.cpp (device_count_ensure_non_zero: 'No CUDA GPUs are available' when the device count is 0; no driver is reported as 'Found no NVIDIA driver')", "https://github.com/jiaw-z/CoR-GS/issues/23", "https://github.com/thuml/Time-Series-Library/issues/698"],
+    },
+    check: check_err082,
+    superseded_by: &["ENV001"],
+};
+
+fn check_err082(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let mut out = in_setting(&ERR082, inv, ERR082.docs.how_to_fix);
+    for f in &mut out {
+        f.message = "Observed error: torch found no CUDA GPU ('No CUDA GPUs are available'), which it says when the CUDA driver loads and lists no device for the process; a missing driver reads 'Found no NVIDIA driver'. On a machine with a GPU this is most often CUDA_VISIBLE_DEVICES set where the program starts, empty or to a GPU index the machine does not have (a launch script's `export CUDA_VISIBLE_DEVICES=$1` run without an argument, a fixed index from another machine). To be sure, run in the same shell or script: echo \"[$CUDA_VISIBLE_DEVICES]\"; nvidia-smi -L".into();
+    }
+    out
+}
+
 pub static ERR046: Rule = Rule {
     code: "ERR046",
     name: "observed-onnxruntime-gpu-on-cpu",
@@ -2101,8 +2203,8 @@ setting_rule!(ERR042, check_err042, "ERR042", "observed-nvidia-smi-missing-in-co
     ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: utility is required for nvidia-smi and NVML)", "https://github.com/cnstark/pytorch-docker/issues/19"]);
 
 setting_rule!(ERR068, check_err068, "ERR068", "observed-container-misses-what-the-driver-has", Category::Container, ["CTR001"],
-    "The driver answers (nvidia-smi works), but a program in a container finds no GPU or no driver library: the container lacks a device node or a driver library.",
-    "Init, no-device, no-driver and missing-library errors (cudaGetDeviceCount 30, 'couldn't find libnvidia-ml.so', libcuda not loadable) in a report from inside a container (LXD/LXC, docker, podman) whose nvidia-smi output shows the driver working, with no CUDA_VISIBLE_DEVICES in sight and not under WSL2.",
+    "The driver answers (nvidia-smi works), but a program in a container finds no GPU or no driver library, or nvidia-smi inside a container cannot reach the driver: the container lacks a device node or a driver library of the host's release.",
+    "Init, no-device, no-driver and missing-library errors (cudaGetDeviceCount 30, 'couldn't find libnvidia-ml.so', libcuda not loadable) in a report from inside a container (LXD/LXC, docker, podman) whose nvidia-smi output shows the driver working, with no CUDA_VISIBLE_DEVICES in sight and not under WSL2; and nvidia-smi's 'couldn't communicate with the NVIDIA driver' as the only error of a report from inside a container (not WSL2 or Kubernetes).",
     "A container sees only the device nodes and driver libraries its runtime hands it. The NVIDIA runtime (or LXD's nvidia.runtime, a CDI spec) mounts /dev/nvidia*, /dev/nvidia-uvm and the driver's user-space libraries and runs ldconfig; when one is missing (nvidia-uvm not passed, the hook's ldconfig path wrong for the host, a device cgroup rule dropping it), nvidia-smi may still work while CUDA fails with 'unknown error' (30) or the NVML library is not found.",
     "Start the container through the NVIDIA runtime so it gets every device and library (`docker run --gpus all`; LXD: `lxc config set CONTAINER nvidia.runtime true` and a `gpu` device); check inside it with `ls -l /dev/nvidia*` (nvidia-uvm must be there; run `nvidia-modprobe -u -c=0` on the host if it is missing) and `ldconfig -p | grep -E 'libcuda|libnvidia-ml'`; on hosts whose ldconfig is not at /sbin/ldconfig.real, set `ldconfig = \"/sbin/ldconfig\"` in /etc/nvidia-container-runtime/config.toml.",
     ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html (configuration: ldconfig path)", "https://documentation.ubuntu.com/lxd/en/latest/reference/devices_gpu/ (nvidia.runtime, GPU devices)", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnknown = 30)"]);
@@ -2407,5 +2509,5 @@ pub static RULES: &[&Rule] = &[
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
     &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
-    &ERR081,
+    &ERR081, &ERR082,
 ];

@@ -887,6 +887,12 @@ fn firing_rest(code: &str) -> Inventory {
         "HINT005" => mentioning(Topic::Tensorrt, "trtexec failed to deserialize the engine", true),
         "HINT006" => mentioning(Topic::Cudnn, "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR", true),
         "HINT007" => mentioning(Topic::EnvVar, "after export CUDA_VISIBLE_DEVICES=\"0\" no GPU is detected", true),
+        "HINT011" => on(mentioning(Topic::Collective, "Title: NCCL hangs in the case GPUs are linked through PXB or PIX", true), |i| {
+            i.gpus.push(Gpu {
+                name: f("NVIDIA RTX 6000 Ada Generation".into(), "input line 2"),
+                ..Default::default()
+            });
+        }),
         "ERR067" => pasted(CpuLacksAvx, "time=2024-03-04 level=INFO source=gpu.go:112 msg=\"CPU does not have AVX or AVX2, disabling GPU support.\""),
         "ERR070" => in_setting(CudnnMissing, "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory", |i| {
             i.setting.library_on_disk = f("/opt/conda/lib/python3.10/site-packages/torch/lib/libcudnn_ops_infer.so.8".into(), "input line 4");
@@ -910,6 +916,7 @@ fn firing_rest(code: &str) -> Inventory {
             .build(),
         "ERR079" => pasted(InvalidKernelImage, "RuntimeError: Triton Error [CUDA]: device kernel image is invalid"),
         "ERR080" => pasted(EccUncorrectable, "CUDA Error: uncorrectable ECC error encountered"),
+        "ERR082" => pasted(NoDevice, "RuntimeError: No CUDA GPUs are available"),
         "ERR081" => pasted(LibcudaSymbolMissing, "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found"),
         "ERR075" => pasted(MpsUnsupported, "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead"),
         "ERR076" => pasted(XpuNotRegistered, " PyTorch is not linked with support for xpu devices"),
@@ -1511,6 +1518,13 @@ fn near_miss_rest(code: &str) -> Inventory {
         "HINT004" => mentioning(Topic::Onnxruntime, "onnxruntime-gpu 1.20.1", false),
         "HINT005" => mentioning(Topic::Tensorrt, "TF-TRT Warning: Could not find TensorRT", false),
         "HINT006" => mentioning(Topic::Cudnn, "cuDNN version: 9.1.0", false),
+        // NCCL named in a line that reads as no failure.
+        "HINT011" => on(mentioning(Topic::Collective, "NCCL INFO comm 0x23ba7ea0 rank 0 nranks 2 - Init COMPLETE", false), |i| {
+            i.gpus.push(Gpu {
+                name: f("NVIDIA RTX 6000 Ada Generation".into(), "input line 2"),
+                ..Default::default()
+            });
+        }),
         // A loud finding is there: the hint stays quiet beside it.
         "HINT007" => B::linux()
             .driver("535.104.05", Some("12.2"))
@@ -1557,6 +1571,11 @@ fn near_miss_rest(code: &str) -> Inventory {
         // A correctable count in nvidia-smi is no failure.
         "ERR080" => pasted(Other, "Volatile Uncorr. ECC: 0"),
         // 'named symbol not found' while loading a module's kernel on a host: no container's libcuda.
+        // The report shows CUDA_VISIBLE_DEVICES: ENV001 names it, with the error.
+        "ERR082" => B::linux()
+            .env_var("CUDA_VISIBLE_DEVICES", "")
+            .error(NoDevice, "RuntimeError: No CUDA GPUs are available")
+            .build(),
         "ERR081" => pasted(InitFailed, "failed to get PTX kernel \"broadcast\" from module: CUDA_ERROR_NOT_FOUND: named symbol not found"),
         // No kernel image at all is ERR004's.
         "ERR079" => pasted(NoKernelImage, "RuntimeError: CUDA error: no kernel image is available for execution on the device"),
