@@ -3097,3 +3097,16 @@ fn an_old_os_x_ran_cuda_and_the_toolkits_own_nvml_symbol_is_the_toolkit() {
     assert!(f.iter().any(|f| f.code == "ERR010"), "{f:?}");
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
 }
+
+#[test]
+fn a_torchvision_op_without_cuda_and_the_nvenc_loader_in_a_container() {
+    let (_, f) = explain("corpus/c64d-sam2-torchvision-nms-no-cuda-build.txt");
+    let e = f.iter().find(|f| f.code == "ERR005").expect("ERR005");
+    assert!(e.message.contains("torchvision"), "{}", e.message);
+    let (_, f) = explain("corpus/c64f-vpf-nvenc-library-docker.txt");
+    let e = f.iter().find(|f| f.code == "ERR010").expect("ERR010");
+    assert!(e.message.contains("video libraries"), "{}", e.message);
+    // The CPU variant said in a sentence that names the resulting torch.
+    let (_, f) = explain("corpus/c44a-pytorch-2022-conda-win-113-cpu-instead-of-gpu.txt");
+    assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
+}

@@ -392,6 +392,9 @@ pub static CATALOG: &[Entry] = &[
         "22:45:40.550: error:   The minimum required Nvidia driver for nvenc is 471.41 or newer", nvenc_version_known),
     // ffmpeg could not load the driver's video libraries; in a container the
     // runtime mounts them only for the `video` driver capability.
+    // The Video Codec SDK's own loader (VPF, the SDK samples) not finding libnvidia-encode.
+    ex("nvenc-library-not-found", "NVENC library file is not found", &[], K::ContainerNoGpuRuntime, None,
+        "Encoding inside the docker container fails:\nRuntimeError: LoadNvEncApi : NVENC library file is not found. Please ensure NV driver is installed at /home/vpf/VideoProcessingFramework-1.1.2/PyNvCodec/TC/src/NvEncoder.cpp:102", video_libraries_in_container),
     ex("ffmpeg-video-library-missing", "Cannot load lib", &["libnvcuvid", "libnvidia-encode"], K::ContainerNoGpuRuntime, None,
         "Rendering inside the docker container with hevc_nvenc fails:\n[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1", video_libraries_in_container),
     // A program's own start-up check of the driver (Modular's MAX).
@@ -490,6 +493,9 @@ pub static CATALOG: &[Entry] = &[
         "AssertionError: Torch not compiled with XPU enabled"),
     ex("torch-not-compiled-with-cuda", "Torch not compiled with CUDA enabled", &[], K::TorchNotCompiledWithCuda, None,
         "AssertionError: Torch not compiled with CUDA enabled", torch_cpu_build),
+    // A torchvision operator without a CUDA kernel: torchvision's CPU build beside a CUDA torch.
+    ea("torchvision-op-without-cuda", "with arguments from the 'CUDA' backend", &["torchvision::"], K::TorchNotCompiledWithCuda, None,
+        "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend. This could be because the operator doesn't exist for this backend, or was omitted during the selective/custom build process (if using custom build)."),
     e("torch-cuda-not-compiled-short", "Cuda not compiled", K::TorchNotCompiledWithCuda, None,
         "Cuda not compiled"),
     ea("smi-cuda-still-shows", "nvidia-smi", &["still shows", "still show ", "still use", "still reports", "still says", "shows the version of", "but nvidia-smi shows", "but nvidia-smi reports", "nvidia-smi says cuda", "nvidia-smi reports cuda", "nvidia-smi shows cuda"], K::SmiCudaQuestion, None,
@@ -1041,6 +1047,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("module-load-error-not-permitted", &["https://github.com/NVIDIA/gpu-operator/issues/1142"]),
     ("triton-mma-capability-not-supported", &["https://github.com/triton-lang/triton/blob/main/lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp (getMMAVersionSafe asserts 'computeCapability not supported' for a compute capability its release has no MMA version for)", "https://github.com/triton-lang/triton/issues/6087"]),
     ("cuda-device-count-unknown-error", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnknown = 30)", "https://github.com/canonical/lxd/issues/5618"]),
+    ("nvenc-library-not-found", &["https://github.com/NVIDIA/VideoProcessingFramework/issues/467", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: video mounts the Video Codec SDK libraries; the default is compute,utility)"]),
+    ("torchvision-op-without-cuda", &["https://github.com/facebookresearch/sam2/issues/220", "https://pytorch.org/get-started/locally/ (torch and torchvision from one index: the CPU index builds torchvision without CUDA kernels)"]),
     ("pynvml-library-not-found", &["https://github.com/vllm-project/vllm/issues/23935", "https://pypi.org/project/nvidia-ml-py/ (pynvml: NVML_ERROR_LIBRARY_NOT_FOUND, 'NVML Shared Library Not Found')"]),
     ("smi-nvml-library-not-found", &["https://github.com/NVIDIA/nvidia-docker/issues/1163", "https://docs.nvidia.com/deploy/nvml-api/ (nvidia-smi is built on NVML, libnvidia-ml.so)"]),
     ("smi-not-available-said", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (nvidia-smi is mounted into containers started with GPUs and the utility capability)", "https://github.com/odysseus-dev/odysseus/issues/2659"]),

@@ -53,12 +53,12 @@ regex_fn!(
 // PyTorch`, `a CPU-only torch`, `installed a torch build without CUDA`.
 regex_fn!(
     cpu_build_said_re,
-    r#"(?i)\b(?:"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)s?\s+of\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)\b|cpu[\s-]+only\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?(?:build\s+|version\s+|wheel\s+)?without\s+cuda\b|(?:py)?torch\s+(?:package|wheel|build|install)\s+(?:[a-z]+\s+){0,5}?(?:is|was)\s+(?:the\s+|a\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:variant|version|build|wheel)\b)"#
+    r#"(?i)\b(?:"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)s?\s+of\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:version|build|variant|wheel)\b|cpu[\s-]+only\s+(?:py)?torch\b|(?:py)?torch\s+(?:[0-9][\w.]*\s+)?(?:build\s+|version\s+|wheel\s+)?without\s+cuda\b|(?:py)?torch\b[^!?;]{0,80}?\b(?:is|was)\s+(?:the\s+|a\s+)?"?cpu"?(?:[\s-]+only)?\s+(?:variant|version|build|wheel)\b)"#
 );
 // The words that make that a result, not advice or a wish.
 regex_fn!(
     got_re,
-    r"(?i)\b(?:install(?:s|ed)|result(?:s|ed)|got|gets|pick(?:s|ed)|pull(?:s|ed)|downloads|downloaded|end(?:s|ed)\s+up|still|came|comes)\b"
+    r"(?i)\b(?:install(?:s|ed)|result(?:s|ed|ing)|got|gets|pick(?:s|ed)|pull(?:s|ed)|downloads|downloaded|end(?:s|ed)\s+up|still|came|comes)\b"
 );
 regex_fn!(
     gpu_re,

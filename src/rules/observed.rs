@@ -1042,6 +1042,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: the build's nvcc knows no C++17 (and refuses architectures newer than itself): it comes from a CUDA toolkit older than 11.0, older than the CUDA torch was built with, whose extensions need C++17 and a toolkit of torch's CUDA. To be sure, run: which nvcc; nvcc --version; python -c \"import torch; print(torch.version.cuda)\"",
             "install a CUDA toolkit of torch's CUDA major.minor and build with it first on the path (`export CUDA_HOME=/usr/local/cuda-X.Y; export PATH=$CUDA_HOME/bin:$PATH`), or remove the old toolkit's nvcc from PATH",
         ),
+        // torchvision's operators without CUDA kernels: its CPU build.
+        "ERR005" if say("torchvision::") => explained(
+            "Observed error: a torchvision operator (nms, roi_align, deform_conv2d) has no CUDA kernel: the installed torchvision is a CPU build (from the CPU index, or pulled in by another package) beside a CUDA torch, or a build for another torch. torch itself can be fine. To be sure, run: python -c \"import torch, torchvision; print(torch.__version__, torchvision.__version__)\" (both should carry the same +cuXXX tag)",
+            "reinstall torchvision alone from torch's CUDA index, at the release that pairs with the installed torch: `pip install --force-reinstall --no-deps torchvision==X.Y.Z --index-url https://download.pytorch.org/whl/cuXXX`",
+        ),
         // The toolkit's own tool missing an NVML entry point of the host's driver.
         "ERR010" if say("undefined symbol: nvml") => explained(
             "Observed error: a tool of the NVIDIA Container Toolkit (nvidia-ctk, nvidia-container-cli) calls an NVML function the host driver's libnvidia-ml does not have: this toolkit release was built for newer drivers than the host's, so no GPU container starts. To be sure, run on the host: nvidia-ctk --version; nvidia-smi (the driver version)",
@@ -1195,8 +1200,8 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "on Jetson, install the onnxruntime-gpu wheel built for the JetPack release (the Jetson Zoo or the jetson-ai-lab index for that JetPack and CUDA); on other aarch64 machines use an aarch64 build ONNX Runtime publishes outside PyPI, or build it from source with --use_cuda",
         ),
         // ffmpeg in a container without the video driver capability.
-        "ERR010" if say("libnvcuvid") || say("libnvidia-encode") => Some((
-            Some("Observed error: inside a container, ffmpeg could not load the driver's video libraries (libnvcuvid for decoding, libnvidia-encode for NVENC): the NVIDIA container runtime mounts them only when the container asks for the `video` driver capability, and the default is compute,utility. To be sure, run inside the container: echo $NVIDIA_DRIVER_CAPABILITIES; ldconfig -p | grep -E 'nvcuvid|nvidia-encode'"),
+        "ERR010" if say_any(&["libnvcuvid", "libnvidia-encode", "NVENC library file"]) => Some((
+            Some("Observed error: inside a container, the program (ffmpeg, the Video Codec SDK) could not load the driver's video libraries (libnvcuvid for decoding, libnvidia-encode for NVENC): the NVIDIA container runtime mounts them only when the container asks for the `video` driver capability, and the default is compute,utility. To be sure, run inside the container: echo $NVIDIA_DRIVER_CAPABILITIES; ldconfig -p | grep -E 'nvcuvid|nvidia-encode'"),
             Fix {
                 command: Some("docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=compute,video,utility IMAGE".into()),
                 note: Some("set NVIDIA_DRIVER_CAPABILITIES to include video (or all) in the container's environment: `-e` for docker run, `environment:` in compose, the pod's env in Kubernetes; with --gpus, `--gpus 'all,\"capabilities=compute,video,utility\"'` does the same".into()),
