@@ -537,6 +537,9 @@ pub(super) const REFUSED_MODULE: &str = "the kernel refused an unsigned module";
 
 /// The macOS 10.x release a line names: `OS X Yosemite 10.10.5`, `macOS 10.13.6`.
 fn mac_release(t: &str) -> Option<String> {
+    if !t.contains("10.") {
+        return None;
+    }
     let lower = t.to_ascii_lowercase();
     let at = ["os x ", "osx ", "macos ", "mac os x "]
         .iter()
