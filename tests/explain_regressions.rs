@@ -3110,3 +3110,9 @@ fn a_torchvision_op_without_cuda_and_the_nvenc_loader_in_a_container() {
     let (_, f) = explain("corpus/c44a-pytorch-2022-conda-win-113-cpu-instead-of-gpu.txt");
     assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
 }
+
+#[test]
+fn an_nccl_error_that_is_no_hang_gets_no_p2p_hint() {
+    let (_, f) = explain_text("t", "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1275, invalid usage\n");
+    assert!(!f.iter().any(|f| f.code == "HINT011"), "{f:?}");
+}

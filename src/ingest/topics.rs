@@ -100,6 +100,9 @@ pub(super) const FAILING: &[&str] = &[
     "deadlock",
 ];
 
+/// The words of [`FAILING`] that say a run never returns.
+const HANGS: &[&str] = &[" hang", " hung", "stuck", " stall", "freez", "deadlock"];
+
 /// Messages that name a subject and are known to be harmless.
 const HARMLESS: &[&str] = &[
     // TensorFlow's optional TF-TRT probing.
@@ -158,7 +161,14 @@ pub fn scan(doc: &Doc, b: &mut Builder) {
             if !words.iter().any(|w| has_word(&lower, w)) {
                 continue;
             }
-            let failing = FAILING.iter().any(|w| lower.contains(w))
+            // Collective work reads as failing only when it hangs: an NCCL
+            // error names its own cause, which the catalog reads.
+            let words = if *topic == Topic::Collective {
+                HANGS
+            } else {
+                FAILING
+            };
+            let failing = words.iter().any(|w| lower.contains(w))
                 && !HARMLESS.iter().any(|w| lower.contains(w));
             // The GPU itself is named everywhere: only a failing line says something.
             if (at.is_some() || *topic == Topic::Gpu) && !failing {

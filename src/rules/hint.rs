@@ -154,9 +154,10 @@ fn hint(rule: &'static Rule, inv: &Inventory, subject_of: Subject, subject: &str
     // error the catalog read: a working setup's lines that name cuDNN or
     // TensorRT say nothing is wrong.
     let mentioned = match subject_of {
-        Subject::Topic(t) | Subject::TopicOrPlatform(t, _, _) => {
-            mention(inv, t).filter(|m| m.failing || !inv.errors.is_empty())
-        }
+        // A collective speaks only where it hangs: NCCL lines beside an
+        // unrelated error say nothing about P2P.
+        Subject::Topic(t) | Subject::TopicOrPlatform(t, _, _) => mention(inv, t)
+            .filter(|m| m.failing || (!inv.errors.is_empty() && t != Topic::Collective)),
         Subject::Platform(_) => None,
     };
     let (said, mut f) = match (mentioned, subject_of) {
@@ -258,7 +259,7 @@ hint_rule!(HINT010, check_hint010, "HINT010", "hint-container", Category::Contai
     &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.docker.com/compose/how-tos/gpu-support/"]);
 
 hint_rule!(HINT011, check_hint011, "HINT011", "hint-collective-hang", Category::PlatformPosture, Subject::Topic(Topic::Collective),
-    "collective work across GPUs (NCCL, all-reduce, tensor parallelism, DDP) that hangs or fails",
+    "collective work across GPUs (NCCL, all-reduce, tensor parallelism, DDP) that hangs",
     "Collectives between GPUs on PCIe go peer to peer (P2P), and the platform can block that traffic: with PCIe Access Control Services (ACS) on in a PCIe switch or root port, or the IOMMU (VT-d, AMD-Vi) translating the GPUs' DMA, P2P writes are redirected or dropped and NCCL hangs, often only between GPUs behind one switch or after the first run; a slow or broken link (Xid errors) does it too. On NVSwitch systems the fabric manager must be running.",
     "Run it once with `NCCL_P2P_DISABLE=1 NCCL_DEBUG=INFO`: if it no longer hangs, P2P is what is blocked. Check `nvidia-smi topo -m`, `sudo lspci -vvv | grep -i acsctl` (ACS on shows SrcValid+) and `cat /proc/cmdline` (intel_iommu, amd_iommu), then turn ACS off (BIOS, or setpci on the switch ports) or the IOMMU (BIOS VT-d/IOMMU off, or `iommu=pt`), and confirm with NCCL's all_reduce_perf.",
     &["https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html#pci-access-control-services-acs", "https://github.com/NVIDIA/nccl/issues/667", "https://github.com/vllm-project/vllm/issues/9920"]);
