@@ -738,11 +738,6 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     }
     if let Some((name, src)) = &c.amd {
         let amd_known = inv.pci.iter().any(|p| p.vendor == GpuVendor::Amd);
-        let macos = inv
-            .os
-            .kind
-            .as_ref()
-            .is_some_and(|k| k.value == OsKind::Macos);
         if !amd_known && !macos {
             inv.pci.push(PciDevice {
                 vendor: GpuVendor::Amd,

@@ -518,6 +518,7 @@ fn table() -> &'static Table {
         // so its key word gates with the usual endings too.
         for w in super::topics::FAILING
             .iter()
+            .chain(super::topics::HANGS)
             .filter_map(|n| catalog_word(n))
         {
             for end in ["", "s", "d", "ed", "es", "ing", "ure", "ures"] {

@@ -90,18 +90,14 @@ pub(super) const FAILING: &[&str] = &[
     "no longer",
     // "the macOS build lacks CUDA support".
     "lack",
-    // A run that never returns (with a space where a longer word holds it: `change`, `install`).
-    " hang",
-    " hung",
-    "stuck",
-    " stall",
-    "freez",
-    "freeze",
-    "deadlock",
 ];
 
-/// The words of [`FAILING`] that say a run never returns.
-const HANGS: &[&str] = &[" hang", " hung", "stuck", " stall", "freez", "deadlock"];
+/// Words that say a run never returns, a failure too (with a space where a
+/// longer word holds one: `change`, `install`; `freeze` for the gate's key
+/// word, which `freez` does not give).
+pub(super) const HANGS: &[&str] = &[
+    " hang", " hung", "stuck", " stall", "freez", "freeze", "deadlock",
+];
 
 /// Messages that name a subject and are known to be harmless.
 const HARMLESS: &[&str] = &[
@@ -163,13 +159,13 @@ pub fn scan(doc: &Doc, b: &mut Builder) {
             }
             // Collective work reads as failing only when it hangs: an NCCL
             // error names its own cause, which the catalog reads.
-            let words = if *topic == Topic::Collective {
-                HANGS
+            let hangs = HANGS.iter().any(|w| lower.contains(w));
+            let said = if *topic == Topic::Collective {
+                hangs
             } else {
-                FAILING
+                hangs || FAILING.iter().any(|w| lower.contains(w))
             };
-            let failing = words.iter().any(|w| lower.contains(w))
-                && !HARMLESS.iter().any(|w| lower.contains(w));
+            let failing = said && !HARMLESS.iter().any(|w| lower.contains(w));
             // The GPU itself is named everywhere: only a failing line says something.
             if (at.is_some() || *topic == Topic::Gpu) && !failing {
                 continue;

@@ -436,17 +436,27 @@ struct ImagePredatesGpu<'a> {
     driver_cuda: String,
 }
 
+/// The image's CUDA (a named `nvidia/cuda:X.Y` tag) with the driver's newest
+/// CUDA, when the driver supports the image's CUDA.
+fn image_under_driver(
+    inv: &Inventory,
+) -> Option<(
+    &crate::inventory::Fact<String>,
+    crate::version::CudaVersion,
+    facts::CudaMax,
+)> {
+    let image = inv.setting.run_image_cuda.as_ref()?;
+    let cuda: crate::version::CudaVersion = image.value.parse().ok()?;
+    let max = facts::driver_cuda_max(inv, Kb::embedded())?;
+    (max.value.major_minor() >= cuda.major_minor()).then_some((image, cuda, max))
+}
+
 /// The image's CUDA (a named `nvidia/cuda:X.Y` tag) is older than the first
 /// CUDA release that knows the GPU's architecture, while the driver supports
 /// that image's CUDA.
 fn runtime_predates_gpu(inv: &Inventory) -> Option<ImagePredatesGpu<'_>> {
     let kb = Kb::embedded();
-    let image = inv.setting.run_image_cuda.as_ref()?;
-    let cuda: crate::version::CudaVersion = image.value.parse().ok()?;
-    let max = facts::driver_cuda_max(inv, kb)?;
-    if max.value.major_minor() < cuda.major_minor() {
-        return None;
-    }
+    let (image, cuda, max) = image_under_driver(inv)?;
     facts::nvidia_gpus(inv, kb).into_iter().find_map(|g| {
         let cc = g.cc.as_ref()?;
         let first = kb.nvcc_first_for(&cc.value)?;
@@ -464,9 +474,7 @@ fn runtime_predates_gpu(inv: &Inventory) -> Option<ImagePredatesGpu<'_>> {
 /// driver supports, with no torch in the report built for a newer CUDA than
 /// the driver's (a wheel brings its own runtime): (image CUDA, driver's newest CUDA).
 fn image_within_driver(inv: &Inventory) -> Option<(String, String)> {
-    let image = inv.setting.run_image_cuda.as_ref()?;
-    let cuda: crate::version::CudaVersion = image.value.parse().ok()?;
-    let max = facts::driver_cuda_max(inv, Kb::embedded())?;
+    let (image, _, max) = image_under_driver(inv)?;
     let newer_wheel = inv.python.iter().any(|e| {
         e.torch
             .as_ref()
@@ -474,8 +482,7 @@ fn image_within_driver(inv: &Inventory) -> Option<(String, String)> {
             .and_then(|c| c.value)
             .is_some_and(|c| c.major_minor() > max.value.major_minor())
     });
-    (max.value.major_minor() >= cuda.major_minor() && !newer_wheel)
-        .then(|| (image.value.clone(), max.value.to_string()))
+    (!newer_wheel).then(|| (image.value.clone(), max.value.to_string()))
 }
 
 /// The first torch release whose own builds carry the `xpu` device.
@@ -983,10 +990,18 @@ fn driver_library_not_found(e: &ObservedError) -> bool {
 
 /// Every error says `word` (case-insensitive), and there is one.
 fn all_say(errs: &[&ObservedError], word: &str) -> bool {
+    all_say_any(errs, &[word])
+}
+
+/// Every error says one of these words (a message its program words or
+/// splits over lines in more than one way).
+fn all_say_any(errs: &[&ObservedError], words: &[&str]) -> bool {
     !errs.is_empty()
-        && errs
-            .iter()
-            .all(|e| crate::ingest::clean::has_ci(&e.text, word))
+        && errs.iter().all(|e| {
+            words
+                .iter()
+                .any(|w| crate::ingest::clean::has_ci(&e.text, w))
+        })
 }
 
 /// The kernel module's refusals name no legacy branch for the GPU ("not
@@ -1028,14 +1043,7 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
     let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
     let say = |word: &str| all_say(errs, word);
     // Every error says one of these: a message its program splits over lines.
-    let say_any = |words: &[&str]| {
-        !errs.is_empty()
-            && errs.iter().all(|e| {
-                words
-                    .iter()
-                    .any(|w| crate::ingest::clean::has_ci(&e.text, w))
-            })
-    };
+    let say_any = |words: &[&str]| all_say_any(errs, words);
     match code {
         // nvcc without C++17: a toolkit from before CUDA 11.0 building for a newer torch.
         "ERR016" if errs.iter().any(|e| e.text.contains("'c++17'")) => explained(
@@ -1385,7 +1393,7 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         "ERR006" if errs.iter().any(|e| crate::ingest::clean::has_ci(&e.text, "RmInitAdapter failed")) => Some("Observed error: the nvidia kernel module is loaded but could not initialize the GPU ('RmInitAdapter failed'), so nvidia-smi and CUDA find no device. The usual causes: a kernel module of the wrong flavor for the GPU (the open module on GPUs before Turing, the proprietary one on Blackwell), a driver release older than the GPU, or the platform: a GPU with a large BAR (RTX 5090, Tesla and data-center cards) on a board with Above 4G Decoding or Resizable BAR off, a GPU not seated or powered fully. To be sure, run: sudo dmesg | grep -i -E 'NVRM|BAR'; cat /proc/driver/nvidia/version; lspci -vv -s $(lspci | grep -i nvidia | head -1 | cut -d' ' -f1) | grep -i -E 'region|bar'".into()),
         // A module refused for its key on a machine the report says has Secure
         // Boot off: the kernel enforces signatures itself.
-        "ERR006" if only(ErrorKind::NoNvidiaDriver) && inv.os.secure_boot.as_ref().is_some_and(|f| !f.value) && errs.iter().all(|e| ["key was rejected", "required key not available", "not signed by a key"].iter().any(|w| crate::ingest::clean::has_ci(&e.text, w))) => Some("Observed error: the kernel refused to load the nvidia module for its signature, on a machine the report says has Secure Boot off: this kernel enforces module signatures itself (module.sig_enforce, kernel lockdown, or an immutable distribution such as Talos that signs its modules when the kernel is built), and the module was signed with a key this kernel build does not hold, usually because it was built and signed for another build of the kernel. No driver is loaded. To be sure, run: uname -v; cat /sys/kernel/security/lockdown; sudo dmesg | grep -i -E 'module verification|key'".into()),
+        "ERR006" if only(ErrorKind::NoNvidiaDriver) && inv.os.secure_boot.as_ref().is_some_and(|f| !f.value) && all_say_any(errs, &["key was rejected", "required key not available", "not signed by a key"]) => Some("Observed error: the kernel refused to load the nvidia module for its signature, on a machine the report says has Secure Boot off: this kernel enforces module signatures itself (module.sig_enforce, kernel lockdown, or an immutable distribution such as Talos that signs its modules when the kernel is built), and the module was signed with a key this kernel build does not hold, usually because it was built and signed for another build of the kernel. No driver is loaded. To be sure, run: uname -v; cat /sys/kernel/security/lockdown; sudo dmesg | grep -i -E 'module verification|key'".into()),
         // torch's "Found no NVIDIA driver on your system" is also what a machine
         // without an NVIDIA GPU prints; with no NVIDIA GPU named, both fit.
         "ERR006" if only(ErrorKind::NoNvidiaDriver) && !inv.has_nvidia_hardware() && !driver_in_sight(inv) => Some("Observed error: no NVIDIA driver was found, and the report names no NVIDIA GPU: either the driver is not installed or not loaded, or the machine has no NVIDIA GPU at all (an AMD or Intel GPU, a VM or cloud runtime without one), where a CUDA build of the program cannot run. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)".into()),
