@@ -3116,3 +3116,71 @@ fn an_nccl_error_that_is_no_hang_gets_no_p2p_hint() {
     let (_, f) = explain_text("t", "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1275, invalid usage\n");
     assert!(!f.iter().any(|f| f.code == "HINT011"), "{f:?}");
 }
+
+#[test]
+fn ctranslate2_without_cuda_is_a_cpu_build_and_on_a_mac_the_platform() {
+    let (_, f) = explain("corpus/c66c-ctranslate2-aarch64-no-cuda-build.txt");
+    assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
+    let (_, f) = explain("corpus/c66c-autocaption-m1-ctranslate2-no-cuda.txt");
+    assert!(f.iter().any(|f| f.code == "ERR019"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0, "{f:?}");
+    // CTranslate2's older loader stops at `is not found`.
+    let (_, f) = explain("corpus/c66c-wyoming-faster-whisper-cublas12-cuda118.txt");
+    assert!(f.iter().any(|f| f.code == "ERR026"), "{f:?}");
+}
+
+#[test]
+fn torch_28s_capability_warning_names_the_arch_error() {
+    let (inv, f) = explain("corpus/c67a-torch211-cu128-v100-sm70.txt");
+    assert!(inv
+        .errors
+        .iter()
+        .any(|e| e.kind == ErrorKind::ArchNotCompiled));
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+}
+
+#[test]
+fn an_intel_only_machine_has_no_nvidia_driver_and_an_unticked_box_names_nothing() {
+    let (inv, f) = explain("corpus/c67b-roop-intel-gpu-cuda-provider-error35.txt");
+    // `- [ ] Linux in WSL` is a choice the reporter did not make.
+    assert!(inv.wsl.is_wsl.is_none(), "{:?}", inv.wsl);
+    let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
+    assert!(e.message.contains("Intel"), "{}", e.message);
+    assert!(!categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+}
+
+#[test]
+fn trt_llm_tensor_names_and_an_unknown_module_symbol() {
+    let (_, f) = explain("corpus/c67d-trtllm-backend-gpt-tensor-names-mismatch.txt");
+    assert!(
+        categories(&f).contains(&Category::TensorrtMismatch),
+        "{f:?}"
+    );
+    let (_, f) = explain("corpus/c66f-aosc-kernel59-nvidia-uvm-unknown-symbol.txt");
+    let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
+    assert!(e.message.contains("Unknown symbol"), "{}", e.message);
+}
+
+#[test]
+fn visibility_variables_slurm_exports_name_no_amd_gpu() {
+    let (inv, f) = explain("corpus/c66d-ollama-slurm-sets-rocr-visible-devices.txt");
+    assert!(
+        !inv.pci
+            .iter()
+            .any(|p| p.vendor == gpucompat::inventory::GpuVendor::Amd),
+        "{:?}",
+        inv.pci
+    );
+    assert!(!categories(&f).contains(&Category::AmdRocm), "{f:?}");
+}
+
+#[test]
+fn nvcc_refusing_an_arch_no_gpu_here_has_is_the_builds_target_list() {
+    let (_, f) = explain("corpus/c66b-implicit3d-compute30-cuda111.txt");
+    let e = f.iter().find(|f| f.code == "ERR026").expect("ERR026");
+    assert!(e.message.contains("architecture list"), "{}", e.message);
+    assert_eq!(errors_in(&f, Category::ArchUnsupported), 0, "{f:?}");
+    // With no GPU named, the refusal bounds the toolkit (ARCH007).
+    let (_, f) = explain("corpus/c11a-darknet-cuda11-compute30-unsupported.txt");
+    assert!(f.iter().any(|f| f.code == "ARCH007"), "{f:?}");
+}

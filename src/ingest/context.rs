@@ -19,6 +19,7 @@ regex_fn!(
     |(?P<wsl>microsoft-standard|\bwsl\s?2\b|\bwsl\b|/usr/lib/wsl/|/mnt/[c-e]/|\bwindows\s+subsystem\s+for\s+linux\b|/dev/dxg\b)
     |(?P<win>\b[c-h]:\\[a-z0-9_$ .-]+\\|\bwin_amd64\b|\bwin32\b|\bwindows\s+(?:1[01]|server)\b|^\s*(?:os|platform|operating\s+system)\s*:\s*windows\b|^\s*on\s+windows\b|\bpowershell\b|\.exe\b|\bnvcuda\.dll\b|\bcmd\.exe\b)
     |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}(?:\s?xtx?)?\b|\bamd\s*(?:显卡|顯示卡)|\b(?:an?|my|the|with)\s+amd\s+(?:gpu|card|graphics)s?\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\b[5-9][0-9]{2}0\s?xtx?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|(?:^|[\s\x22'(=:,])amdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b|\bamd\s+(?:gpus?\s+)?support\b|\bsupport\s+(?:for\s+)?amd\s+gpus?\b)
+    |(?P<intel>\bintel\(r\)\s+(?:uhd|hd|iris)\b|\bintel\s+(?:uhd|iris|arc)\b|\biris\s+xe\b|^\s*-?\s*\[[+x]\]\s+intel\s*$)
     |(?P<vgpu>\bvirtualization\s+mode\s*:\s*vgpu\b|\bvgpu\s+(?:profiles?|guest|vms?)\b|\bfractional\s+(?:vgpu|gpu|l4|g4)s?\b)
     |(?P<colab>\bgoogle\s+colab\b|\bcolab\.research\.google\.com\b|\bcolab\s+(?:notebook|runtime|instance)s?\b|\bin\s+colab\b|\bon\s+colab\b|/dist-packages/google/colab/)
     |(?P<jetson>\bjetson\b|\btegra\b|\bl4t\b|\bjetpack\b|\bnvidia-l4t|\bagx\s+orin\b|\borin\s+nano\b|\bxavier\b)
@@ -138,6 +139,8 @@ pub struct Clues {
     wsl: Option<String>,
     win: Option<String>,
     amd: Option<(String, String)>,
+    /// An Intel GPU the report names (integrated graphics, Arc, a GPU checklist's tick).
+    intel: Option<(String, String)>,
     jetson: Option<String>,
     colab: Option<String>,
     vgpu: Option<String>,
@@ -173,6 +176,12 @@ pub struct Clues {
     l4t_image: Option<(u32, String, String)>,
 }
 
+/// A Markdown checklist item left unticked: `- [ ] Mac`, `* [ ] AMD`.
+fn unticked(t: &str) -> bool {
+    t.trim_start_matches(|ch: char| ch.is_whitespace() || ch == '-' || ch == '*')
+        .starts_with("[ ]")
+}
+
 /// Read one cleaned input's clues.
 pub fn scan(doc: &Doc, c: &mut Clues) {
     let re = clue_re();
@@ -202,7 +211,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 c.named_image_cuda = Some((m[1].to_string(), line.src.clone()));
             }
         }
-        if t.len() < 3 || !context {
+        // An issue template's unticked choice (`- [ ] Linux in WSL`) names
+        // nothing about this machine.
+        if t.len() < 3 || !context || unticked(t) {
             continue;
         }
         if c.mac_release.is_none() {
@@ -256,7 +267,18 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                         &t.as_bytes()[a.end()..],
                         [b':' | b'=', b' ' | b']' | b'"', ..] | [b':' | b'=']
                     );
-                if c.amd.is_none() && !nvidia_word(&lower) && !template && !flag && !empty {
+                // `$HIP_VISIBLE_DEVICES` read by a script, or set beside
+                // CUDA_VISIBLE_DEVICES (Slurm exports both on NVIDIA nodes),
+                // names no AMD GPU either.
+                let visibility = a.as_str().eq_ignore_ascii_case("hip_visible_devices")
+                    && (t[..a.start()].ends_with('$') || lower.contains("cuda_visible_devices"));
+                if c.amd.is_none()
+                    && !nvidia_word(&lower)
+                    && !template
+                    && !flag
+                    && !empty
+                    && !visibility
+                {
                     let clue = a.as_str().to_ascii_lowercase();
                     // `an AMD card` names no model; a stack's name (ROCm,
                     // DirectML, ZLUDA) names none either.
@@ -279,6 +301,11 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                         amd_name(t, a.start())
                     };
                     c.amd = Some((name, src.to_string()));
+                }
+            }
+            if let Some(i) = m.name("intel") {
+                if c.intel.is_none() && !nvidia_word(&lower) {
+                    c.intel = Some((i.as_str().trim().to_string(), src.to_string()));
                 }
             }
             if m.name("jetson").is_some() {
@@ -743,6 +770,17 @@ pub fn apply(c: &Clues, b: &mut Builder) {
                 vendor: GpuVendor::Amd,
                 vendor_id: "0x1002".to_string(),
                 name: Some(name.clone()),
+                source: format!("{src} (named in the paste)"),
+                ..Default::default()
+            });
+        }
+    }
+    if let Some((name, src)) = &c.intel {
+        if !inv.pci.iter().any(|p| p.vendor == GpuVendor::Intel) {
+            inv.pci.push(PciDevice {
+                vendor: GpuVendor::Intel,
+                vendor_id: "0x8086".to_string(),
+                name: Some(format!("Intel ({name})")),
                 source: format!("{src} (named in the paste)"),
                 ..Default::default()
             });

@@ -169,6 +169,11 @@ pub static CATALOG: &[Entry] = &[
         "ERROR: The kernel module failed to load, because it was not signed by a key that is trusted by the kernel. Please try installing the driver again, and sign the kernel module when prompted to do so.", secure_boot_on),
     ea("smi-cannot-communicate-typed", "communicate with the driver", &["nvidia-smi"], K::SmiNoDriver, None,
         "`nvidia-smi` cannot communicate with the drivers."),
+    // The kernel refused an NVIDIA module for a symbol it does not export (a
+    // module built for another kernel, or a kernel that stopped exporting it
+    // to proprietary modules): that module is not loaded.
+    ea("nvidia-module-unknown-symbol", "Unknown symbol", &["nvidia"], K::NoNvidiaDriver, None,
+        "[95755.008691] nvidia_uvm: Unknown symbol radix_tree_preloads (err -2)"),
     e("nvidia-docker-uvm", "Could not load UVM kernel module", K::NoNvidiaDriver, None,
         "nvidia-docker | 2016/07/13 23:40:32 Error: Could not load UVM kernel module"),
     ex("modprobe-module-not-found", "not found in directory", &["nvidia"], K::NoNvidiaDriver, None,
@@ -330,6 +335,9 @@ pub static CATALOG: &[Entry] = &[
         "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.", arch_not_compatible),
     ex("torch-gpu-too-old", "which is of cuda capability", &[], K::ArchNotCompiled, None,
         "Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.", gpu_too_old),
+    // torch 2.8 and later: the same check, with the list of CCs the wheel was built for.
+    ex("torch-gpu-cc-not-built", "which is of compute capability (CC)", &[], K::ArchNotCompiled, None,
+        "UserWarning: Found GPU0 Tesla V100-PCIE-32GB which is of compute capability (CC) 7.0.", gpu_too_old),
     ex("torch-gpu-requires-cuda", "which requires CUDA_VERSION >=", &[], K::ArchNotCompiled, None,
         "Found GPU0 NVIDIA GeForce RTX 3090 which requires CUDA_VERSION >= 11000 to", gpu_requires_cuda),
     ex("triton-gpu-too-old", "too old to be supported by the triton GPU compiler", &[], K::TritonGpuTooOld, None,
@@ -666,7 +674,7 @@ pub static CATALOG: &[Entry] = &[
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory", shared_object_missing),
     e("tf-cannot-dlopen", "Cannot dlopen some GPU libraries", K::CudaLibraryMissing, None,
         "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1934] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned above are installed properly if you would like to use GPU."),
-    ex("ctranslate2-library-missing", "is not found or cannot be loaded", &["library lib", "library cublas64_"], K::ExtensionMismatch, None,
+    ex("ctranslate2-library-missing", "is not found", &["library lib", "library cublas64_"], K::ExtensionMismatch, None,
         "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded", so_not_loadable),
     ex("windows-dll-missing", ".dll", &["is not found or cannot be loaded", "could not find module", "could not load", "error loading", "cannot be loaded"], K::CudaLibraryMissing, None,
         "OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\venv\\Lib\\site-packages\\torch\\lib\\cufft64_10.dll\" or one of its dependencies.", dll_missing),
@@ -730,6 +738,10 @@ pub static CATALOG: &[Entry] = &[
         "Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. Note: Current Version: 232, Serialized Engine Version: 236)"),
     e("trt-engine-size-mismatch", "Mismatch between allocated memory size and expected size of serialized engine", K::TrtEngineIncompatible, None,
         "engine.cpp:868: bool nvinfer1::rt::Engine::deserialize(const void*, std::size_t, nvinfer1::IGpuAllocator&, nvinfer1::IPluginFactory*): Assertion `size >= bsize && \"Mismatch between allocated memory size and expected size of serialized engine.\"' failed."),
+    // TensorRT-LLM's runtime checking an engine's inputs against the ones its
+    // own release builds: an engine built by another TensorRT-LLM release.
+    e("trtllm-engine-tensor-names", "Tensor names in engine are not the same as expected", K::TrtEngineIncompatible, None,
+        "RuntimeError: Tensor names in engine are not the same as expected, to use this GenerationSession, you need to use PretrainedModel.prepare_inputs to create TRT Network inputs."),
     e("ort-trt-ep-deserialize", "could not deserialize engine from binary data", K::TrtEngineIncompatible, None,
         "[ONNXRuntimeError] : 1 : FAIL : TensorRT EP could not deserialize engine from binary data"),
     // --- containers -----------------------------------------------------------------------------
@@ -905,6 +917,10 @@ pub static CATALOG: &[Entry] = &[
     // without USE_CUDA has no CUDA device API) and targets its default arch.
     e("tvm-cuda-not-detected", "Unable to detect CUDA version, default to", K::FrameworkCpuBuild, None,
         "[17:27:26] ../src/target/target_kind.cc:163: Warning: Unable to detect CUDA version, default to \"-arch=sm_20\" instead"),
+    // CTranslate2 (faster-whisper, WhisperX) built without CUDA: its macOS and
+    // aarch64 wheels are CPU builds.
+    e("ctranslate2-cpu-build", "CTranslate2 package was not compiled with CUDA support", K::FrameworkCpuBuild, None,
+        "ValueError: This CTranslate2 package was not compiled with CUDA support"),
     e("dgl-cpu-build", "Device API gpu is not enabled", K::FrameworkCpuBuild, None,
         "dgl._ffi.base.DGLError: [21:48:49] /opt/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: Device API gpu is not enabled. Please install the cuda version of dgl."),
     // bitsandbytes before 0.43 had no Windows build: its CUDA setup fails there.
@@ -975,6 +991,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("lightgbm-cpu-build", &["https://github.com/lightgbm-org/LightGBM/blob/master/src/treelearner/cuda_tree_learner.h (without USE_CUDA: 'CUDA Tree Learner was not enabled in this build. Please recompile with CMake option -DUSE_CUDA=1')", "https://github.com/lightgbm-org/LightGBM/issues/6205"]),
     ("lightgbm-recompile-with-gpu", &["https://github.com/lightgbm-org/LightGBM/blob/master/src/treelearner/cuda_tree_learner.h", "https://github.com/lightgbm-org/LightGBM/issues/6205 (the message once read -DUSE_CUDAP=1, a misspelling of -DUSE_CUDA=1)"]),
     ("tvm-cuda-not-detected", &["https://github.com/apache/tvm/blob/main/src/target/target_kind.cc (UpdateCUDAAttrs: DetectDeviceFlag on device 0 fails, 'Unable to detect CUDA version, default to \"-arch=sm_50\" instead')", "https://github.com/apache/tvm/issues/10426"]),
+    ("ctranslate2-cpu-build", &["https://github.com/OpenNMT/CTranslate2/issues/1306 (the AArch64 wheels are CPU builds; CUDA needs a source build)", "https://github.com/fictions-ai/autocaption/issues/3 (an M1 Mac: CPU only)"]),
     ("dgl-cpu-build", &["https://github.com/dmlc/dgl/blob/master/src/runtime/c_runtime_api.cc (DeviceAPIManager: 'Device API gpu is not enabled. Please install the cuda version of dgl.')", "https://github.com/THUDM/GraphMAE/issues/9"]),
     ("smi-segfault-wsl", &["https://github.com/Nevuly/WSL2-Linux-Kernel-Rolling/issues/13", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (nvidia-smi and libcuda under WSL2 come from the Windows driver)"]),
     ("nvcc-no-cxx17", &["https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html (CUDA 11.0: nvcc adds C++17 support)", "https://github.com/deepspeedai/DeepSpeedExamples/issues/911"]),
@@ -982,6 +999,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("nvidia-module-unknown-symbol", &["https://github.com/AOSC-Dev/aosc-os-abbs/issues/2594 (nvidia-uvm and Linux 5.9's GPL-only symbol checks)", "https://github.com/src-d/coreos-nvidia/issues/3 (a prebuilt nvidia.ko needing IPMI modules not loaded)"]),
+    ("trtllm-engine-tensor-names", &["https://github.com/NVIDIA/TensorRT-LLM/blob/main/tensorrt_llm/runtime/generation.py (GenerationSession compares the engine's I/O tensors with the ones this release expects)", "https://github.com/triton-inference-server/tensorrtllm_backend/issues/320 (engine built with another TensorRT-LLM release than the backend runs)"]),
     ("trt-engine-size-mismatch", &["https://github.com/NVIDIA-AI-IOT/torch2trt/issues/371", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("ort-applied-cpu-provider-only", &["https://github.com/deepinsight/insightface/issues/2344", "https://github.com/memoavatar/memo/issues/13", "https://github.com/hacksider/Deep-Live-Cam/issues/37"]),
     ("ort-only-cpu-provider", &["https://github.com/microsoft/onnxruntime/issues/3787", "https://github.com/microsoft/onnxruntime/issues/6183", "https://github.com/pythongosssss/ComfyUI-WD14-Tagger/issues/23"]),
@@ -2111,12 +2130,14 @@ fn ngc_gpu(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     Some(k)
 }
 
-/// `Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.`
+/// `Found GPU0 NVIDIA GeForce GTX 770 which is of cuda capability 3.0.`, and
+/// torch 2.8's `Found GPU0 Tesla V100-PCIE-32GB which is of compute capability
+/// (CC) 7.0.` followed by the CCs the wheel was built for.
 fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
         &R,
-        r"Found GPU([0-9]+) (.+?) which is of cuda capability ([0-9]+)\.([0-9]+)",
+        r"Found GPU([0-9]+) (.+?) which is of (?:cuda capability|compute capability \(CC\)) ([0-9]+)\.([0-9]+)",
     );
     let m = r.captures(c.line)?;
     let idx: u32 = m[1].parse().ok()?;
@@ -2146,6 +2167,12 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         let hi = hi.split(')').next()?;
         hi.parse::<ComputeCapability>().ok()
     });
+    // torch 2.8's list: `- 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}`.
+    // A GPU inside a listed range (and not excepted) runs that build's kernels;
+    // torch warns only when none covers it, so a covered CC is a misread.
+    if (1..16).map(|k| c.ahead(k)).any(|t| cc_range_covers(t, cc)) {
+        return None;
+    }
     if let Some(hi) = range.filter(|hi| hi.major == cc.major && cc.minor > hi.minor) {
         b.notes.push(crate::inventory::Note {
             subject: "compute capability".into(),
@@ -2157,6 +2184,28 @@ fn gpu_too_old(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
         return None;
     }
     Some(K::ArchNotCompiled)
+}
+
+/// One line of torch's built-for list, `- 8.0 which supports hardware CC
+/// >=8.0,<9.0 except {8.7}`: whether it covers `cc`.
+fn cc_range_covers(t: &str, cc: ComputeCapability) -> bool {
+    let Some((_, rest)) = t.split_once("supports hardware CC >=") else {
+        return false;
+    };
+    let (lo, rest) = rest.split_once(",<").unwrap_or((rest, ""));
+    let hi = rest.split_whitespace().next().unwrap_or("");
+    let (Ok(lo), Ok(hi)) = (
+        lo.parse::<ComputeCapability>(),
+        hi.parse::<ComputeCapability>(),
+    ) else {
+        return false;
+    };
+    let excepted = rest.split_once("except").is_some_and(|(_, e)| {
+        e.split(|ch: char| !ch.is_ascii_digit() && ch != '.')
+            .filter_map(|v| v.parse::<ComputeCapability>().ok())
+            .any(|v| v == cc)
+    });
+    lo <= cc && cc < hi && !excepted
 }
 
 /// inductor's Triton check: `Found NVIDIA GeForce GTX 1080 which is too old to be
@@ -3030,7 +3079,8 @@ fn mark_kubernetes(c: &Ctx, b: &mut Builder, note: &str) {
 }
 
 /// CTranslate2's loader (`Library libcublas.so.12 is not found or cannot be
-/// loaded`): a prebuilt library asking for the CUDA major it was built for.
+/// loaded`, older releases stop at `is not found`): a prebuilt library asking
+/// for the CUDA major it was built for.
 /// The `.dll` form is the Windows entry's.
 /// CTranslate2 loads the cuBLAS of the CUDA major it was built for: the
 /// Linux library, or on Windows its cublas64_NN.dll.
@@ -3042,7 +3092,7 @@ fn so_not_loadable(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind>
 /// CTranslate2's own wording of a cuBLAS DLL it could not load, which
 /// ctranslate2-library-missing claims and windows-dll-missing leaves to it.
 fn ctranslate2_cublas_dll(lower: &str) -> bool {
-    lower.contains("library cublas64_") && lower.contains("is not found or cannot be loaded")
+    lower.contains("library cublas64_") && lower.contains("is not found")
 }
 
 /// Settings an input mentions anywhere, for messages whose meaning depends on them.
@@ -4077,6 +4127,23 @@ If you want to use the NVIDIA GeForce RTX 5090 GPU with PyTorch, please check th
             g.compute_capability.as_ref().unwrap().value,
             ComputeCapability::new(3, 0)
         );
+    }
+
+    /// torch 2.8's form names the CCs its wheel covers: a GPU outside them is
+    /// an arch error, one inside a listed range (not excepted) is no error.
+    #[test]
+    fn gpu_cc_not_built_message() {
+        let v100 = "UserWarning: Found GPU0 Tesla V100-PCIE-32GB which is of compute capability (CC) 7.0.\nThe following list shows the CCs this version of PyTorch was built for and the hardware CCs it supports:\n- 7.5 which supports hardware CC >=7.5,<8.0\n- 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}\n";
+        let inv = run(v100);
+        assert_eq!(
+            inv.gpus[0].compute_capability.as_ref().unwrap().value,
+            ComputeCapability::new(7, 0)
+        );
+        assert_eq!(inv.errors[0].kind, K::ArchNotCompiled);
+        let covered = v100.replace("(CC) 7.0", "(CC) 8.6");
+        assert!(run(&covered).errors.is_empty());
+        let excepted = v100.replace("(CC) 7.0", "(CC) 8.7");
+        assert_eq!(run(&excepted).errors[0].kind, K::ArchNotCompiled);
     }
 
     #[test]

@@ -298,6 +298,8 @@ const WORDS: &[(Gate, &[&str])] = &[
             "cugraph",
             "rapids",
             "rapidsai",
+            "intel",
+            "iris",
             "slurm",
             "slurmstepd",
             "salloc",

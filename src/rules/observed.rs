@@ -504,6 +504,34 @@ fn amd_only(inv: &Inventory) -> bool {
     facts::has_amd_gpu(inv) && !inv.has_nvidia_hardware()
 }
 
+/// A compiler's refusal of an architecture (`nvcc fatal : Unsupported gpu
+/// architecture 'compute_30'`) where every GPU's compute capability is known
+/// and none is that architecture: the build's target list names one this
+/// machine does not need.
+pub(crate) fn stale_arch_target(
+    e: &ObservedError,
+    gpus: impl Iterator<Item = Option<crate::version::ComputeCapability>>,
+) -> bool {
+    let Some(refused) = super::arch::named_sm(&e.text).filter(|_| super::arch::compiler_refused(e))
+    else {
+        return false;
+    };
+    let ccs: Vec<_> = gpus.collect();
+    !ccs.is_empty()
+        && ccs
+            .iter()
+            .all(|c| c.is_some_and(|c| c.plain() != refused.plain()))
+}
+
+/// The report names an Intel GPU and no NVIDIA or AMD one, and no NVIDIA
+/// driver version.
+fn intel_only(inv: &Inventory) -> bool {
+    inv.pci.iter().any(|p| p.vendor == GpuVendor::Intel)
+        && !inv.has_nvidia_hardware()
+        && !facts::has_amd_gpu(inv)
+        && !driver_in_sight(inv)
+}
+
 /// A GPU the report shows in Windows' TCC driver model.
 fn tcc(inv: &Inventory) -> bool {
     use crate::inventory::DriverModel;
@@ -564,11 +592,37 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if colab_no_driver && flag(&inv.setting.colab) == Some(true) && !inv.has_nvidia_hardware() {
         return Some("ERR066");
     }
-    if cuda && facts::is_macos(inv) && !facts::macos_with_nvidia_cuda(inv) {
+    // A framework's CPU build asked for CUDA is the platform's answer on a
+    // Mac or an AMD machine, where no CUDA build would run either.
+    let platform = cuda || k == ErrorKind::FrameworkCpuBuild;
+    if platform && facts::is_macos(inv) && !facts::macos_with_nvidia_cuda(inv) {
         return Some("ERR019");
     }
-    if cuda && amd_only(inv) {
+    if platform && amd_only(inv) {
         return Some("ERR020");
+    }
+    // nvcc refused an architecture that no GPU of the report is.
+    if k == ErrorKind::ArchNotCompiled
+        && stale_arch_target(
+            e,
+            inv.gpus
+                .iter()
+                .map(|g| g.compute_capability.as_ref().map(|c| c.value)),
+        )
+    {
+        return Some("ERR026");
+    }
+    // No NVIDIA driver answering on a machine whose only GPU named is Intel's.
+    if intel_only(inv)
+        && matches!(
+            k,
+            ErrorKind::InsufficientDriver
+                | ErrorKind::NoNvidiaDriver
+                | ErrorKind::NoDevice
+                | ErrorKind::LibcudaMissing
+        )
+    {
+        return Some("ERR006");
     }
     // A CUDA extension that fails next to a CPU-only torch: the torch is what is wrong.
     if k == ErrorKind::ExtensionMismatch && cpu_torch(inv) {
@@ -1198,7 +1252,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         ),
         // CTranslate2 (faster-whisper, WhisperX) asks for the cuBLAS of the
         // CUDA major it was built for.
-        "ERR026" if say("is not found or cannot be loaded") && say("cublas") => explained(
+        "ERR026" if all(&|e| e.kind == ErrorKind::ArchNotCompiled) => explained(
+            "Observed error: the CUDA compiler refused an architecture the build asked for, and the report's GPU is of another one: the architecture list in the build's own files (a Makefile's -gencode or -arch, CMake's CUDA_ARCHITECTURES, setup.py's or TORCH_CUDA_ARCH_LIST) names one this toolkit no longer (or not yet) targets, which this machine does not need. The GPU and the toolkit are fine for each other. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; grep -rn -E 'compute_|sm_|CUDA_ARCHITECTURES|ARCH_LIST' Makefile CMakeLists.txt setup.py",
+            "remove the refused architecture from the build's list (or set TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES to the GPU's own, e.g. 8.6 / 86 for an RTX 3090) and build again",
+        ),
+        "ERR026" if say("is not found") && say("cublas") => explained(
             "Observed error: CTranslate2 (what faster-whisper and WhisperX run on) could not load the cuBLAS of the CUDA major it was built for, the major in the library's name (cublas64_12.dll, libcublas.so.11): its wheel brings no CUDA libraries, and the CUDA installed for it is of another major or not on the loader path. To be sure, run: pip show ctranslate2; pip list | grep -i nvidia; nvcc --version",
             "install the cuBLAS and cuDNN of the CUDA major in the library's name (the nvidia-cublas-cuNN and nvidia-cudnn-cuNN wheels, or that CUDA toolkit with its bin/lib folder on PATH or LD_LIBRARY_PATH), or install the ctranslate2 release built for the CUDA you have",
         ),
@@ -1396,6 +1454,8 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         "ERR006" if only(ErrorKind::NoNvidiaDriver) && inv.os.secure_boot.as_ref().is_some_and(|f| !f.value) && all_say_any(errs, &["key was rejected", "required key not available", "not signed by a key"]) => Some("Observed error: the kernel refused to load the nvidia module for its signature, on a machine the report says has Secure Boot off: this kernel enforces module signatures itself (module.sig_enforce, kernel lockdown, or an immutable distribution such as Talos that signs its modules when the kernel is built), and the module was signed with a key this kernel build does not hold, usually because it was built and signed for another build of the kernel. No driver is loaded. To be sure, run: uname -v; cat /sys/kernel/security/lockdown; sudo dmesg | grep -i -E 'module verification|key'".into()),
         // torch's "Found no NVIDIA driver on your system" is also what a machine
         // without an NVIDIA GPU prints; with no NVIDIA GPU named, both fit.
+        "ERR006" if only(ErrorKind::NoNvidiaDriver) && all_say(errs, "Unknown symbol") => Some("Observed error: the kernel refused to load an NVIDIA kernel module ('Unknown symbol'): the module calls a kernel symbol this kernel does not export to it, because the module was built for another kernel, or the kernel is newer than the driver release supports (new kernels stop exporting some symbols to proprietary modules, which nvidia_uvm then fails on). Without the module (nvidia, or nvidia_uvm for CUDA) no CUDA program finds a driver. To be sure, run: uname -r; cat /proc/driver/nvidia/version; sudo dmesg | grep -i -E 'nvidia|symbol'; dkms status".into()),
+        "ERR006" if intel_only(inv) => Some("Observed error: the CUDA program found no NVIDIA driver on a machine whose only GPU the report names is Intel's (integrated graphics or Arc). CUDA runs only on NVIDIA GPUs: with no NVIDIA driver at all the CUDA runtime reports 'no driver' or, misleadingly, 'driver version is insufficient' (error 35); no driver update helps. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)".into()),
         "ERR006" if only(ErrorKind::NoNvidiaDriver) && !inv.has_nvidia_hardware() && !driver_in_sight(inv) => Some("Observed error: no NVIDIA driver was found, and the report names no NVIDIA GPU: either the driver is not installed or not loaded, or the machine has no NVIDIA GPU at all (an AMD or Intel GPU, a VM or cloud runtime without one), where a CUDA build of the program cannot run. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)".into()),
         // CUDA found no device, and nothing says why: a missing driver is one
         // cause among several that give the same error.
