@@ -3184,3 +3184,53 @@ fn nvcc_refusing_an_arch_no_gpu_here_has_is_the_builds_target_list() {
     let (_, f) = explain("corpus/c11a-darknet-cuda11-compute30-unsupported.txt");
     assert!(f.iter().any(|f| f.code == "ARCH007"), "{f:?}");
 }
+
+#[test]
+fn cudnn_refusing_the_gpu_and_bf16_on_a_t4_are_arch_errors() {
+    let (_, f) = explain("corpus/c68b-torch7-waifu2x-cudnn-arch-mismatch.txt");
+    let e = f.iter().find(|f| f.code == "ERR004").expect("ERR004");
+    assert!(
+        e.message.contains("cuDNN refused this GPU"),
+        "{}",
+        e.message
+    );
+    assert!(!categories(&f).contains(&Category::CudnnMismatch), "{f:?}");
+    let (_, f) = explain("corpus/c68c-kohya-accelerate-bf16-colab.txt");
+    let e = f.iter().find(|f| f.code == "ERR004").expect("ERR004");
+    assert!(
+        e.fix
+            .as_ref()
+            .unwrap()
+            .note
+            .as_ref()
+            .unwrap()
+            .contains("fp16"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn bitsandbytes_setup_off_windows_is_its_binary_not_the_platform() {
+    let (_, f) = explain("corpus/c68c-firefly-bnb039-cuda110-setup.txt");
+    assert!(f.iter().any(|f| f.code == "ERR026"), "{f:?}");
+    let (_, f) = explain("corpus/c38a-bitsandbytes-2023-native-windows-unsupported.txt");
+    assert!(!f.iter().any(|f| f.code == "ERR026"), "{f:?}");
+}
+
+#[test]
+fn a_rocm_torch_opening_cuda_0_names_an_amd_gpu() {
+    let (inv, f) = explain("corpus/c68a-fooocus-rx6700xt-upscale-hang-rocm.txt");
+    assert!(inv.gpus.is_empty(), "{:?}", inv.gpus);
+    assert!(inv
+        .pci
+        .iter()
+        .any(|p| p.vendor == gpucompat::inventory::GpuVendor::Amd));
+    assert!(categories(&f).contains(&Category::AmdRocm), "{f:?}");
+}
+
+#[test]
+fn a_jetpack_named_for_an_image_is_not_the_hosts() {
+    let (_, f) = explain("corpus/c68d-xavier-jp5-container-on-jp4-host.txt");
+    let e = f.iter().find(|f| f.code == "CTR005").expect("CTR005");
+    assert!(e.message.contains("host runs L4T R32"), "{}", e.message);
+}

@@ -522,7 +522,21 @@ fn l4t_releases(t: &str, src: &str, c: &mut Clues) {
         }
     }
     if c.l4t_host.is_none() {
-        if let Some(m) = l4t_host_re().captures(t) {
+        // `JetPack 5 images on a JetPack 4 host`: a release named for an
+        // image or container is not the host's.
+        let for_image = |end: usize| {
+            let after = t[end..].to_ascii_lowercase();
+            let after = after.trim_start_matches(|ch: char| {
+                ch == '.' || ch == '*' || ch == 'x' || ch.is_ascii_digit()
+            });
+            ["image", "container", "docker"]
+                .iter()
+                .any(|w| after.trim_start().starts_with(w))
+        };
+        let host = l4t_host_re()
+            .captures_iter(t)
+            .find(|m| m.get(0).is_some_and(|g| !for_image(g.end())));
+        if let Some(m) = host {
             let major = match (m.get(1).or(m.get(2)), m.get(3)) {
                 (Some(r), _) => r.as_str().parse().ok(),
                 (None, Some(j)) => j.as_str().parse().ok().and_then(jetpack_l4t),

@@ -350,6 +350,10 @@ pub static CATALOG: &[Entry] = &[
     // version predates.
     ea("llvm-ptx-version-too-old-for-sm", "does not support target 'sm_", &["ptx version"], K::ArchNotCompiled, None,
         "LLVM ERROR: PTX version 8.5 does not support target 'sm_120' (or 'sm_120a'). Minimum required PTX version is 8.7"),
+    // accelerate refuses bf16 when torch reports no bf16 support: a GPU
+    // below Ampere (compute capability 8.0), or a torch older than 1.10.
+    e("accelerate-bf16-unsupported", "bf16 mixed precision requires PyTorch >= 1.10 and a supported device", K::ArchNotCompiled, None,
+        "ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device."),
     // vLLM refuses bfloat16 below compute capability 8.0.
     e("vllm-bf16-needs-cc80", "Bfloat16 is only supported on GPUs with compute capability", K::ArchNotCompiled, None,
         "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla V100-SXM2-32GB GPU has compute capability 7.0. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half."),
@@ -624,6 +628,9 @@ pub static CATALOG: &[Entry] = &[
     // --- cuDNN ------------------------------------------------------------------------------------
     // cuDNN 9's sub-libraries (libcudnn_ops, _cnn, _engines_*) loaded from
     // two installs of different versions.
+    // cuDNN refusing the GPU itself: a compute capability its release does not support.
+    e("cudnn-arch-mismatch", "CUDNN_STATUS_ARCH_MISMATCH", K::ArchNotCompiled, None,
+        "/home/me/torch/install/share/lua/5.1/cudnn/init.lua:145: Error in CuDNN: CUDNN_STATUS_ARCH_MISMATCH"),
     e("cudnn-sublibrary-version-mismatch", "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", K::CudnnVersionMismatch, None,
         "RuntimeError: cuDNN error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"),
     // cuDNN 8.3+ on Windows loads zlib's zlibwapi.dll, which it does not ship.
@@ -924,6 +931,9 @@ pub static CATALOG: &[Entry] = &[
     e("dgl-cpu-build", "Device API gpu is not enabled", K::FrameworkCpuBuild, None,
         "dgl._ffi.base.DGLError: [21:48:49] /opt/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: Device API gpu is not enabled. Please install the cuda version of dgl."),
     // bitsandbytes before 0.43 had no Windows build: its CUDA setup fails there.
+    // Elsewhere: bitsandbytes found no CUDA runtime it has a binary for.
+    ex("bnb-cuda-setup-failed", "CUDA Setup failed despite GPU being available", &[], K::ExtensionMismatch, None,
+        "RuntimeError: CUDA Setup failed despite GPU being available. Please run the following command to get more information:", not_windows),
     ex("bnb-cuda-setup-failed-windows", "CUDA Setup failed despite GPU being available", &[], K::PlatformUnsupported, None,
         "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python38\\lib\\site-packages\\bitsandbytes\\cextension.py:20\nRuntimeError: CUDA Setup failed despite GPU being available. Please run the following command to get more information:", windows_only),
     // Standard modules only Unix builds of Python have: a Unix-only package imported on Windows.
@@ -999,6 +1009,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("cudnn-arch-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_ARCH_MISMATCH: the function requires a feature absent from the current GPU device)", "https://github.com/nagadomi/waifu2x/issues/176 (a GPU below cuDNN's minimum compute capability)"]),
     ("nvidia-module-unknown-symbol", &["https://github.com/AOSC-Dev/aosc-os-abbs/issues/2594 (nvidia-uvm and Linux 5.9's GPL-only symbol checks)", "https://github.com/src-d/coreos-nvidia/issues/3 (a prebuilt nvidia.ko needing IPMI modules not loaded)"]),
     ("trtllm-engine-tensor-names", &["https://github.com/NVIDIA/TensorRT-LLM/blob/main/tensorrt_llm/runtime/generation.py (GenerationSession compares the engine's I/O tensors with the ones this release expects)", "https://github.com/triton-inference-server/tensorrtllm_backend/issues/320 (engine built with another TensorRT-LLM release than the backend runs)"]),
     ("trt-engine-size-mismatch", &["https://github.com/NVIDIA-AI-IOT/torch2trt/issues/371", "https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
@@ -1102,6 +1113,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("podman-cdi-device-not-a-path", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (CDI device names in podman's --device need Podman 4.1.0 or later)", "https://github.com/podman-container-tools/podman/issues/20257"]),
     ("flash-attn-needs-newer-nvcc", &["https://github.com/Dao-AILab/flash-attention/blob/main/setup.py (the bare_metal_version of nvcc is checked)", "https://github.com/Dao-AILab/flash-attention/blob/main/hopper/setup.py ('FlashAttention-3 is only supported on CUDA 12.3 and above')"]),
     ("rust-cuda-no-binary-for-gpu", &["https://docs.rs/rustacuda/latest/rustacuda/error/enum.CudaError.html (NoBinaryForGpu: CUDA_ERROR_NO_BINARY_FOR_GPU)", "https://github.com/filecoin-project/rust-gpu-tools"]),
+    ("bnb-cuda-setup-failed", &["https://github.com/yangjianxin1/Firefly/issues/26 (bitsandbytes 0.39 found no libcudart of a CUDA it ships a binary for; built from source for CUDA 11.0)"]),
+    ("accelerate-bf16-unsupported", &["https://github.com/Linaqruf/kohya-trainer/issues/246 (bf16 on Colab's T4: use fp16)", "https://github.com/huggingface/accelerate/blob/main/src/accelerate/accelerator.py (mixed_precision='bf16' needs torch's bf16 support on the device)"]),
     ("vllm-bf16-needs-cc80", &["https://github.com/vllm-project/vllm/blob/6ae52299e0b5dc74b480709e4a08d93c8cb13916/vllm/worker/worker.py (_check_if_gpu_supports_dtype: bfloat16 needs compute capability 8.0)"]),
     ("torch-nccl-not-built-windows", &["https://pytorch.org/docs/stable/distributed.html (NCCL is built and included on Linux with CUDA; Windows has Gloo)", "https://github.com/kohya-ss/sd-scripts/issues/317"]),
     ("cdi-spec-lists-missing-driver-file", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (generate a new CDI specification after the driver changes)", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/450"]),
@@ -3277,6 +3290,10 @@ fn wsl_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
 /// a Python-version or index problem this entry does not claim.
 fn windows_only(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (mentions(c) & WINDOWS != 0).then_some(k)
+}
+
+fn not_windows(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    (mentions(c) & WINDOWS == 0).then_some(k)
 }
 
 /// The report is from an aarch64 machine (Jetson, Grace, DGX Spark, ARM64 Linux).

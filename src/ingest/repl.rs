@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use super::clean::has;
 use super::gate::Gate;
 use super::{gpu_mut, put, put_opt, Builder, Doc};
-use crate::inventory::Fact;
+use crate::inventory::{Fact, GpuVendor, PciDevice};
 use crate::version::{parse_arch_list, ComputeCapability, CudaVersion};
 
 /// Expressions whose printed value is a fact.
@@ -193,6 +193,23 @@ fn device_line(b: &mut Builder, rest: &str, src: &str) {
     };
     let name = named.rsplit_once(" : ").map_or(named, |(n, _)| n).trim();
     if name.is_empty() || name.len() > 80 {
+        return;
+    }
+    // torch's ROCm build opens an AMD GPU as `cuda:0` too: that is no NVIDIA GPU.
+    let lower = name.to_ascii_lowercase();
+    if ["amd ", "radeon", "instinct"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        if !b.inv.pci.iter().any(|p| p.vendor == GpuVendor::Amd) {
+            b.inv.pci.push(PciDevice {
+                vendor: GpuVendor::Amd,
+                vendor_id: "0x1002".to_string(),
+                name: Some(name.to_string()),
+                source: src.to_string(),
+                ..Default::default()
+            });
+        }
         return;
     }
     let g = b.gpu(index);

@@ -33,7 +33,7 @@ pub(super) const TOPICS: &[(Topic, &[&str])] = &[
     (Topic::EnvVar, &["cuda_visible_devices", "ld_library_path"]),
     (
         Topic::Gpu,
-        &["gpu", "gpus", "cuda", "nvidia", "nvcc", "rocm"],
+        &["gpu", "gpus", "cuda", "nvidia", "nvcc", "rocm", "radeon"],
     ),
     (
         Topic::Collective,

@@ -1252,6 +1252,18 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         ),
         // CTranslate2 (faster-whisper, WhisperX) asks for the cuBLAS of the
         // CUDA major it was built for.
+        "ERR004" if say("bf16 mixed precision requires") => explained(
+            "Observed error: bf16 (bfloat16) mixed precision was asked for, and torch reports no bf16 support on this device: GPUs below compute capability 8.0 (Ampere: before the A100 and the RTX 30 series, e.g. the T4, V100 and RTX 20 series) have no bf16 arithmetic, or the torch is older than 1.10. The GPU stack itself is fine. To be sure, run: python -c \"import torch; print(torch.__version__, torch.cuda.get_device_capability(), torch.cuda.is_bf16_supported())\"",
+            "use fp16 (mixed_precision='fp16', and save precision fp16 or float) on this GPU, or a GPU of compute capability 8.0 or newer for bf16",
+        ),
+        "ERR004" if say("CUDNN_STATUS_ARCH_MISMATCH") => explained(
+            "Observed error: cuDNN refused this GPU (CUDNN_STATUS_ARCH_MISMATCH): its compute capability is not among those the installed cuDNN release supports (each release's support matrix lists them; `gpucompat db package cudnn` shows the ones known). The GPU can still run CUDA code without cuDNN. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv (older drivers: the GPU's entry in NVIDIA's compute capability table)",
+            "run without cuDNN (the framework's non-cuDNN path, e.g. torch.backends.cudnn.enabled = False), install a cuDNN release that still supports this GPU's compute capability, or use a newer GPU",
+        ),
+        "ERR026" if say("CUDA Setup failed despite GPU being available") => explained(
+            "Observed error: bitsandbytes could not set up its CUDA library although a GPU is there: this release picks its prebuilt binary (libbitsandbytes_cudaXYZ.so) by the CUDA runtime (libcudart) it finds on the loader path, and it found none, or one of a CUDA it ships no binary for. To be sure, run: python -m bitsandbytes; ldconfig -p | grep libcudart; echo $LD_LIBRARY_PATH",
+            "upgrade bitsandbytes (newer releases choose their binary from torch's CUDA version instead of searching for libcudart), or put the CUDA runtime's lib folder on LD_LIBRARY_PATH (BNB_CUDA_VERSION picks the binary), or build bitsandbytes from source for the installed CUDA",
+        ),
         "ERR026" if all(&|e| e.kind == ErrorKind::ArchNotCompiled) => explained(
             "Observed error: the CUDA compiler refused an architecture the build asked for, and the report's GPU is of another one: the architecture list in the build's own files (a Makefile's -gencode or -arch, CMake's CUDA_ARCHITECTURES, setup.py's or TORCH_CUDA_ARCH_LIST) names one this toolkit no longer (or not yet) targets, which this machine does not need. The GPU and the toolkit are fine for each other. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; grep -rn -E 'compute_|sm_|CUDA_ARCHITECTURES|ARCH_LIST' Makefile CMakeLists.txt setup.py",
             "remove the refused architecture from the build's list (or set TORCH_CUDA_ARCH_LIST / CMAKE_CUDA_ARCHITECTURES to the GPU's own, e.g. 8.6 / 86 for an RTX 3090) and build again",
