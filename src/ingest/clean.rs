@@ -40,7 +40,7 @@ pub struct Doc {
     pub catalog: Vec<(u32, u16)>,
     /// Settings the whole input mentions (see `errors::mentions`), computed
     /// once on first use.
-    pub mentions: std::cell::OnceCell<u16>,
+    pub mentions: std::sync::OnceLock<u16>,
 }
 
 impl Doc {
@@ -71,7 +71,7 @@ pub fn clean(label: &str, text: &str) -> Doc {
         lines: Vec::new(),
         truncated_lines: 0,
         catalog: Vec::new(),
-        mentions: std::cell::OnceCell::new(),
+        mentions: std::sync::OnceLock::new(),
     };
     let mut entries: Vec<u16> = Vec::new();
     let raws: Vec<&str> = text.split('\n').map(visible).collect();

@@ -468,6 +468,15 @@ fn across(prev: &str, t: &str, src: &str, c: &mut Clues) {
     let tail = super::clean::ceil_boundary(prev, prev.len().saturating_sub(SPAN));
     let head = super::clean::floor_boundary(t, SPAN);
     let cut = prev.len() - tail;
+    // A clue that spans the cut has a clue word next to it: the large
+    // pattern runs only where one is.
+    let near = |s: &str| {
+        super::gate::scan_line(s, &mut Vec::new()) & super::gate::Gate::Context as u16 != 0
+    };
+    let edge = super::clean::ceil_boundary(prev, prev.len().saturating_sub(24));
+    if !near(&prev[edge..]) && !near(&t[..super::clean::floor_boundary(t, 24)]) {
+        return;
+    }
     let joint = format!("{} {}", &prev[tail..], t[..head].trim_start());
     for m in clue_re().captures_iter(&joint) {
         for (name, slot) in [

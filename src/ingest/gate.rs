@@ -39,6 +39,9 @@ pub enum Gate {
     /// A word of a statement that a change fixed something (see
     /// `errors::fixed_in_the_report`).
     Fixed = 1 << 14,
+    /// A word of ownership (`I have a 3060`, `my 4090`), for GPUs typed bare
+    /// in prose (see [`super::prose`]).
+    Owned = 1 << 15,
 }
 
 /// Words (lowercase letters only) that can make a line matter to a parser.
@@ -205,6 +208,7 @@ const WORDS: &[(Gate, &[&str])] = &[
         ],
     ),
     (Gate::Env, &["environ", "export", "set", "env", "echo", "e"]),
+    (Gate::Owned, &["have", "my", "with", "using", "own"]),
     (
         Gate::Fixed,
         &["worked", "fixed", "solved", "resolved", "rid"],

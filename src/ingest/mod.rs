@@ -116,8 +116,28 @@ fn ingest_texts(inputs: &[(&str, &str)]) -> Inventory {
     for &(name, text) in inputs {
         let label = if inputs.len() == 1 { "input" } else { name };
         let doc = clean(label, text);
-        parse_doc(&doc, &mut b);
-        context::scan(&doc, &mut clues);
+        if text.len() >= PREWARM_AT {
+            // The context scan reads only the cleaned lines: on a large paste
+            // it runs on a second core beside the parsers.
+            let scanned = std::thread::scope(|s| {
+                let scan = std::thread::Builder::new()
+                    .name("gpucompat-context".into())
+                    .spawn_scoped(s, || context::scan(&doc, &mut clues));
+                parse_doc(&doc, &mut b);
+                match scan.map(|h| h.join()) {
+                    Ok(Ok(())) => true,
+                    Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                    Err(_) => false,
+                }
+            });
+            if !scanned {
+                // No thread to be had: scan here (the clues were not touched).
+                context::scan(&doc, &mut clues);
+            }
+        } else {
+            parse_doc(&doc, &mut b);
+            context::scan(&doc, &mut clues);
+        }
     }
     context::apply(&clues, &mut b);
     b.finish()

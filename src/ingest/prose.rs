@@ -749,6 +749,10 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
         if whole.len() < 6 || whole.len() > 2000 {
             continue;
         }
+        if whole.len() <= 200 {
+            statement(line, whole, b);
+            continue;
+        }
         for t in sentences(whole) {
             statement(line, t, b);
         }
@@ -859,10 +863,7 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     }
     if !line.gate(super::gate::Gate::Prose) {
         // `I have a 3060`: a number is no gate word, so the owner's words stand in.
-        let owned = ["have", "my ", "My ", "with ", "using ", "own "]
-            .iter()
-            .any(|w| t.contains(w));
-        if owned && t.bytes().any(|c| c.is_ascii_digit()) {
+        if line.gate(super::gate::Gate::Owned) && t.bytes().any(|c| c.is_ascii_digit()) {
             bare_gpu(t, &format!("{} {PROSE}", line.src), b);
         }
         return;
