@@ -47,6 +47,17 @@ fn categories(f: &[Finding]) -> BTreeSet<Category> {
     f.iter().map(|f| f.category).collect()
 }
 
+/// The finding of this rule; the test fails when the rule did not fire.
+fn finding<'a>(f: &'a [Finding], code: &str) -> &'a Finding {
+    f.iter()
+        .find(|x| x.code == code)
+        .unwrap_or_else(|| panic!("{code} did not fire: {f:?}"))
+}
+
+fn fires(f: &[Finding], code: &str) -> bool {
+    f.iter().any(|x| x.code == code)
+}
+
 fn errors_in(f: &[Finding], c: Category) -> usize {
     f.iter()
         .filter(|f| f.category == c && f.severity == Severity::Error)
@@ -164,7 +175,7 @@ fn codes(f: &[Finding]) -> BTreeSet<&str> {
 #[test]
 fn the_title_s_wsl_makes_a_libcuda_dlopen_failure_a_loader_path_fix() {
     let (_, f) = explain("corpus/c1-bnb-wsl-libcuda-so-cannot-open.txt");
-    let w = f.iter().find(|f| f.code == "PLAT008").expect("PLAT008");
+    let w = finding(&f, "PLAT008");
     assert!(w.message.contains("/usr/lib/wsl/lib"), "{}", w.message);
     assert_eq!(errors_in(&f, Category::NoDriver), 0);
     // A Linux driver package inside WSL is named as the shadowing driver.
@@ -220,7 +231,7 @@ fn insufficient_driver_from_a_driver_that_suffices_is_not_an_old_driver() {
     // never reached the driver (here: a container without NVIDIA_VISIBLE_DEVICES);
     // the warning names both, and neither is claimed at error.
     let (_, f) = explain("corpus/c3-faster-whisper-unraid-p40-missing-visible-devices.txt");
-    let e = f.iter().find(|f| f.code == "ERR002").expect("ERR002");
+    let e = finding(&f, "ERR002");
     assert!(
         e.message.contains("a container without GPU access"),
         "{}",
@@ -308,7 +319,7 @@ fn a_cudnn_package_built_for_another_cuda_is_the_cudnn_not_a_second_cuda() {
     let (inv, f) = explain(rel);
     let l = &inv.libraries.cudnn[0];
     assert_eq!(l.cuda_major(), Some(12));
-    let lib = f.iter().find(|f| f.code == "LIB009").expect("LIB009");
+    let lib = finding(&f, "LIB009");
     assert_eq!(
         lib.severity,
         Severity::Error,
@@ -329,7 +340,7 @@ fn a_typed_install_from_the_cuda_index_on_an_amd_card_is_rocm() {
 fn a_tensorflow_template_names_the_cudnn_its_release_was_not_built_for() {
     // tensorflow #44040: TF 2.3.1 (built with cuDNN 7) beside a typed cuDNN 8.0.4.
     let (_, f) = explain("corpus/c6-tf-231-cudnn804-wants-libcudnn7.txt");
-    let lib = f.iter().find(|f| f.code == "LIB001").expect("LIB001");
+    let lib = finding(&f, "LIB001");
     assert_eq!(lib.category, Category::CudnnMismatch);
     // No nvidia-cudnn-cu10 wheel exists: the fix says where cuDNN 7 comes from.
     let fix = lib.fix.as_ref().expect("a fix");
@@ -345,7 +356,7 @@ fn a_linux_driver_installed_inside_wsl_in_prose_is_wsl() {
     let (inv, f) = explain("corpus/c6-wsl-linux-gpu-driver-installed-by-mistake.txt");
     let p = inv.setting.linux_driver_package.expect("a Linux driver");
     assert!(p.source.ends_with("(prose)"), "{p:?}");
-    let w = f.iter().find(|f| f.code == "PLAT002").expect("PLAT002");
+    let w = finding(&f, "PLAT002");
     assert!(w.message.contains("the report says"), "{}", w.message);
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
 }
@@ -367,7 +378,7 @@ fn whisper_on_the_cpu_beside_a_geforce_card_is_a_cpu_only_torch() {
         inv.gpus[0].name.as_ref().unwrap().value,
         "NVIDIA GeForce RTX 3060"
     );
-    let w = f.iter().find(|f| f.code == "ERR041").expect("ERR041");
+    let w = finding(&f, "ERR041");
     assert_eq!(w.category, Category::CpuOnlyWheel);
     assert_eq!(w.severity, Severity::Warning);
     assert!(w.evidence.iter().any(|e| e.fact == "NVIDIA GPU"), "{w:?}");
@@ -386,7 +397,7 @@ fn whisper_on_the_cpu_beside_a_geforce_card_is_a_cpu_only_torch() {
 fn cuda_unavailable_in_a_container_names_the_runtime_s_causes_too() {
     let t = "$ docker run --gpus all myimage python -c \"import torch; print(torch.cuda.is_available())\"\nFalse\nGPU: NVIDIA GeForce RTX 3090\n";
     let (_, f) = explain_text("t", t);
-    let w = f.iter().find(|f| f.code == "ERR041").expect("ERR041");
+    let w = finding(&f, "ERR041");
     assert!(w.message.contains("NVIDIA_DRIVER_CAPABILITIES"), "{w:?}");
     assert!(w.message.contains("/dev/nvidia-uvm"), "{w:?}");
     // On a host the message stays about the build.
@@ -394,7 +405,7 @@ fn cuda_unavailable_in_a_container_names_the_runtime_s_causes_too() {
         "t",
         "GPU: NVIDIA GeForce RTX 3090\n>>> torch.cuda.is_available()\nFalse\n",
     );
-    let w = f.iter().find(|f| f.code == "ERR041").expect("ERR041");
+    let w = finding(&f, "ERR041");
     assert!(!w.message.contains("NVIDIA_DRIVER_CAPABILITIES"), "{w:?}");
 }
 
@@ -414,7 +425,7 @@ fn nvidia_smi_missing_inside_a_container_is_the_container() {
 fn an_unlicensed_vgpu_is_the_platform_not_the_driver() {
     // NVIDIA/gpu-operator #220: pods slow to a crawl; nvidia-smi -q says Unlicensed.
     let (_, f) = explain("corpus/c7-gpu-operator-okd-vgpu-unlicensed-throttle.txt");
-    let e = f.iter().find(|f| f.code == "ERR043").expect("ERR043");
+    let e = finding(&f, "ERR043");
     assert_eq!(e.category, Category::PlatformPosture);
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
     assert_eq!(errors_in(&f, Category::Container), 0);
@@ -424,7 +435,7 @@ fn an_unlicensed_vgpu_is_the_platform_not_the_driver() {
 fn device_numbers_that_differ_from_nvidia_smi_s_are_the_device_order() {
     // nanoporetech/bonito #120: --device N is not nvidia-smi's GPU N.
     let (_, f) = explain("corpus/c7-bonito-device-order-pci-bus-id.txt");
-    let e = f.iter().find(|f| f.code == "ENV006").expect("ENV006");
+    let e = finding(&f, "ENV006");
     let fix = e.fix.as_ref().and_then(|x| x.command.as_deref());
     assert_eq!(fix, Some("export CUDA_DEVICE_ORDER=PCI_BUS_ID"));
     assert_eq!(errors_in(&f, Category::Mig), 0);
@@ -441,7 +452,7 @@ fn an_extension_built_with_an_nvcc_of_another_major_than_torch_s() {
             .map(|b| b.value.as_str()),
         Some("pytorch-scatter")
     );
-    let e = f.iter().find(|f| f.code == "EXT003").expect("EXT003");
+    let e = finding(&f, "EXT003");
     assert_eq!(e.category, Category::CompiledExtension);
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0);
 }
@@ -450,7 +461,7 @@ fn an_extension_built_with_an_nvcc_of_another_major_than_torch_s() {
 fn a_module_that_will_not_load_under_secure_boot_is_the_platform() {
     // NVIDIA/gpu-driver-container #44: the installer cannot load nvidia.ko, Secure Boot on.
     let (_, f) = explain("corpus/c8-gpu-driver-container-secure-boot-unsigned-module.txt");
-    let e = f.iter().find(|f| f.code == "ERR044").expect("ERR044");
+    let e = finding(&f, "ERR044");
     assert_eq!(e.category, Category::PlatformPosture);
     assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
 }
@@ -483,7 +494,7 @@ fn messages_it_did_not_know_jax_s_outdated_cudnn_and_ptxas_s_ptx_version() {
 fn error_35_with_no_driver_in_sight_is_not_called_an_old_driver_at_error() {
     // PaddlePaddle #14625: a CUDA build on CPU-only nodes, error 35 and nothing else.
     let (_, f) = explain("corpus/c3-paddlecloud-cuda-paddle-on-cpu-cluster.txt");
-    let e = f.iter().find(|f| f.code == "ERR002").expect("ERR002");
+    let e = finding(&f, "ERR002");
     assert_eq!(e.severity, Severity::Warning);
     assert!(e.message.contains("no driver at all"), "{}", e.message);
     // With the driver's version in the paste, the same error is an old driver.
@@ -500,7 +511,7 @@ fn error_35_with_no_driver_in_sight_is_not_called_an_old_driver_at_error() {
 fn libnvvm_not_found_is_the_toolkit_s_nvvm_folder_not_another_cuda() {
     // Rust-GPU/rust-cuda #78: a build script cannot load libnvvm.so.4.
     let (_, f) = explain("corpus/c9-rust-cuda-libnvvm-not-on-ld-path.txt");
-    let e = f.iter().find(|f| f.code == "ERR045").expect("ERR045");
+    let e = finding(&f, "ERR045");
     assert_eq!(e.category, Category::EnvVar);
     assert_eq!(errors_in(&f, Category::MultipleCuda), 0);
     assert_eq!(errors_in(&f, Category::NoDriver), 0);
@@ -545,7 +556,7 @@ fn a_serialized_engine_size_mismatch_is_another_tensorrt() {
 fn onnxruntime_gpu_that_runs_on_the_cpu_is_its_cuda_provider() {
     // deepinsight/insightface #1824: onnxruntime-gpu 1.9.0, "only the CPU is used".
     let (_, f) = explain("corpus/c8-insightface-ort-gpu-19-on-cuda-101.txt");
-    let e = f.iter().find(|f| f.code == "ERR046").expect("ERR046");
+    let e = finding(&f, "ERR046");
     assert_eq!(e.category, Category::OnnxruntimeCuda);
     assert!(e.message.contains("unknown here"), "{}", e.message);
     assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0);
@@ -593,7 +604,7 @@ fn path_variables_that_name_no_directory() {
     assert_eq!(errors_in(&f, Category::MultipleCuda), 0);
     // open-mmlab/mmdetection #944: CUDA_HOME=/usr/local/cuda-10.0:$CUDA_HOME.
     let (_, f) = explain("corpus/c16b-mmdet-compile-cuda-home-self-appended.txt");
-    let e = f.iter().find(|f| f.code == "ENV007").expect("ENV007");
+    let e = finding(&f, "ENV007");
     assert!(e.message.contains("holds a list"), "{}", e.message);
     // A Windows CUDA_PATH's drive colon is no list.
     let (_, f) = explain_text(
@@ -664,7 +675,7 @@ fn the_driver_layer_messages() {
 fn a_legacy_gpu_next_to_a_driver_that_claims_none() {
     // skypilot-org/skypilot #449: a K80 behind a driver newer than R470.
     let (_, f) = explain("corpus/c13b-skypilot-azure-k80-dsvm-driver-nvidia-smi-failed.txt");
-    let e = f.iter().find(|f| f.code == "ARCH005").expect("ARCH005");
+    let e = finding(&f, "ARCH005");
     assert!(e.message.contains("R470"), "{}", e.message);
     // It carries the no-driver error, which then names no other cause.
     assert!(
@@ -686,7 +697,7 @@ fn error_35_beside_a_12_x_driver_and_no_runtime_named_names_both_causes() {
     assert_eq!(d.value.to_string(), "570.133.20");
     assert!(d.source.ends_with("(prose)"));
     assert!(!codes(&f).contains("ERR035"), "{f:?}");
-    let e = f.iter().find(|f| f.code == "ERR002").expect("ERR002");
+    let e = finding(&f, "ERR002");
     assert_eq!(e.severity, Severity::Warning);
     assert!(e.message.contains("CUDA 13 runtime"), "{}", e.message);
     // With the runtime named and covered by the driver, the process did not
@@ -721,7 +732,7 @@ fn nvidia_smi_enabling_mig_in_the_paste_is_a_mig_finding() {
     // for GPU ...", then the tool failed to initialise.
     let (inv, f) = explain("corpus/c19d-gpuburn-a100-mig-one-gpu-init-error.txt");
     assert!(inv.setting.mig_enabled.unwrap().value);
-    let m = f.iter().find(|f| f.code == "MIG001").expect("MIG001");
+    let m = finding(&f, "MIG001");
     assert_eq!(m.category, Category::Mig);
     assert_eq!(m.severity, Severity::Info);
 }
@@ -749,7 +760,7 @@ fn xla_s_ptxas_older_than_the_gpu_is_the_old_toolkit_on_path() {
     let (inv, f) = explain("corpus/c23b-jax-system-ptxas-on-path-cc89-invalid-image.txt");
     let cc = inv.gpus[0].compute_capability.as_ref().unwrap();
     assert_eq!(cc.value.to_string(), "8.9");
-    let e = f.iter().find(|f| f.code == "ERR063").expect("ERR063");
+    let e = finding(&f, "ERR063");
     assert_eq!(e.category, Category::MultipleCuda);
     assert_eq!(errors_in(&f, Category::ArchUnsupported), 0);
 }
@@ -759,7 +770,7 @@ fn lspci_under_wsl2_lists_the_paravirtualized_gpu_not_the_nvidia_one() {
     // open-webui/open-webui#574: a setup script's `lspci | grep -i nvidia`.
     let (inv, f) = explain("corpus/c24a-open-webui-wsl2-lspci-no-nvidia-gpu.txt");
     assert!(inv.wsl.is_wsl.unwrap().value);
-    let p = f.iter().find(|f| f.code == "PLAT009").expect("PLAT009");
+    let p = finding(&f, "PLAT009");
     assert_eq!(p.category, Category::Wsl);
     assert_eq!(p.severity, Severity::Info);
 }
@@ -862,7 +873,7 @@ fn no_driver_in_a_colab_notebook_is_its_cpu_runtime() {
     // lllyasviel/Fooocus#1583: Colab on a CPU runtime.
     let (inv, f) = explain("corpus/c28a-fooocus-colab-cpu-runtime-found-no-nvidia-driver.txt");
     assert!(inv.setting.colab.is_some());
-    assert!(f.iter().any(|f| f.code == "ERR066"), "{f:?}");
+    assert!(fires(&f, "ERR066"), "{f:?}");
     assert_eq!(errors_in(&f, Category::NoDriver), 0);
 }
 
@@ -870,7 +881,7 @@ fn no_driver_in_a_colab_notebook_is_its_cpu_runtime() {
 fn an_application_s_gpu_floor_and_a_driver_api_it_lacks() {
     // NVIDIA/cuml#2884: cuML on a GTX 750 Ti.
     let (_, f) = explain("corpus/c28a-cuml-gtx-750ti-question-maxwell-too-old.txt");
-    assert!(f.iter().any(|f| f.code == "ARCH006"), "{f:?}");
+    assert!(fires(&f, "ARCH006"), "{f:?}");
     // NVIDIA/k8s-device-plugin#66: nvmlDeviceGetPciInfo_v3 missing from the driver's NVML.
     let (_, f) = explain("corpus/c28b-k8s-device-plugin-111-undefined-nvmlDeviceGetPciInfo-v3.txt");
     assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
@@ -884,7 +895,7 @@ fn vllm_on_a_pascal_gpu_is_below_its_floor() {
         inv.setting.app.as_ref().map(|a| a.value.as_str()),
         Some("vllm")
     );
-    let a = f.iter().find(|f| f.code == "ARCH006").expect("ARCH006");
+    let a = finding(&f, "ARCH006");
     assert!(
         a.message.contains("vLLM") && a.message.contains("7.0"),
         "{}",
@@ -895,7 +906,7 @@ fn vllm_on_a_pascal_gpu_is_below_its_floor() {
         "v100",
         "Running vLLM 0.5.0 on a Tesla V100, it fails to start.\n",
     );
-    assert!(!f.iter().any(|f| f.code == "ARCH006"), "{f:?}");
+    assert!(!fires(&f, "ARCH006"), "{f:?}");
 }
 
 #[test]
@@ -922,10 +933,10 @@ fn error_804_beside_a_driver_library_mismatch_is_the_mismatch() {
 fn an_application_s_own_words_for_no_gpu() {
     // RVC-Project/Retrieval-based-Voice-Conversion-WebUI#350: its Chinese start-up line.
     let (_, f) = explain("corpus/c29b-rvc-win-rtx3090-torch-cpu-build-no-supported-n-card.txt");
-    assert!(f.iter().any(|f| f.code == "ERR041"), "{f:?}");
+    assert!(fires(&f, "ERR041"), "{f:?}");
     // ollama/ollama#2903: GPU support off on a CPU without AVX.
     let (_, f) = explain("corpus/c29a-ollama-windows-x5675-no-avx-gpu-disabled.txt");
-    assert!(f.iter().any(|f| f.code == "ERR067"), "{f:?}");
+    assert!(fires(&f, "ERR067"), "{f:?}");
     assert_eq!(errors_in(&f, Category::NoDriver), 0);
 }
 
@@ -1126,7 +1137,7 @@ fn the_oci_runtime_s_file_exists_is_driver_files_in_the_image() {
     // NVIDIA/nvidia-container-toolkit#371: nvidia-opencl-dev put driver libraries in the image.
     let (_, f) =
         explain("corpus/c30b-nct-pytorch-2307-nvidia-opencl-dev-libnvidia-ml-file-exists.txt");
-    assert!(f.iter().any(|f| f.code == "ERR033"), "{f:?}");
+    assert!(fires(&f, "ERR033"), "{f:?}");
     // A user's own symlink that already exists is nothing of the kind.
     let (_, f) = explain_text(
         "t",
@@ -1161,7 +1172,7 @@ fn an_nvswitch_system_where_cuda_fails_is_a_fabric_manager_hint() {
         .collect();
     let failing = "RuntimeError: CUDA error: unknown error when starting the CUDA validator\n";
     let (_, f) = explain_text("t", &format!("{rows}{failing}"));
-    assert!(f.iter().any(|f| f.code == "HINT002"), "{f:?}");
+    assert!(fires(&f, "HINT002"), "{f:?}");
     // Two of them are not; a DGX that shows nothing failing gets no hint;
     // an HGX A100 4-GPU board has no NVSwitch.
     let two: String = rows.lines().take(2).map(|l| format!("{l}\n")).collect();
@@ -1335,7 +1346,7 @@ fn uv_s_missing_platform_wheel_and_a_cpu_only_device_option() {
 fn torch_compile_without_triton_on_windows_is_the_platform() {
     // pytorch/pytorch#136361: inductor needs Triton, which had no Windows build.
     let (_, f) = explain("corpus/c35a-pytorch-2024-torch-compile-windows-no-triton.txt");
-    assert!(f.iter().any(|f| f.code == "ERR034"), "{f:?}");
+    assert!(fires(&f, "ERR034"), "{f:?}");
     // On Linux the same words say Triton is missing or old, not the platform.
     let (inv, _) = explain_text(
         "t",
@@ -1381,7 +1392,7 @@ fn error_804_after_an_update_is_the_old_module_not_an_old_driver() {
         &format!("It broke after a recent system update.\n$ docker run --gpus all img\n{err}"),
     );
     assert!(f.iter().all(|f| f.code != "ERR001"), "{f:?}");
-    assert!(f.iter().any(|f| f.code == "ERR003"), "{f:?}");
+    assert!(fires(&f, "ERR003"), "{f:?}");
     // Compat libraries on the loader path: ERR003 stands, an error.
     let (_, f) = explain_text(
         "t",
@@ -1460,7 +1471,7 @@ fn a_missing_libnvinfer_of_one_major_is_tensorrt() {
         "t",
         "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n",
     );
-    assert!(f.iter().any(|f| f.code == "ERR017"), "{f:?}");
+    assert!(fires(&f, "ERR017"), "{f:?}");
 }
 
 #[test]
@@ -1482,10 +1493,10 @@ fn a_radeon_named_by_its_number_and_xtx_is_amd() {
 fn unix_only_modules_and_old_bitsandbytes_on_windows_are_the_platform() {
     // vllm-project/vllm#12858: `import vllm` on native Windows.
     let (_, f) = explain("corpus/c37c-vllm-2025-windows-no-module-resource.txt");
-    assert!(f.iter().any(|f| f.code == "ERR034"), "{f:?}");
+    assert!(fires(&f, "ERR034"), "{f:?}");
     // bitsandbytes-foundation/bitsandbytes#505: CUDA setup on Windows before 0.43.
     let (_, f) = explain("corpus/c38a-bitsandbytes-2023-native-windows-unsupported.txt");
-    assert!(f.iter().any(|f| f.code == "ERR034"), "{f:?}");
+    assert!(fires(&f, "ERR034"), "{f:?}");
     // The same bitsandbytes message on Linux is not the platform.
     let (inv, _) = explain_text(
         "t",
@@ -1502,7 +1513,7 @@ fn collect_env_under_rosetta_names_the_chip_and_the_python_s_arch() {
     // pytorch/pytorch#146236: an x86_64 Anaconda Python on an M2 Pro.
     let (inv, f) = explain("corpus/c37c-pytorch-2025-rosetta-x86-python-mps-macos-version.txt");
     assert_eq!(inv.apple.chip.as_ref().unwrap().value, "Apple M2 Pro");
-    assert!(f.iter().any(|f| f.code == "MAC001"), "{f:?}");
+    assert!(fires(&f, "MAC001"), "{f:?}");
     // A native arm64 Python on the same chip: no Rosetta finding.
     let (_, f) = explain_text(
         "t",
@@ -1577,7 +1588,7 @@ fn the_nvidia_module_failing_to_build_for_a_new_kernel() {
         "corpus/c40b-void-2018-nvidia384-dkms-fails-on-linux415.txt",
     ] {
         let (_, f) = explain(rel);
-        assert!(f.iter().any(|f| f.code == "ERR053"), "{rel}: {f:?}");
+        assert!(fires(&f, "ERR053"), "{rel}: {f:?}");
     }
     // Another program's build failing, and a DKMS build that worked, are not it.
     for t in [
@@ -1594,7 +1605,7 @@ fn the_nvidia_module_failing_to_build_for_a_new_kernel() {
 fn linux_only_gpu_packages_on_windows_and_dgl_s_cpu_build() {
     // facebookresearch/faiss#4043: pip finds no faiss-gpu for Windows.
     let (_, f) = explain("corpus/c40a-faiss-2024-windows-pip-faiss-gpu-no-distribution.txt");
-    assert!(f.iter().any(|f| f.code == "ERR034"), "{f:?}");
+    assert!(fires(&f, "ERR034"), "{f:?}");
     // On Linux the same pip message is another problem (a Python or a version with no wheel).
     let (inv, _) = explain_text(
         "t",
@@ -1640,7 +1651,7 @@ fn an_nvcc_without_cxx17_is_older_than_torch_s_cuda() {
         "t",
         "nvcc fatal   : Unsupported gpu architecture 'compute_86'\n",
     );
-    assert!(f.iter().any(|f| f.code == "ARCH007"), "{f:?}");
+    assert!(fires(&f, "ARCH007"), "{f:?}");
 }
 
 #[test]
@@ -1732,7 +1743,7 @@ fn a_feature_the_device_lacks_is_the_platform_s_on_a_vgpu() {
     }
     // XLA's refusal of a MIG-backed vGPU is that, not MIG enumeration.
     let (_, f) = explain("corpus/c53f-xla-2026-gcp-g4-fractional-vgpu-no-vmm.txt");
-    assert!(!f.iter().any(|f| f.code == "ERR024"), "{f:?}");
+    assert!(!fires(&f, "ERR024"), "{f:?}");
     assert!(f
         .iter()
         .any(|f| f.code == "ERR072" && f.severity == Severity::Error));
@@ -1750,8 +1761,8 @@ fn flash_attention_refusing_a_blackwell_gpu_is_its_old_check() {
     }
     // A Turing GPU: FlashAttention 2's real floor, the extension alone.
     let (_, f) = explain_text("t", &format!("GPU: Tesla T4\n{msg}"));
-    assert!(f.iter().any(|f| f.code == "ERR026"), "{f:?}");
-    assert!(!f.iter().any(|f| f.code == "ERR004"), "{f:?}");
+    assert!(fires(&f, "ERR026"), "{f:?}");
+    assert!(!fires(&f, "ERR004"), "{f:?}");
 }
 
 #[test]
@@ -1922,7 +1933,7 @@ fn blackwell_against_builds_that_predate_it() {
         "t",
         "OS: Windows 11\ntensorflow==2.15.0\nI cannot get the GPU listed.\n",
     );
-    assert!(f.iter().any(|f| f.code == "WIN005"), "{f:?}");
+    assert!(fires(&f, "WIN005"), "{f:?}");
 }
 
 #[test]
@@ -2015,7 +2026,7 @@ fn notices_printed_on_a_working_gpu() {
     assert_eq!(e.severity, Severity::Info);
     // YOLOv8-TensorRT-CPP#33: TensorRT's lazy-loading advice on a working run.
     let (_, f) = explain("corpus/c44b-yolov8-tensorrt-cpp-2023-cuda-lazy-loading-notice-works.txt");
-    assert!(f.iter().any(|f| f.code == "MIS004"), "{f:?}");
+    assert!(fires(&f, "MIS004"), "{f:?}");
     assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
     // Beside a real failure the notice explains nothing.
     let (_, f) = explain_text(
@@ -2075,7 +2086,7 @@ fn the_library_a_load_failed_for_is_the_one_after_error() {
         "OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading \"C:\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\cudnn_cnn_infer64_8.dll\" or one of its dependencies.\n",
     );
     assert!(f.iter().all(|f| f.severity != Severity::Error), "{f:?}");
-    assert!(f.iter().any(|f| f.code == "ERR018"), "{f:?}");
+    assert!(fires(&f, "ERR018"), "{f:?}");
 }
 
 #[test]
@@ -2138,8 +2149,8 @@ fn a_compose_reservation_gives_gpus_and_a_short_804_is_read() {
         inv.setting.docker_run_gpus.as_ref().map(|g| g.value),
         Some(true)
     );
-    assert!(f.iter().any(|f| f.code == "ERR003"), "{f:?}");
-    assert!(!f.iter().any(|f| f.code == "ERR021"), "{f:?}");
+    assert!(fires(&f, "ERR003"), "{f:?}");
+    assert!(!fires(&f, "ERR021"), "{f:?}");
     // A compose service with no reservation gives none.
     let (inv, _) = explain_text(
         "t",
@@ -2155,17 +2166,17 @@ fn a_compose_reservation_gives_gpus_and_a_short_804_is_read() {
 fn cudnn_switch_printed_true_is_a_misconception() {
     // fastai#1405: `torch.backends.cudnn.enabled - True` beside is_available() False.
     let (_, f) = explain("corpus/c45a-fastai-2018-cudnn-enabled-true-on-cpu-only-laptop.txt");
-    assert!(f.iter().any(|f| f.code == "MIS005"), "{f:?}");
+    assert!(fires(&f, "MIS005"), "{f:?}");
     for text in [
         ">>> import torch\n>>> torch.backends.cudnn.enabled\nTrue\n",
         "$ python -c \"import torch; print(torch.backends.cudnn.enabled)\"\nTrue\n",
     ] {
         let (_, f) = explain_text("t", text);
-        assert!(f.iter().any(|f| f.code == "MIS005"), "{text}: {f:?}");
+        assert!(fires(&f, "MIS005"), "{text}: {f:?}");
     }
     // Code that sets the switch is not its printed value.
     let (inv, f) = explain_text("t", "torch.backends.cudnn.enabled = True\nmodel.cuda()\n");
-    assert!(!f.iter().any(|f| f.code == "MIS005"), "{f:?}");
+    assert!(!fires(&f, "MIS005"), "{f:?}");
     assert!(inv.python.iter().all(|e| e.runtime.is_none()));
 }
 
@@ -2212,7 +2223,7 @@ fn slurm_s_nodevfiles_and_retyped_or_program_arch_messages() {
         "corpus/c45c-gpu-post-2020-tesla-k80-kernel-requires-cc50.txt",
     ] {
         let (_, f) = explain(file);
-        assert!(f.iter().any(|f| f.code == "ERR004"), "{file}: {f:?}");
+        assert!(fires(&f, "ERR004"), "{file}: {f:?}");
     }
     let (inv, _) = explain_text(
         "t",
@@ -2225,7 +2236,7 @@ fn slurm_s_nodevfiles_and_retyped_or_program_arch_messages() {
 fn a_pasted_container_with_no_gpu_listing_is_not_gpu_less() {
     // ComfyUI#4654: a compose container on a vGPU; ComfyUI's device line names the GPU.
     let (inv, f) = explain("corpus/c46a-comfyui-2024-docker-grid-p40-24q-vgpu-cudamallocasync.txt");
-    assert!(!f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    assert!(!fires(&f, "CTR001"), "{f:?}");
     assert_eq!(
         inv.gpus[0].name.as_ref().map(|n| n.value.as_str()),
         Some("GRID P40-24Q")
@@ -2235,13 +2246,13 @@ fn a_pasted_container_with_no_gpu_listing_is_not_gpu_less() {
         "t",
         "root@0123456789ab:/app# pip list | grep torch\ntorch 2.3.0+cu121\n",
     );
-    assert!(!f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    assert!(!fires(&f, "CTR001"), "{f:?}");
     // The same container with CUDA unavailable is CTR001's.
     let (_, f) = explain_text(
         "t",
         "root@0123456789ab:/app# pip list | grep torch\ntorch 2.3.0+cu121\n>>> torch.cuda.is_available()\nFalse\n",
     );
-    assert!(f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    assert!(fires(&f, "CTR001"), "{f:?}");
 }
 
 #[test]
@@ -2250,7 +2261,7 @@ fn docker_build_steps_get_no_gpu() {
     let (_, f) = explain("corpus/c37c-nvidia-docker-2023-docker-build-run-nvidia-smi.txt");
     let e = f.iter().find(|f| f.code == "ERR010").unwrap();
     assert!(e.message.contains("docker build"), "{}", e.message);
-    assert!(!f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    assert!(!fires(&f, "CTR001"), "{f:?}");
     // A build step that fails for another reason is not a GPU question.
     let (inv, _) = explain_text(
         "t",
@@ -2281,7 +2292,7 @@ fn nvcc_of_another_toolkit_than_the_one_installed() {
 fn a_cut_lspci_v_block_does_not_say_no_driver() {
     // A Tesla M40 passed into a VM: `lspci -vvv` cut before its driver lines.
     let (_, f) = explain("corpus/c46d-cloud-hypervisor-2020-tesla-m40-msi-only-passthrough.txt");
-    assert!(!f.iter().any(|f| f.code == "DRV002"), "{f:?}");
+    assert!(!fires(&f, "DRV002"), "{f:?}");
     // The whole block, with its `Kernel modules:` line and no driver in use, does.
     let (inv, _) = explain_text(
         "t",
@@ -2295,15 +2306,15 @@ fn a_cut_lspci_v_block_does_not_say_no_driver() {
 fn a_wheel_s_cuda_is_no_compiler_and_a_message_s_condition_is_no_container() {
     // apex#1360: "--cuda_ext was requested, but nvcc was not found" beside torch 1.8.0 (CUDA 11.1).
     let (inv, f) = explain("corpus/c47d-apex-2022-expects-torch-bundled-nvcc-cuda-ext.txt");
-    assert!(f.iter().any(|f| f.code == "MIS006"), "{f:?}");
-    assert!(f.iter().any(|f| f.code == "ERR065"), "{f:?}");
+    assert!(fires(&f, "MIS006"), "{f:?}");
+    assert!(fires(&f, "ERR065"), "{f:?}");
     // apex's "If you're installing within a container from ..." is its advice, not the setting.
     assert!(
         inv.container.runtime.is_none(),
         "{:?}",
         inv.container.runtime
     );
-    assert!(!f.iter().any(|f| f.code == "CTR001"), "{f:?}");
+    assert!(!fires(&f, "CTR001"), "{f:?}");
     let (inv, _) = explain_text("t", "I run the script within a container on our cluster.\n");
     assert!(inv.container.runtime.is_some());
 }
@@ -2333,7 +2344,7 @@ fn warnings_that_read_like_errors_and_akmods_builds() {
     assert!(e.message.contains("akmods"), "{}", e.message);
     // A question about CUDA on a Mac gets the macOS hint.
     let (_, f) = explain("corpus/c48d-pytorch-2018-macos-egpu-no-cuda-binaries.txt");
-    assert!(f.iter().any(|f| f.code == "HINT008"), "{f:?}");
+    assert!(fires(&f, "HINT008"), "{f:?}");
 }
 
 #[test]
@@ -2531,7 +2542,7 @@ fn smi_lists_joined_on_one_line_and_query_headers_with_units() {
     // `8x H200` is eight GPUs: with 999 from nccl-tests, an NVSwitch system's hint.
     let (inv, f) = explain("corpus/c39b-nccl-tests-2024-h200-nvls-999-fabricmanager-restart.txt");
     assert_eq!(inv.gpus.len(), 8);
-    assert!(f.iter().any(|f| f.code == "HINT002"), "{f:?}");
+    assert!(fires(&f, "HINT002"), "{f:?}");
 }
 
 #[test]
@@ -2602,7 +2613,7 @@ fn a_library_the_report_shows_on_disk_is_a_loader_path_question() {
         "{}",
         on_disk.value
     );
-    let e = f.iter().find(|f| f.code == "ERR070").expect("ERR070");
+    let e = finding(&f, "ERR070");
     assert!(e
         .fix
         .as_ref()
@@ -2614,7 +2625,7 @@ fn a_library_the_report_shows_on_disk_is_a_loader_path_question() {
     let err = "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n";
     let (inv, f) = explain_text("t", &format!("{err}$ find / -name 'libcudnn_ops_infer*'\n/usr/lib/x86_64-linux-gnu/libcudnn_ops_infer.so.8.9.2\n"));
     assert!(inv.setting.library_on_disk.is_none());
-    assert!(!f.iter().any(|f| f.code == "ERR070"), "{f:?}");
+    assert!(!fires(&f, "ERR070"), "{f:?}");
     let (inv, _) = explain_text("t", "OSError: /opt/x/lib/libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n");
     assert!(inv.setting.library_on_disk.is_none());
 }
@@ -2644,7 +2655,7 @@ fn programs_that_say_their_own_cause() {
 fn no_driver_in_a_container_on_a_host_with_one_is_the_container() {
     // lhwcv/mlsd_pytorch#6: docker compose without a GPU reservation, driver 460 on the host.
     let (_, f) = explain("corpus/c51b-mlsd-pytorch-2021-compose-no-gpu-capability-then-sm86.txt");
-    let e = f.iter().find(|f| f.code == "ERR021").expect("ERR021");
+    let e = finding(&f, "ERR021");
     assert!(
         e.evidence.iter().any(|x| x.fact == "host driver version"),
         "{e:?}"
@@ -2652,21 +2663,21 @@ fn no_driver_in_a_container_on_a_host_with_one_is_the_container() {
     // The driver container's own module load failure is no such case
     // (NVIDIA/gpu-driver-container#44).
     let (_, f) = explain("corpus/c8-gpu-driver-container-secure-boot-unsigned-module.txt");
-    assert!(!f.iter().any(|f| f.code == "ERR021"), "{f:?}");
+    assert!(!fires(&f, "ERR021"), "{f:?}");
 }
 
 #[test]
 fn tensorflow_beside_a_cuda_whose_libraries_it_cannot_name() {
     // tensorflow/tensorflow#38090: TensorFlow 2.1 on Windows with CUDA 10.2.
     let (_, f) = explain("corpus/c51d-tensorflow-2020-win10-tf21-with-cuda102-instead-of-101.txt");
-    let l = f.iter().find(|f| f.code == "LIB010").expect("LIB010");
+    let l = finding(&f, "LIB010");
     assert!(l.message.contains("cudart64_101.dll"), "{}", l.message);
     // A TensorFlow that carries its CUDA wheels needs no system CUDA.
     let (_, f) = explain_text(
         "t",
         "Package    Version\n---------- -------\ntensorflow 2.15.0\nnvidia-cuda-runtime-cu12 12.2.140\n\n$ nvcc --version\nCuda compilation tools, release 11.8, V11.8.89\n",
     );
-    assert!(!f.iter().any(|f| f.code == "LIB010"), "{f:?}");
+    assert!(!fires(&f, "LIB010"), "{f:?}");
 }
 
 #[test]
@@ -2686,11 +2697,11 @@ fn nccl_s_system_error_is_shared_memory_in_a_container_and_a_warning_on_a_host()
         "t",
         &format!("$ docker run --gpus all --rm trainer\n{nccl}"),
     );
-    let e = f.iter().find(|f| f.code == "ERR069").expect("ERR069");
+    let e = finding(&f, "ERR069");
     assert_eq!(e.severity, Severity::Error, "{e:?}");
     assert!(e.message.contains("ncclSystemError"), "{e:?}");
     let (_, f) = explain_text("t", nccl);
-    let w = f.iter().find(|f| f.code == "ERR069").expect("ERR069");
+    let w = finding(&f, "ERR069");
     assert_eq!(w.severity, Severity::Warning, "{w:?}");
     assert!(
         w.message.contains("NCCL_SOCKET_IFNAME")
@@ -2705,7 +2716,7 @@ fn nccl_s_system_error_is_shared_memory_in_a_container_and_a_warning_on_a_host()
 fn a_colab_notebook_opened_from_a_mac_is_colab_not_macos() {
     // lllyasviel/Fooocus#2472: the notebook link pasted, "on MAC pro M1" said.
     let (_, f) = explain("corpus/c57a-colab-cpu-runtime-mac-fooocus.txt");
-    assert!(f.iter().any(|f| f.code == "ERR066"), "{f:?}");
+    assert!(fires(&f, "ERR066"), "{f:?}");
     assert_eq!(errors_in(&f, Category::MacosNoCuda), 0, "{f:?}");
 }
 
@@ -2737,21 +2748,21 @@ fn a_bare_cuda_status_number_is_read_by_its_number() {
 fn mps_and_xpu_refusals_are_their_platforms() {
     // huggingface/diffusers#9224: float64 on MPS.
     let (_, f) = explain("corpus/c57c-diffusers-flux-mps-hardcoded-float64.txt");
-    assert!(f.iter().any(|f| f.code == "ERR075"), "{f:?}");
+    assert!(fires(&f, "ERR075"), "{f:?}");
     // intel/intel-extension-for-pytorch#392: 'xpu' used without importing IPEX.
     let (_, f) = explain("corpus/c57c-ipex-xpu-not-linked-missing-import.txt");
-    assert!(f.iter().any(|f| f.code == "ERR076"), "{f:?}");
+    assert!(fires(&f, "ERR076"), "{f:?}");
     // intel/intel-extension-for-pytorch#244: IPEX imported, its release has no XPU.
     let (_, f) = explain("corpus/c46d-ipex-2022-alder-lake-xpu-not-linked-ipex-111.txt");
-    assert!(f.iter().any(|f| f.code == "ERR052"), "{f:?}");
-    assert!(!f.iter().any(|f| f.code == "ERR076"), "{f:?}");
+    assert!(fires(&f, "ERR052"), "{f:?}");
+    assert!(!fires(&f, "ERR076"), "{f:?}");
 }
 
 #[test]
 fn an_image_older_than_the_gpu_is_not_an_old_driver() {
     // immich-app/immich#28031: CUDA 12.2 image, RTX 5060 Ti, driver 580.
     let (_, f) = explain("corpus/c57e-immich-ml-blackwell-cuda122-base.txt");
-    assert!(f.iter().any(|f| f.code == "ERR077"), "{f:?}");
+    assert!(fires(&f, "ERR077"), "{f:?}");
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
 }
 
@@ -2760,7 +2771,7 @@ fn a_dgx_spark_on_the_proprietary_module() {
     // Start9Labs/start-technologies#3693: GB10 named in prose, proprietary modules said.
     let (inv, f) = explain("corpus/c58e-dgx-spark-gb10-proprietary-rminit-fail.txt");
     assert!(inv.driver_version().is_some());
-    assert!(f.iter().any(|f| f.code == "DRV008"), "{f:?}");
+    assert!(fires(&f, "DRV008"), "{f:?}");
     // dusty-nv/jetson-inference#559: a wheel for another JetPack on a Jetson Nano.
     let (_, f2) = explain("corpus/c59e-jetson-nano-jp44-torch-wheel-libcudart100.txt");
     assert!(f2.iter().any(|f| f.code == "ERR078"), "{f2:?}");
@@ -2771,7 +2782,7 @@ fn a_dgx_spark_on_the_proprietary_module() {
 fn a_missing_libnvinfer_with_no_tensorrt_in_sight_is_a_warning() {
     // onnx/onnx-tensorrt#257: the built binary cannot find libnvinfer.so.6.
     let (_, f) = explain("corpus/c57b-onnx2trt-libnvinfer6-not-on-path.txt");
-    let e = f.iter().find(|f| f.code == "ERR015").expect("ERR015");
+    let e = finding(&f, "ERR015");
     assert_eq!(e.severity, Severity::Warning);
 }
 
@@ -2784,7 +2795,7 @@ fn tensorflow_typed_on_native_windows_and_a_container_hint() {
         .expect("tensorflow typed");
     assert_eq!(tf.version, "2.16.1");
     assert!(tf.source.ends_with("(prose)"), "{}", tf.source);
-    assert!(f.iter().any(|f| f.code == "WIN005"), "{f:?}");
+    assert!(fires(&f, "WIN005"), "{f:?}");
     // Advice quoting a release is no installed version.
     let (inv, _) = explain_text(
         "t",
@@ -2796,7 +2807,7 @@ fn tensorflow_typed_on_native_windows_and_a_container_hint() {
         "t",
         "I run the app with docker compose up and the GPU is not detected, it falls back to the CPU.\n",
     );
-    let h = f.iter().find(|f| f.code == "HINT010").expect("HINT010");
+    let h = finding(&f, "HINT010");
     assert_eq!(h.severity, Severity::Info);
 }
 
@@ -2812,7 +2823,7 @@ fn a_gpu_below_what_the_code_needs_and_an_invalid_kernel_image() {
     let (inv, f) =
         explain("corpus/c56c-triton-2023-kernel-cache-from-v100-loaded-on-a100-invalid-image.txt");
     assert!(inv.errors.iter().any(|e| e.code == Some(200)));
-    let e = f.iter().find(|f| f.code == "ERR079").expect("ERR079");
+    let e = finding(&f, "ERR079");
     assert_eq!(e.severity, Severity::Warning);
 }
 
@@ -2821,7 +2832,7 @@ fn a_framework_built_without_its_gpu_backend_names_the_build() {
     // apache/tvm#10426: TVM could not ask CUDA for the GPU and fell back to sm_20,
     // which nvcc refused: the build, not the GPU's architecture.
     let (_, f) = explain("corpus/c60e-tvm-jetson-built-without-cuda.txt");
-    let e = f.iter().find(|f| f.code == "ERR038").expect("ERR038");
+    let e = finding(&f, "ERR038");
     assert_eq!(e.severity, Severity::Error);
     assert!(e.message.contains("TVM"), "{}", e.message);
     assert!(
@@ -2837,7 +2848,7 @@ fn a_framework_built_without_its_gpu_backend_names_the_build() {
     assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
     // lightgbm-org/LightGBM#6205: the learner was not built (and the message's misspelt option).
     let (_, f) = explain("corpus/c60c-lightgbm-cuda-built-with-typo-flag-usecudap.txt");
-    let e = f.iter().find(|f| f.code == "ERR038").expect("ERR038");
+    let e = finding(&f, "ERR038");
     assert!(
         e.fix
             .as_ref()
@@ -2850,7 +2861,7 @@ fn a_framework_built_without_its_gpu_backend_names_the_build() {
         "lightgbm.basic.LightGBMError: CUDA Tree Learner was not enabled in this build.\n\
          Please recompile with CMake option -DUSE_CUDA=1\n",
     );
-    let e = f.iter().find(|f| f.code == "ERR038").expect("ERR038");
+    let e = finding(&f, "ERR038");
     assert!(e.message.contains("LightGBM"), "{}", e.message);
 }
 
@@ -2858,13 +2869,13 @@ fn a_framework_built_without_its_gpu_backend_names_the_build() {
 fn triton_without_ptxas_and_a_cut_cudnn_file() {
     // kijai/ComfyUI-HunyuanVideoWrapper#29: 'Cannot find ptxas.exe' on Windows.
     let (_, f) = explain("corpus/c60e-triton-windows-ptxas-cuda-home.txt");
-    let e = f.iter().find(|f| f.code == "ERR065").expect("ERR065");
+    let e = finding(&f, "ERR065");
     assert_eq!(e.category, Category::EnvVar);
     assert!(e.message.contains("TRITON_PTXAS_PATH"), "{}", e.message);
     // microsoft/CNTK#2213: libcudnn.so.6 is there and cut short: no loader-path finding.
     let (_, f) = explain("corpus/c60c-cntk21-libcudnn-so6-file-too-short.txt");
     assert!(f.iter().all(|f| f.code != "ERR070"), "{f:?}");
-    let e = f.iter().find(|f| f.code == "ERR008").expect("ERR008");
+    let e = finding(&f, "ERR008");
     assert!(e.message.contains("file too short"), "{}", e.message);
 }
 
@@ -2872,7 +2883,7 @@ fn triton_without_ptxas_and_a_cut_cudnn_file() {
 fn driver_install_failures_and_a_branch_named_in_a_package() {
     // negativo17/nvidia-driver#188: akmods could not build the module.
     let (_, f) = explain("corpus/c61b-fedora-aarch64-akmod-nvidia-590-build-failed.txt");
-    assert!(f.iter().any(|f| f.code == "ERR053"), "{f:?}");
+    assert!(fires(&f, "ERR053"), "{f:?}");
     // damentz/liquorix-package#16: the desktop fell back to nouveau.
     let (_, f) = explain("corpus/c61b-liquorix-51-nvidia-418-falls-back-to-nouveau.txt");
     assert!(categories(&f).contains(&Category::NoDriver), "{f:?}");
@@ -2898,7 +2909,7 @@ fn driver_install_failures_and_a_branch_named_in_a_package() {
 fn a_runtime_class_the_node_lacks_and_xla_without_libdevice() {
     // NVIDIA/gpu-operator#1298: CRI-O has no `nvidia` handler for the pod's RuntimeClass.
     let (_, f) = explain("corpus/c61e-openshift-crio-runtimeclass-nvidia.txt");
-    let e = f.iter().find(|f| f.code == "ERR010").expect("ERR010");
+    let e = finding(&f, "ERR010");
     assert_eq!(e.category, Category::Container);
     assert!(e.message.contains("RuntimeClass"), "{}", e.message);
     assert!(
@@ -2908,7 +2919,7 @@ fn a_runtime_class_the_node_lacks_and_xla_without_libdevice() {
     );
     // tensorflow/tensorflow#58681: XLA's 'Can't find libdevice directory'.
     let (_, f) = explain("corpus/c61d-tf211-xla-libdevice-missing.txt");
-    assert!(f.iter().any(|f| f.code == "ERR071"), "{f:?}");
+    assert!(fires(&f, "ERR071"), "{f:?}");
 }
 
 #[test]
@@ -2916,7 +2927,7 @@ fn named_symbol_not_found_at_init_is_the_containers_libcuda() {
     // jhj0517/Whisper-WebUI#279: Docker Desktop on Windows, 'Error 500: named symbol not found'.
     let (inv, f) = explain("corpus/c27b-whisper-webui-docker-desktop-windows-error-500.txt");
     assert!(inv.errors.iter().any(|e| e.code == Some(500)));
-    let e = f.iter().find(|f| f.code == "ERR081").expect("ERR081");
+    let e = finding(&f, "ERR081");
     assert_eq!(e.category, Category::Container);
     // EricLBuehler/mistral.rs#654: cudarc's DriverError(CUDA_ERROR_NOT_FOUND) in a
     // `docker run --gpus all` from WSL2: the container's libcuda, and WSL.
@@ -2940,11 +2951,11 @@ fn wsl_with_the_hosts_table_and_a_toolkit_that_could_not_reach_the_driver() {
     // segfault inside WSL2: WSL, whatever the table's driver-model column says.
     let (inv, f) = explain("corpus/c62b-wsl2-nvidia-smi-segfault-gtx1650.txt");
     assert!(inv.wsl.is_wsl.as_ref().is_some_and(|w| w.value));
-    assert!(f.iter().any(|f| f.code == "PLAT008"), "{f:?}");
+    assert!(fires(&f, "PLAT008"), "{f:?}");
     assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
     // OE4T/tegra-demo-distro#177: nvidia-container-cli's 'driver error' names two causes.
     let (_, f) = explain("corpus/c62c-tegra-demo-distro-tx2i-nvc-driver-segfault.txt");
-    let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
+    let e = finding(&f, "ERR006");
     assert_eq!(e.severity, Severity::Warning);
     assert!(e.message.contains("nvidia-container-cli"), "{}", e.message);
 }
@@ -2953,7 +2964,7 @@ fn wsl_with_the_hosts_table_and_a_toolkit_that_could_not_reach_the_driver() {
 fn extensions_built_without_cuda_or_against_another_libtorch() {
     // Adamdad/ConsistentTeacher#24: mmcv's DeformConv built without its CUDA kernels.
     let (_, f) = explain("corpus/c61f-mmcv-deformconv-not-compiled-gpu.txt");
-    let e = f.iter().find(|f| f.code == "ERR026").expect("ERR026");
+    let e = finding(&f, "ERR026");
     assert!(
         e.message.contains("without its CUDA kernels"),
         "{}",
@@ -2968,7 +2979,7 @@ fn extensions_built_without_cuda_or_against_another_libtorch() {
     assert!(!categories(&f).contains(&Category::MacosNoCuda), "{f:?}");
     // XLA's libdevice warning alone is a warning.
     let (_, f) = explain("corpus/c61d-tf211-xla-libdevice-missing.txt");
-    let e = f.iter().find(|f| f.code == "ERR071").expect("ERR071");
+    let e = finding(&f, "ERR071");
     assert_eq!(e.severity, Severity::Warning);
 }
 
@@ -2982,7 +2993,7 @@ fn a_gpu_selector_assigned_and_never_exported() {
         .as_ref()
         .expect("assignment");
     assert_eq!(a.value, "CUDA_VISIBLE_DEVICES=3");
-    let e = f.iter().find(|f| f.code == "ENV012").expect("ENV012");
+    let e = finding(&f, "ENV012");
     assert_eq!(e.category, Category::EnvVar);
     // Exported, or written in front of the command: the program sees it.
     for script in [
@@ -3018,7 +3029,7 @@ fn a_vllm_probe_log_names_no_amd_gpu_and_a_nightly_torch_no_triton_pin() {
         .iter()
         .any(|e| e.kind == ErrorKind::LibcudaMissing));
     assert!(categories(&f).contains(&Category::Container), "{f:?}");
-    let ctr = f.iter().find(|f| f.code == "CTR001").expect("CTR001");
+    let ctr = finding(&f, "CTR001");
     assert!(
         ctr.message.starts_with("This container has"),
         "{}",
@@ -3030,8 +3041,8 @@ fn a_vllm_probe_log_names_no_amd_gpu_and_a_nightly_torch_no_triton_pin() {
 fn a_module_refused_for_its_key_with_secure_boot_said_off_is_no_driver() {
     let (inv, f) = explain("corpus/c63e-talos-module-key-rejected.txt");
     assert_eq!(inv.os.secure_boot.as_ref().map(|s| s.value), Some(false));
-    assert!(!f.iter().any(|f| f.code == "ERR044"), "{f:?}");
-    let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
+    assert!(!fires(&f, "ERR044"), "{f:?}");
+    let e = finding(&f, "ERR006");
     assert!(
         e.message.contains("enforces module signatures"),
         "{}",
@@ -3042,17 +3053,17 @@ fn a_module_refused_for_its_key_with_secure_boot_said_off_is_no_driver() {
 #[test]
 fn an_nccl_hang_between_pcie_gpus_hints_at_acs_and_the_iommu() {
     let (_, f) = explain("corpus/c63b-vllm-tp2-ada-a6000-nccl-hang-iommu.txt");
-    assert!(f.iter().any(|f| f.code == "HINT011"), "{f:?}");
+    assert!(fires(&f, "HINT011"), "{f:?}");
     // A line that changes something is no hang.
     let (_, f) = explain_text("t", "NCCL INFO changed the ring order\nall went fine\n");
-    assert!(!f.iter().any(|f| f.code == "HINT011"), "{f:?}");
+    assert!(!fires(&f, "HINT011"), "{f:?}");
 }
 
 #[test]
 fn nvidia_smi_failing_inside_an_lxd_container_is_the_container() {
     let (inv, f) = explain("corpus/c65b-lxd-container-nvidia-smi-failed.txt");
     assert!(inv.container.runtime.is_some());
-    let e = f.iter().find(|f| f.code == "ERR068").expect("ERR068");
+    let e = finding(&f, "ERR068");
     assert!(e.message.contains("host's kernel module"), "{}", e.message);
     assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
 }
@@ -3060,18 +3071,18 @@ fn nvidia_smi_failing_inside_an_lxd_container_is_the_container() {
 #[test]
 fn a_cpu_variant_of_torch_said_in_prose_is_a_cpu_wheel() {
     let (_, f) = explain("corpus/c65d-chatchat-a10-vm-requirements-cpu-torch.txt");
-    assert!(f.iter().any(|f| f.code == "WHL001"), "{f:?}");
+    assert!(fires(&f, "WHL001"), "{f:?}");
 }
 
 #[test]
 fn error_35_from_an_image_the_driver_supports_is_a_container_without_the_gpu() {
     let (_, f) = explain("corpus/c65b-nvidia-docker-error35-during-build.txt");
-    assert!(f.iter().any(|f| f.code == "ERR021"), "{f:?}");
+    assert!(fires(&f, "ERR021"), "{f:?}");
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
     // With nvidia-smi answering (here a CTranslate2 CUDA 12 build in a CUDA
     // 11.6 image), the driver stays the reading.
     let (_, f) = explain("corpus/c3-faster-whisper-ct2-400-driver-510-cuda116.txt");
-    assert!(!f.iter().any(|f| f.code == "ERR021"), "{f:?}");
+    assert!(!fires(&f, "ERR021"), "{f:?}");
 }
 
 #[test]
@@ -3092,19 +3103,19 @@ fn an_old_os_x_ran_cuda_and_the_toolkits_own_nvml_symbol_is_the_toolkit() {
         inv.os.version_id.as_ref().map(|v| v.value.as_str()),
         Some("10.10.5")
     );
-    assert!(!f.iter().any(|f| f.code == "ERR019"), "{f:?}");
+    assert!(!fires(&f, "ERR019"), "{f:?}");
     let (_, f) = explain("corpus/c65c-nvidia-ctk-nvml-symbol-lookup.txt");
-    assert!(f.iter().any(|f| f.code == "ERR010"), "{f:?}");
+    assert!(fires(&f, "ERR010"), "{f:?}");
     assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
 }
 
 #[test]
 fn a_torchvision_op_without_cuda_and_the_nvenc_loader_in_a_container() {
     let (_, f) = explain("corpus/c64d-sam2-torchvision-nms-no-cuda-build.txt");
-    let e = f.iter().find(|f| f.code == "ERR005").expect("ERR005");
+    let e = finding(&f, "ERR005");
     assert!(e.message.contains("torchvision"), "{}", e.message);
     let (_, f) = explain("corpus/c64f-vpf-nvenc-library-docker.txt");
-    let e = f.iter().find(|f| f.code == "ERR010").expect("ERR010");
+    let e = finding(&f, "ERR010");
     assert!(e.message.contains("video libraries"), "{}", e.message);
     // The CPU variant said in a sentence that names the resulting torch.
     let (_, f) = explain("corpus/c44a-pytorch-2022-conda-win-113-cpu-instead-of-gpu.txt");
@@ -3114,7 +3125,7 @@ fn a_torchvision_op_without_cuda_and_the_nvenc_loader_in_a_container() {
 #[test]
 fn an_nccl_error_that_is_no_hang_gets_no_p2p_hint() {
     let (_, f) = explain_text("t", "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1275, invalid usage\n");
-    assert!(!f.iter().any(|f| f.code == "HINT011"), "{f:?}");
+    assert!(!fires(&f, "HINT011"), "{f:?}");
 }
 
 #[test]
@@ -3122,11 +3133,11 @@ fn ctranslate2_without_cuda_is_a_cpu_build_and_on_a_mac_the_platform() {
     let (_, f) = explain("corpus/c66c-ctranslate2-aarch64-no-cuda-build.txt");
     assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
     let (_, f) = explain("corpus/c66c-autocaption-m1-ctranslate2-no-cuda.txt");
-    assert!(f.iter().any(|f| f.code == "ERR019"), "{f:?}");
+    assert!(fires(&f, "ERR019"), "{f:?}");
     assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0, "{f:?}");
     // CTranslate2's older loader stops at `is not found`.
     let (_, f) = explain("corpus/c66c-wyoming-faster-whisper-cublas12-cuda118.txt");
-    assert!(f.iter().any(|f| f.code == "ERR026"), "{f:?}");
+    assert!(fires(&f, "ERR026"), "{f:?}");
 }
 
 #[test]
@@ -3144,7 +3155,7 @@ fn an_intel_only_machine_has_no_nvidia_driver_and_an_unticked_box_names_nothing(
     let (inv, f) = explain("corpus/c67b-roop-intel-gpu-cuda-provider-error35.txt");
     // `- [ ] Linux in WSL` is a choice the reporter did not make.
     assert!(inv.wsl.is_wsl.is_none(), "{:?}", inv.wsl);
-    let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
+    let e = finding(&f, "ERR006");
     assert!(e.message.contains("Intel"), "{}", e.message);
     assert!(!categories(&f).contains(&Category::DriverTooOld), "{f:?}");
 }
@@ -3157,7 +3168,7 @@ fn trt_llm_tensor_names_and_an_unknown_module_symbol() {
         "{f:?}"
     );
     let (_, f) = explain("corpus/c66f-aosc-kernel59-nvidia-uvm-unknown-symbol.txt");
-    let e = f.iter().find(|f| f.code == "ERR006").expect("ERR006");
+    let e = finding(&f, "ERR006");
     assert!(e.message.contains("Unknown symbol"), "{}", e.message);
 }
 
@@ -3177,18 +3188,18 @@ fn visibility_variables_slurm_exports_name_no_amd_gpu() {
 #[test]
 fn nvcc_refusing_an_arch_no_gpu_here_has_is_the_builds_target_list() {
     let (_, f) = explain("corpus/c66b-implicit3d-compute30-cuda111.txt");
-    let e = f.iter().find(|f| f.code == "ERR026").expect("ERR026");
+    let e = finding(&f, "ERR026");
     assert!(e.message.contains("architecture list"), "{}", e.message);
     assert_eq!(errors_in(&f, Category::ArchUnsupported), 0, "{f:?}");
     // With no GPU named, the refusal bounds the toolkit (ARCH007).
     let (_, f) = explain("corpus/c11a-darknet-cuda11-compute30-unsupported.txt");
-    assert!(f.iter().any(|f| f.code == "ARCH007"), "{f:?}");
+    assert!(fires(&f, "ARCH007"), "{f:?}");
 }
 
 #[test]
 fn cudnn_refusing_the_gpu_and_bf16_on_a_t4_are_arch_errors() {
     let (_, f) = explain("corpus/c68b-torch7-waifu2x-cudnn-arch-mismatch.txt");
-    let e = f.iter().find(|f| f.code == "ERR004").expect("ERR004");
+    let e = finding(&f, "ERR004");
     assert!(
         e.message.contains("cuDNN refused this GPU"),
         "{}",
@@ -3196,7 +3207,7 @@ fn cudnn_refusing_the_gpu_and_bf16_on_a_t4_are_arch_errors() {
     );
     assert!(!categories(&f).contains(&Category::CudnnMismatch), "{f:?}");
     let (_, f) = explain("corpus/c68c-kohya-accelerate-bf16-colab.txt");
-    let e = f.iter().find(|f| f.code == "ERR004").expect("ERR004");
+    let e = finding(&f, "ERR004");
     assert!(
         e.fix
             .as_ref()
@@ -3212,9 +3223,9 @@ fn cudnn_refusing_the_gpu_and_bf16_on_a_t4_are_arch_errors() {
 #[test]
 fn bitsandbytes_setup_off_windows_is_its_binary_not_the_platform() {
     let (_, f) = explain("corpus/c68c-firefly-bnb039-cuda110-setup.txt");
-    assert!(f.iter().any(|f| f.code == "ERR026"), "{f:?}");
+    assert!(fires(&f, "ERR026"), "{f:?}");
     let (_, f) = explain("corpus/c38a-bitsandbytes-2023-native-windows-unsupported.txt");
-    assert!(!f.iter().any(|f| f.code == "ERR026"), "{f:?}");
+    assert!(!fires(&f, "ERR026"), "{f:?}");
 }
 
 #[test]
@@ -3231,6 +3242,6 @@ fn a_rocm_torch_opening_cuda_0_names_an_amd_gpu() {
 #[test]
 fn a_jetpack_named_for_an_image_is_not_the_hosts() {
     let (_, f) = explain("corpus/c68d-xavier-jp5-container-on-jp4-host.txt");
-    let e = f.iter().find(|f| f.code == "CTR005").expect("CTR005");
+    let e = finding(&f, "CTR005");
     assert!(e.message.contains("host runs L4T R32"), "{}", e.message);
 }
