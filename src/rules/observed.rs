@@ -1856,7 +1856,7 @@ observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Ca
 observed_rule!(ERR006, check_err006, "ERR006", "observed-no-driver", Category::NoDriver, Severity::Error,
     [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed, GpuFellOffBus],
     ["DRV001", "DRV002", "DRV003", "DRV004", "DRV008", "ARCH003", "ARCH005", "ARCH006", "CTR001", "CTR002", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
-    "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing) was seen.",
+    "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing, an NVIDIA module the kernel refused) was seen, or error 35 on a machine whose only GPU named is Intel's.",
     "CUDA needs the nvidia kernel module bound to the GPU, the matching user-space libcuda on the loader path, and the /dev/nvidia* nodes. Any missing piece gives these errors; which one it is depends on facts the report does not show.",
     "Run the command in the message on the machine (or `gpucompat check` there): install or load the driver, bind it instead of nouveau, or start the container with GPUs.",
     ["https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/", "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoDevice = 100)"]);
@@ -2035,7 +2035,7 @@ setting_rule!(ERR025, check_err025, "ERR025", "observed-launcher-hides-gpus", Ca
 
 observed_rule!(ERR026, check_err026, "ERR026", "observed-extension-build-mismatch", Category::CompiledExtension, Severity::Error,
     [ExtensionMismatch], [],
-    "A compiled extension failed to load or refused the GPU: built for another torch or CUDA, or needing a newer GPU.",
+    "A compiled extension failed to load or refused the GPU: built for another torch or CUDA, or needing a newer GPU; or its build asked nvcc for an architecture that no GPU of the report is.",
     "Extensions with CUDA code (flash-attn, xformers, vLLM, apex, torch-scatter, torchaudio...) link against one torch's C++ ABI and one CUDA major; under another torch their binary lacks symbols ('undefined symbol: _ZN3c10...'). Some also need a compute capability the GPU lacks (FlashAttention 2 needs sm_80 or newer).",
     "Install the extension build made for the installed torch and CUDA (the project's wheel index for that torch version, or `pip install --no-build-isolation` to build it against the installed torch), or pin torch to the version the extension was built for; for FlashAttention 2 on pre-Ampere GPUs use another attention implementation (sdpa).",
     ["https://github.com/Dao-AILab/flash-attention#installation-and-features", "https://pytorch.org/docs/stable/cpp_extension.html"]);
