@@ -3245,3 +3245,12 @@ fn a_jetpack_named_for_an_image_is_not_the_hosts() {
     let e = finding(&f, "CTR005");
     assert!(e.message.contains("host runs L4T R32"), "{}", e.message);
 }
+
+#[test]
+fn the_intel_gpu_is_the_evidence_and_the_fix_is_no_driver_update() {
+    let (_, f) = explain("corpus/c67b-roop-intel-gpu-cuda-provider-error35.txt");
+    let e = finding(&f, "ERR006");
+    assert!(e.evidence.iter().any(|x| x.fact == "Intel GPU"), "{e:?}");
+    let fix = e.fix.as_ref().and_then(|x| x.note.as_deref()).unwrap_or("");
+    assert!(fix.contains("OpenVINO"), "{fix}");
+}

@@ -305,7 +305,12 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if let Some(i) = m.name("intel") {
                 if c.intel.is_none() && !nvidia_word(&lower) {
-                    c.intel = Some((i.as_str().trim().to_string(), src.to_string()));
+                    let name = if i.as_str().contains('[') {
+                        "a ticked checklist item".to_string()
+                    } else {
+                        i.as_str().trim().to_string()
+                    };
+                    c.intel = Some((name, src.to_string()));
                 }
             }
             if m.name("jetson").is_some() {

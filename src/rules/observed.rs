@@ -1002,10 +1002,24 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
             f.severity = Severity::Warning;
         }
     }
+    let intel = rule.code == "ERR006" && intel_only(inv);
     if let Some(message) = ambiguous {
         for f in &mut out {
             f.severity = Severity::Warning;
             f.message = message.clone();
+        }
+    }
+    // The Intel GPU that makes a missing NVIDIA driver the machine's answer.
+    if intel {
+        for f in &mut out {
+            for p in inv.pci.iter().filter(|p| p.vendor == GpuVendor::Intel) {
+                f.push_evidence("Intel GPU", p.name.as_deref().unwrap_or("Intel"), &p.source);
+            }
+            f.fix = Some(Fix {
+                command: None,
+                note: Some("run the program on the CPU or on a backend for Intel GPUs (its OpenVINO or DirectML provider, torch's XPU build), or on a machine with an NVIDIA GPU; installing CUDA or an NVIDIA driver does not make an Intel GPU run CUDA".into()),
+                ..Default::default()
+            });
         }
     }
     out
