@@ -117,6 +117,18 @@ impl Inventory {
         self.pci.iter().filter(|d| d.vendor == GpuVendor::Nvidia)
     }
 
+    /// Record a GPU a report names, unless one of its vendor is known already.
+    pub fn add_named_gpu(
+        &mut self,
+        vendor: GpuVendor,
+        name: impl Into<String>,
+        source: impl Into<String>,
+    ) {
+        if !self.pci.iter().any(|p| p.vendor == vendor) {
+            self.pci.push(PciDevice::named(vendor, name, source));
+        }
+    }
+
     pub fn has_nvidia_hardware(&self) -> bool {
         self.nvidia_pci().next().is_some() || !self.gpus.is_empty()
     }
@@ -350,6 +362,24 @@ pub struct PciDevice {
 }
 
 impl PciDevice {
+    /// A GPU of this vendor a pasted report names in words (no bus address,
+    /// no device id): `vendor_id` is the vendor's PCI id.
+    pub fn named(vendor: GpuVendor, name: impl Into<String>, source: impl Into<String>) -> Self {
+        let vendor_id = match vendor {
+            GpuVendor::Nvidia => "0x10de",
+            GpuVendor::Amd => "0x1002",
+            GpuVendor::Intel => "0x8086",
+            GpuVendor::Apple | GpuVendor::Other => "",
+        };
+        PciDevice {
+            vendor,
+            vendor_id: vendor_id.to_string(),
+            name: Some(name.into()),
+            source: source.into(),
+            ..Default::default()
+        }
+    }
+
     /// WSL2's paravirtualized GPU as lspci lists it: Microsoft's device 008e
     /// ("3D controller: Microsoft Corporation Device 008e", "Basic Render
     /// Driver" where pci.ids names it), Hyper-V's GPU-PV adapter.

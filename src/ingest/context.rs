@@ -10,7 +10,7 @@
 //! unknown, and every fact it fills says it came from a clue.
 
 use super::{put, Builder, Doc};
-use crate::inventory::{Fact, GpuVendor, OsKind, PciDevice};
+use crate::inventory::{Fact, GpuVendor, OsKind};
 
 regex_fn!(
     clue_re,
@@ -791,28 +791,19 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     if let (true, None, Some((v, src))) = (macos, &inv.os.version_id, &c.mac_release) {
         inv.os.version_id = Some(Fact::new(v.clone(), src).with_note(note));
     }
-    if let Some((name, src)) = &c.amd {
-        let amd_known = inv.pci.iter().any(|p| p.vendor == GpuVendor::Amd);
-        if !amd_known && !macos {
-            inv.pci.push(PciDevice {
-                vendor: GpuVendor::Amd,
-                vendor_id: "0x1002".to_string(),
-                name: Some(name.clone()),
-                source: format!("{src} (named in the paste)"),
-                ..Default::default()
-            });
-        }
+    if let (Some((name, src)), false) = (&c.amd, macos) {
+        inv.add_named_gpu(
+            GpuVendor::Amd,
+            name.clone(),
+            format!("{src} (named in the paste)"),
+        );
     }
     if let Some((name, src)) = &c.intel {
-        if !inv.pci.iter().any(|p| p.vendor == GpuVendor::Intel) {
-            inv.pci.push(PciDevice {
-                vendor: GpuVendor::Intel,
-                vendor_id: "0x8086".to_string(),
-                name: Some(format!("Intel ({name})")),
-                source: format!("{src} (named in the paste)"),
-                ..Default::default()
-            });
-        }
+        inv.add_named_gpu(
+            GpuVendor::Intel,
+            format!("Intel ({name})"),
+            format!("{src} (named in the paste)"),
+        );
     }
     let s = &mut inv.setting;
     if let Some((v, src)) = &c.run_image_cuda {

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use super::clean::has;
 use super::gate::Gate;
 use super::{gpu_mut, put, put_opt, Builder, Doc};
-use crate::inventory::{Fact, GpuVendor, PciDevice};
+use crate::inventory::{Fact, GpuVendor};
 use crate::version::{parse_arch_list, ComputeCapability, CudaVersion};
 
 /// Expressions whose printed value is a fact.
@@ -201,15 +201,7 @@ fn device_line(b: &mut Builder, rest: &str, src: &str) {
         .iter()
         .any(|w| lower.contains(w))
     {
-        if !b.inv.pci.iter().any(|p| p.vendor == GpuVendor::Amd) {
-            b.inv.pci.push(PciDevice {
-                vendor: GpuVendor::Amd,
-                vendor_id: "0x1002".to_string(),
-                name: Some(name.to_string()),
-                source: src.to_string(),
-                ..Default::default()
-            });
-        }
+        b.inv.add_named_gpu(GpuVendor::Amd, name, src);
         return;
     }
     let g = b.gpu(index);

@@ -567,14 +567,10 @@ fn refused_without_toolkit(
     let gpu = gpus
         .iter()
         .find(|g| g.cc.as_ref().is_some_and(|c| c.value.plain() == cc));
-    // Every GPU known and none of the refused architecture: the build's own
-    // target list is at fault (ERR026 says it), not the GPU or the toolkit.
-    if gpu.is_none()
-        && super::observed::stale_arch_target(
-            e,
-            gpus.iter().map(|g| g.cc.as_ref().map(|c| c.value)),
-        )
-    {
+    // Every GPU known and none of the refused architecture (so `gpu` is None):
+    // the build's own target list is at fault (ERR026 says it), not the GPU
+    // or the toolkit.
+    if super::observed::stale_arch_target(e, gpus.iter().map(|g| g.cc.as_ref().map(|c| c.value))) {
         return None;
     }
     let mut f = ARCH007.finding(format!(

@@ -523,6 +523,10 @@ pub(crate) fn stale_arch_target(
             .all(|c| c.is_some_and(|c| c.plain() != refused.plain()))
 }
 
+/// ERR006's reading where the report's only GPU is Intel's; its evidence and
+/// fix are added where this message is the one chosen (see `observed`).
+const INTEL_ONLY_NO_DRIVER: &str = "Observed error: the CUDA program found no NVIDIA driver on a machine whose only GPU the report names is Intel's (integrated graphics or Arc). CUDA runs only on NVIDIA GPUs: with no NVIDIA driver at all the CUDA runtime reports 'no driver' or, misleadingly, 'driver version is insufficient' (error 35); no driver update helps. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)";
+
 /// The report names an Intel GPU and no NVIDIA or AMD one, and no NVIDIA
 /// driver version.
 fn intel_only(inv: &Inventory) -> bool {
@@ -1002,7 +1006,9 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
             f.severity = Severity::Warning;
         }
     }
-    let intel = rule.code == "ERR006" && intel_only(inv);
+    // The Intel reading's evidence and fix go with its message only, not with
+    // another reading that came first.
+    let intel = ambiguous.as_deref() == Some(INTEL_ONLY_NO_DRIVER);
     if let Some(message) = ambiguous {
         for f in &mut out {
             f.severity = Severity::Warning;
@@ -1481,7 +1487,7 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // torch's "Found no NVIDIA driver on your system" is also what a machine
         // without an NVIDIA GPU prints; with no NVIDIA GPU named, both fit.
         "ERR006" if only(ErrorKind::NoNvidiaDriver) && all_say(errs, "Unknown symbol") => Some("Observed error: the kernel refused to load an NVIDIA kernel module ('Unknown symbol'): the module calls a kernel symbol this kernel does not export to it, because the module was built for another kernel, or the kernel is newer than the driver release supports (new kernels stop exporting some symbols to proprietary modules, which nvidia_uvm then fails on). Without the module (nvidia, or nvidia_uvm for CUDA) no CUDA program finds a driver. To be sure, run: uname -r; cat /proc/driver/nvidia/version; sudo dmesg | grep -i -E 'nvidia|symbol'; dkms status".into()),
-        "ERR006" if intel_only(inv) => Some("Observed error: the CUDA program found no NVIDIA driver on a machine whose only GPU the report names is Intel's (integrated graphics or Arc). CUDA runs only on NVIDIA GPUs: with no NVIDIA driver at all the CUDA runtime reports 'no driver' or, misleadingly, 'driver version is insufficient' (error 35); no driver update helps. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)".into()),
+        "ERR006" if intel_only(inv) => Some(INTEL_ONLY_NO_DRIVER.into()),
         "ERR006" if only(ErrorKind::NoNvidiaDriver) && !inv.has_nvidia_hardware() && !driver_in_sight(inv) => Some("Observed error: no NVIDIA driver was found, and the report names no NVIDIA GPU: either the driver is not installed or not loaded, or the machine has no NVIDIA GPU at all (an AMD or Intel GPU, a VM or cloud runtime without one), where a CUDA build of the program cannot run. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)".into()),
         // CUDA found no device, and nothing says why: a missing driver is one
         // cause among several that give the same error.
