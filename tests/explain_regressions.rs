@@ -2107,7 +2107,8 @@ fn old_docker_unknown_runtimes_and_a_gpu_off_the_bus() {
         "t",
         "NVRM: Xid (PCI:0000:01:00): 79, pid=1234, GPU has fallen off the bus.\n",
     );
-    let e = f.iter().find(|f| f.code == "ERR006").unwrap();
+    let e = f.iter().find(|f| f.code == "ERR083").unwrap();
+    assert_eq!(e.category, Category::PlatformPosture);
     let note = e
         .fix
         .as_ref()
@@ -3253,4 +3254,67 @@ fn the_intel_gpu_is_the_evidence_and_the_fix_is_no_driver_update() {
     assert!(e.evidence.iter().any(|x| x.fact == "Intel GPU"), "{e:?}");
     let fix = e.fix.as_ref().and_then(|x| x.note.as_deref()).unwrap_or("");
     assert!(fix.contains("OpenVINO"), "{fix}");
+}
+
+#[test]
+fn a_gpu_off_the_bus_is_the_platform_and_claims_the_cuda_failures_after_it() {
+    let (_, f) = explain("corpus/c69e-gpu-burn-k40m-xid79-overheat.txt");
+    let e = finding(&f, "ERR083");
+    assert_eq!(e.category, Category::PlatformPosture);
+    // The CUDA_ERROR_UNKNOWN that followed is its evidence, not a driver finding.
+    assert!(
+        e.evidence
+            .iter()
+            .any(|x| x.value.contains("CUDA_ERROR_UNKNOWN")),
+        "{e:?}"
+    );
+    assert!(e.message.contains("fallen off the bus"), "{}", e.message);
+    assert!(!fires(&f, "ERR006"), "{f:?}");
+    // Without Xid 79 the same CUDA failure stays ERR006's.
+    let (_, f) = explain_text(
+        "t",
+        "Failure during compute: Error in \"Read faultyelemdata\": CUDA_ERROR_UNKNOWN\n",
+    );
+    assert!(fires(&f, "ERR006"), "{f:?}");
+}
+
+#[test]
+fn libraries_and_programs_refusing_the_gpu_s_architecture() {
+    for rel in [
+        "corpus/c69c-diffbloch-p100-cublas-arch-mismatch.txt",
+        "corpus/c69f-drivestudio-gsplat-p100-sm60-unsupported.txt",
+        "corpus/c69c-pgstrom-quadro-k600-cc30-not-supported.txt",
+    ] {
+        let (_, f) = explain(rel);
+        assert!(fires(&f, "ERR004"), "{rel}: {f:?}");
+    }
+    // A requirement met, or a capability line without a refusal, is no error.
+    let (inv, _) = explain_text(
+        "t",
+        "LOG:  GPU0 Tesla T4 (40 SMs, 1590MHz), L2 4096KB, RAM 15109MB, capability 7.5\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    let (inv, _) = explain_text(
+        "t",
+        "Device 0: compute capability >= 7.0 found, using tensor cores\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn a_link_against_another_libtorch_is_an_extension_build_mismatch() {
+    let (_, f) = explain("corpus/c69c-rust-bert-libtorch-abi-undefined-reference.txt");
+    let e = finding(&f, "ERR026");
+    assert!(e.message.contains("C++ ABI"), "{}", e.message);
+    // NCCL's own symbols missing at link time are not libtorch's.
+    let (_, f) = explain("corpus/c55d-nccl-2020-nccl-tests-links-old-cuda10-libnccl.txt");
+    assert!(!fires(&f, "ERR026"), "{f:?}");
+}
+
+#[test]
+fn omniverse_refusing_the_driver_is_a_driver_below_its_minimum() {
+    let (_, f) = explain("corpus/c69f-isaacautomator-aws-g5-isaacsim5-driver-535.txt");
+    let e = finding(&f, "ERR002");
+    assert!(e.message.contains("Omniverse"), "{}", e.message);
+    assert!(!e.message.contains("torch"), "{}", e.message);
 }

@@ -370,6 +370,12 @@ pub static CATALOG: &[Entry] = &[
     // A program's kernel built for a minimum compute capability: "the 't' kernel requires 5.0 capability!".
     ex("kernel-requires-capability", "kernel requires", &[" capability"], K::ArchNotCompiled, None,
         "[2020-09-08 11:15:32] GPU #0: FATAL: the 't' kernel requires 5.0 capability!", names_a_capability),
+    // A program's stated minimum: "gsplat requires a modern GPU that has compute capability >= 7.0".
+    ea("requires-compute-capability", "compute capability >=", &["requires", "require "], K::ArchNotCompiled, None,
+        "gsplat requires a modern GPU that has compute capability >= 7.0."),
+    // A program listing the GPU with its capability and refusing it (PG-Strom's start-up log).
+    ea("capability-listed-not-supported", ", NOT SUPPORTED", &["capability "], K::ArchNotCompiled, None,
+        "LOG:  GPU0 Quadro K600 (1 SMs, 875MHz), L2 256KB, RAM 980MB (128bits, 891MHz), capability 3.0, NOT SUPPORTED"),
     // AliceVision (Meshroom): the GPU's compute capability is below its feature extractor's.
     e("alicevision-cc-not-enough", "but the compute capabilities is not enough", K::ArchNotCompiled, None,
         "[02:06:25.958896][error] CUDA-Enabled GPU detected, but the compute capabilities is not enough."),
@@ -409,6 +415,9 @@ pub static CATALOG: &[Entry] = &[
         "Encoding inside the docker container fails:\nRuntimeError: LoadNvEncApi : NVENC library file is not found. Please ensure NV driver is installed at /home/vpf/VideoProcessingFramework-1.1.2/PyNvCodec/TC/src/NvEncoder.cpp:102", video_libraries_in_container),
     ex("ffmpeg-video-library-missing", "Cannot load lib", &["libnvcuvid", "libnvidia-encode"], K::ContainerNoGpuRuntime, None,
         "Rendering inside the docker container with hevc_nvenc fails:\n[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1", video_libraries_in_container),
+    // Omniverse's (Isaac Sim's) start-up check: the driver is below the RTX renderer's minimum.
+    e("omniverse-driver-below-minimum", "minimum Omniverse RTX requirement", K::DriverTooOld, None,
+        "[Error] [gpu.foundation.plugin] The currently installed NVIDIA graphics driver is unsupported or has known issues. Reason for failure: The minimum Omniverse RTX requirement on Linux Installed driver: 535.5 The unsupported driver range: [0.0, 535.129)"),
     // A program's own start-up check of the driver (Modular's MAX).
     ea("app-minimum-driver", "requires a minimum driver version of", &["driver"], K::DriverTooOld, None,
         "ValueError: failed to create device: MAX doesn't support your current NVIDIA GPU driver. MAX requires a minimum driver version of 550 and CUDA version 12.4. The driver version MAX detected is: 12.2."),
@@ -543,6 +552,10 @@ pub static CATALOG: &[Entry] = &[
         "OSError: dlopen(/Users/me/miniforge3/lib/python3.9/site-packages/torchaudio/lib/libtorchaudio.so, 0x0006): Symbol not found: __ZN2at14RecordFunctionC1ENS_11RecordScopeEb"),
     ex("undefined-symbol", "undefined symbol", &[], K::ExtensionMismatch, None,
         "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE", undefined_symbol),
+    // The linker's words for the same, linking a program (a torch-sys crate, a
+    // libtorch app) against a libtorch of another release or C++ ABI.
+    ea("libtorch-undefined-reference", "undefined reference to", &["`c10::", "`at::", "`torch::", "`caffe2::"], K::ExtensionMismatch, None,
+        "torch_api.cpp:(.text+0xe0): undefined reference to `c10::detail::torchInternalAssertFail(char const*, char const*, unsigned int, char const*, std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const&)'"),
     // GNU ld linking one binary against two CUDA releases' libraries: a library
     // on the link line (a system NCCL, a prebuilt .so) needs another CUDA's runtime.
     ea("ld-two-cuda-runtimes", "may conflict with lib", &["libcudart.so.", "libcublas.so.", "libcublaslt.so.", "libcufft.so.", "libcurand.so.", "libcusparse.so.", "libnvrtc.so."], K::LibraryShadowed, None,
@@ -631,6 +644,9 @@ pub static CATALOG: &[Entry] = &[
     // cuDNN refusing the GPU itself: a compute capability its release does not support.
     e("cudnn-arch-mismatch", "CUDNN_STATUS_ARCH_MISMATCH", K::ArchNotCompiled, None,
         "/home/me/torch/install/share/lua/5.1/cudnn/init.lua:145: Error in CuDNN: CUDNN_STATUS_ARCH_MISMATCH"),
+    // cuBLAS refusing the GPU: its release has no kernels for this architecture.
+    e("cublas-arch-mismatch", "CUBLAS_STATUS_ARCH_MISMATCH", K::ArchNotCompiled, None,
+        "RuntimeError: CUDA error: CUBLAS_STATUS_ARCH_MISMATCH when calling `cublasCreate(handle)`"),
     e("cudnn-sublibrary-version-mismatch", "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", K::CudnnVersionMismatch, None,
         "RuntimeError: cuDNN error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH"),
     // cuDNN 8.3+ on Windows loads zlib's zlibwapi.dll, which it does not ship.
@@ -1009,6 +1025,11 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-python-dlopen-libcuda", &["https://github.com/NVIDIA/cuda-python/issues/17", "https://github.com/NVIDIA/cudf/issues/10308"]),
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
+    ("libtorch-undefined-reference", &["https://gcc.gnu.org/onlinedocs/libstdc++/manual/using_dual_abi.html (std::__cxx11 names: code of the two libstdc++ ABIs does not link together)", "https://github.com/guillaume-be/rust-bert/issues/212 (torch-sys linked against a pre-cxx11-ABI libtorch)"]),
+    ("requires-compute-capability", &["https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#compute-capabilities (a program's kernels use the features of a minimum compute capability)", "https://github.com/ziyc/drivestudio/issues/9 (gsplat needs compute capability 7.0 or newer; a Tesla P100 is 6.0)"]),
+    ("capability-listed-not-supported", &["https://github.com/heterodb/pg-strom/issues/262 (PG-Strom's log line for a GPU below its minimum compute capability, 3.5)"]),
+    ("omniverse-driver-below-minimum", &["https://docs.isaacsim.omniverse.nvidia.com/latest/installation/requirements.html (Isaac Sim's driver requirements)", "https://github.com/isaac-sim/IsaacAutomator/issues/40 (an AWS g5 with a 535 driver below the 535.129 minimum)"]),
+    ("cublas-arch-mismatch", &["https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t (CUBLAS_STATUS_ARCH_MISMATCH: the function requires a feature absent from the device architecture)", "https://github.com/Differentiable-Electron-Crystallography/diffBloch/issues/144 (a CUDA 13 torch on Tesla P100s)"]),
     ("cudnn-arch-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_ARCH_MISMATCH: the function requires a feature absent from the current GPU device)", "https://github.com/nagadomi/waifu2x/issues/176 (a GPU below cuDNN's minimum compute capability)"]),
     ("nvidia-module-unknown-symbol", &["https://github.com/AOSC-Dev/aosc-os-abbs/issues/2594 (nvidia-uvm and Linux 5.9's GPL-only symbol checks)", "https://github.com/src-d/coreos-nvidia/issues/3 (a prebuilt nvidia.ko needing IPMI modules not loaded)"]),
     ("trtllm-engine-tensor-names", &["https://github.com/NVIDIA/TensorRT-LLM/blob/main/tensorrt_llm/runtime/generation.py (GenerationSession compares the engine's I/O tensors with the ones this release expects)", "https://github.com/triton-inference-server/tensorrtllm_backend/issues/320 (engine built with another TensorRT-LLM release than the backend runs)"]),

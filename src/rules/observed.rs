@@ -558,6 +558,15 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     let k = e.kind;
     let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
     let cuda = CUDA_KINDS.contains(&k);
+    // After the GPU fell off the bus every CUDA call fails: the bus, not the driver.
+    if has(ErrorKind::GpuFellOffBus)
+        && matches!(
+            k,
+            ErrorKind::InitFailed | ErrorKind::NoDevice | ErrorKind::SmiNoDriver
+        )
+    {
+        return Some("ERR083");
+    }
     // From torch 2.5 the XPU device is torch's own: not linked means no XPU build.
     if k == ErrorKind::XpuNotRegistered && torch_at_least(inv, TORCH_XPU) {
         return Some("ERR052");
@@ -972,6 +981,9 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
             Some(code) => code == rule.code,
         })
         .collect();
+    // The rule's own errors first: the message reads the first one.
+    let mut errs = errs;
+    errs.sort_by_key(|e| !kinds.contains(&e.kind));
     let ambiguous = ambiguous_cause(rule.code, &errs, inv);
     let special = special_case(rule.code, &errs);
     // NCCL's system-call failure names shared memory only inside a container.
@@ -1218,6 +1230,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: FlashAttention refused the GPU ('only supports Ampere GPUs or newer'). On a GPU older than Ampere (compute capability below 8.0) that is FlashAttention 2's real limit; on a newer one it is the check of a build from before flash-attn 2.7.3, which let only 8.x and 9.0 through. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; pip list | grep -i -E 'flash|xformers'",
             "below compute capability 8.0, use another attention implementation (torch's sdpa, xformers' own kernels) or FlashAttention 1; on a newer GPU install flash-attn 2.7.3 or later built for it and the installed torch",
         ),
+        // The linker, not the loader: a program built against libtorch.
+        "ERR026" if say("undefined reference to") => explained(
+            "Observed error: linking against libtorch failed with undefined references to its C++ symbols (c10::, at::, torch::): the libtorch on the link line is of another release than the code was written for, or of the other C++ ABI (a pre-cxx11 build where the code uses std::__cxx11 strings, or the reverse). To be sure, run: ls $LIBTORCH/lib; cat $LIBTORCH/build-version; echo $LIBTORCH $LD_LIBRARY_PATH",
+            "link against the libtorch release the binding or program names (for tch-rs / torch-sys the version in its README), in its cxx11-ABI build on Linux (the `libtorch-cxx11-abi-shared-with-deps` archive), and point LIBTORCH (or CMAKE_PREFIX_PATH) at it; or let the build use the libtorch of a matching pip torch (LIBTORCH_USE_PYTORCH=1)",
+        ),
         // Ollama told by OLLAMA_LLM_LIBRARY to skip its CUDA libraries.
         "ERR014" if say("skipping available library at users request") => explained(
             "Observed error: Ollama skipped its CUDA libraries 'at users request': the OLLAMA_LLM_LIBRARY environment variable names a library other than the ones this release ships (its runners are named cuda_v12, cuda_v13), so it runs on the CPU. To be sure, run where Ollama runs: env | grep OLLAMA_LLM_LIBRARY (for a service: systemctl show ollama -p Environment; for Kubernetes: the deployment's env)",
@@ -1251,15 +1268,6 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             "Observed error: this docker does not know the --gpus flag, which Docker added in 19.03: the engine is older than that (or the command goes to another client, such as an old docker-compose or podman without its docker shim). To be sure, run: docker version",
             "upgrade Docker Engine (19.03 or later) and install the NVIDIA Container Toolkit; on an engine that cannot be upgraded, use the nvidia runtime instead (`--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all`)",
         ),
-        // The GPU dropped off the PCI bus: hardware, power or firmware.
-        "ERR006" if all(&|e| e.kind == ErrorKind::GpuFellOffBus) => Some((
-            None,
-            Fix {
-                command: Some("sudo dmesg | grep -i -E 'xid|fallen off'".into()),
-                note: Some("reboot (or power-cycle) to bring the GPU back, then look for the cause: power cables and the power supply's headroom, the card's seating and any riser, temperatures, and the slot's PCIe settings in the firmware; if it recurs, try the GPU in another slot or machine and collect `sudo nvidia-bug-report.sh` for NVIDIA. Reinstalling the driver does not help".into()),
-                ..Default::default()
-            },
-        )),
         // Windows' commit limit, hit while mapping the CUDA DLLs.
         "ERR018" if say("paging file is too small") => explained(
             "Observed error: Windows ran out of virtual memory (its commit limit, WinError 1455) while loading a large DLL, such as torch's CUDA and cuDNN libraries; the DLL is there and the GPU stack is not at fault. Each process that loads them (every DataLoader worker, every parallel job) commits that memory again. To be sure, run: System Properties > Advanced > Performance > Virtual memory (the page file's size)",
@@ -1368,6 +1376,10 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // NVENC's driver check: the encoder API, not a CUDA runtime, needs the newer driver.
+        "ERR002" if say("Omniverse RTX requirement") => explained(
+            "Observed error: Omniverse's RTX renderer (Isaac Sim, Isaac Lab, other Omniverse apps) checked the driver at start-up and refused it: the installed driver is inside the range the message calls unsupported, below the renderer's minimum. CUDA versions do not enter into it. To be sure, run: nvidia-smi --query-gpu=name,driver_version --format=csv",
+            "install a driver at or above the minimum the message names (its recommended version, or a newer production branch); in a container the host's driver is the one that counts, so update it on the host (on a cloud VM: an image or a setup script that installs a newer driver)",
+        ),
         "ERR002" if say("nvenc") => explained(
             "Observed error: the program's NVENC encoder (ffmpeg's, as in OBS or HandBrake) was built for a newer NVIDIA Video Codec SDK than the installed driver supports. To be sure, run: nvidia-smi (the driver version)",
             "update the NVIDIA driver to at least the version the message names (or the one the program's release notes require), or use a release of the program built for the installed driver",
@@ -1874,7 +1886,7 @@ observed_rule!(ERR005, check_err005, "ERR005", "observed-torch-without-cuda", Ca
     ["https://pytorch.org/get-started/locally/"]);
 
 observed_rule!(ERR006, check_err006, "ERR006", "observed-no-driver", Category::NoDriver, Severity::Error,
-    [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed, GpuFellOffBus],
+    [SmiNoDriver, NoNvidiaDriver, LibcudaMissing, NoDevice, InitFailed],
     ["DRV001", "DRV002", "DRV003", "DRV004", "DRV008", "ARCH003", "ARCH005", "ARCH006", "CTR001", "CTR002", "PLAT002", "PLAT003", "PLAT008", "ENV001", "MIG002", "FAB001"],
     "An error saying there is no usable driver or device (nvidia-smi can't reach the driver, no CUDA device, libcuda missing, an NVIDIA module the kernel refused) was seen, or error 35 on a machine whose only GPU named is Intel's.",
     "CUDA needs the nvidia kernel module bound to the GPU, the matching user-space libcuda on the loader path, and the /dev/nvidia* nodes. Any missing piece gives these errors; which one it is depends on facts the report does not show.",
@@ -2447,6 +2459,13 @@ observed_rule!(ERR081, check_err081, "ERR081", "observed-libcuda-symbol-missing"
     "On Windows, update Docker Desktop (its WSL2 GPU support comes with it) and the Windows NVIDIA driver, then restart it; in a Linux container, remove the driver libraries the image installed (libcuda.so.*) so the container toolkit mounts the host's, and keep any cuda-compat directory off LD_LIBRARY_PATH where the host driver is new enough.",
     ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorSymbolNotFound = 500)", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (CUDA in WSL2 and Docker Desktop: the GPU comes from the Windows driver)", "https://github.com/jhj0517/Whisper-WebUI/issues/279"]);
 
+observed_rule!(ERR083, check_err083, "ERR083", "observed-gpu-fell-off-bus", Category::PlatformPosture, Severity::Error,
+    [GpuFellOffBus], [],
+    "The kernel log says the GPU has fallen off the bus (Xid 79): the GPU stopped answering on PCIe.",
+    "Xid 79 is the driver finding the GPU gone from the PCI bus mid-run. Its causes are below the software stack: power delivery (cables, the supply's headroom under load), heat (a passively cooled card without the airflow it needs), the card's seating or a riser, the slot's PCIe settings or the system firmware, or a failing GPU. Until a reset or reboot the driver has no GPU, so every CUDA call after it fails (CUDA_ERROR_UNKNOWN, 'no CUDA-capable device', nvidia-smi's 'GPU is lost'); reinstalling the driver or CUDA does not help.",
+    "Reboot (or power-cycle) to bring the GPU back, then look for the cause: power cables and the power supply's headroom, the card's seating and any riser, temperatures under load (`nvidia-smi -q -d TEMPERATURE,POWER`), and the slot's PCIe settings in the firmware; if it recurs, try the GPU in another slot or machine and collect `sudo nvidia-bug-report.sh` for NVIDIA.",
+    ["https://docs.nvidia.com/deploy/xid-errors/ (Xid 79: GPU has fallen off the bus; possible causes: hardware error, driver error, system memory corruption, thermal issue)", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/507"]);
+
 observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Category::EnvVar, Severity::Error,
     [XlaLibdeviceMissing], [],
     "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice ('libdevice not found at ./libdevice.10.bc').",
@@ -2614,5 +2633,5 @@ pub static RULES: &[&Rule] = &[
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
     &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
-    &ERR081, &ERR082,
+    &ERR081, &ERR082, &ERR083,
 ];
