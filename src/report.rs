@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::finding::{exit_code, Finding, Severity};
 use crate::ingest::{self, ToBeSure};
 use crate::inventory::Inventory;
-use crate::kb::Kb;
+use crate::kb::{Kb, KbSource};
 use crate::plan::hosts::{load_card, HostError, HostSpec};
 use crate::probe::{probe, ProbeOptions};
 use crate::rules::registry::{self, RuleKind};
@@ -253,12 +253,16 @@ impl Serialize for Report {
 
 /// The one library call: read or probe the input, run the rules of its kind
 /// (after selection), sort the findings.
-pub fn report(input: Input<'_>, kb: &Kb, options: &Options<'_>) -> Result<Report, ReportError> {
+pub fn report(
+    input: Input<'_>,
+    kb: &(impl KbSource + ?Sized),
+    options: &Options<'_>,
+) -> Result<Report, ReportError> {
     let sel = &options.selection;
     let mut r = match input {
-        Input::Probe { system, options } => check(probe(system, kb, &options), kb, sel),
-        Input::Card(inv) => check(*inv, kb, sel),
-        Input::CardFile(path) => check(read_card(&path)?, kb, sel),
+        Input::Probe { system, options } => check(probe(system, kb.kb(), &options), kb.kb(), sel),
+        Input::Card(inv) => check(*inv, kb.kb(), sel),
+        Input::CardFile(path) => check(read_card(&path)?, kb.kb(), sel),
         Input::Text(inputs) => explain(&inputs, kb, sel)?,
         Input::Pasted(files) => explain(&read_inputs(&files)?, kb, sel)?,
         Input::Dockerfile { file, hosts } => {
@@ -274,7 +278,7 @@ pub fn report(input: Input<'_>, kb: &Kb, options: &Options<'_>) -> Result<Report
                     &inv,
                     &stem,
                     &format!("card {}", p.display()),
-                    kb,
+                    kb.kb(),
                 ));
             }
             let name = if file.as_os_str() == "-" {
@@ -282,9 +286,9 @@ pub fn report(input: Input<'_>, kb: &Kb, options: &Options<'_>) -> Result<Report
             } else {
                 file.display().to_string()
             };
-            lint(name, &text, &specs, kb, sel)
+            lint(name, &text, &specs, kb.kb(), sel)
         }
-        Input::DockerfileText { name, text, hosts } => lint(name, &text, &hosts, kb, sel),
+        Input::DockerfileText { name, text, hosts } => lint(name, &text, &hosts, kb.kb(), sel),
         Input::Smoke { system, options } => {
             let s = smoke::run_smoke_with(system, &options);
             let mut r = Report::new(Kind::Smoke);
@@ -335,11 +339,18 @@ fn check(inv: Inventory, kb: &Kb, sel: &Selection) -> Report {
 }
 
 /// Pasted text, or gpucompat's own card / check JSON (read strictly).
-fn explain(inputs: &[(String, String)], kb: &Kb, sel: &Selection) -> Result<Report, ReportError> {
+fn explain(
+    inputs: &[(String, String)],
+    kb: &(impl KbSource + ?Sized),
+    sel: &Selection,
+) -> Result<Report, ReportError> {
     let mut inv = ingest::ingest_any(inputs).map_err(|e| ReportError::Card {
         path: e.name.clone(),
         message: e.to_string(),
     })?;
+    // Asked for only now: the embedded tables were parsed on another thread
+    // while the text was read (see `ingest`).
+    let kb = kb.kb();
     ingest::enrich(&mut inv, kb);
     let mut r = Report::new(Kind::Explain);
     r.findings = rules::run_rules(&inv, kb);

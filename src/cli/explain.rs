@@ -35,6 +35,7 @@ pub fn run(ctx: &Ctx, args: Args) -> anyhow::Result<i32> {
             "gpucompat: reading a report from standard input: paste it, then press Ctrl-D (Ctrl-Z then Enter on Windows)"
         );
     }
+    // The KbRef itself, not the tables: they are parsed beside the reading.
     let r = report(Input::Pasted(args.files), &ctx.kb, &options)?;
     args.output
         .print(&r, ctx.verbose, || render::text(&r, ctx.verbose))?;

@@ -247,6 +247,12 @@ impl std::ops::Deref for KbRef {
     }
 }
 
+impl gpucompat::kb::KbSource for KbRef {
+    fn kb(&self) -> &Kb {
+        self
+    }
+}
+
 /// What every subcommand gets.
 pub struct Ctx {
     pub kb: KbRef,

@@ -4,12 +4,15 @@
 //! Line numbers stay those of the original text, so every fact can cite the
 //! line the user sees in their own file.
 
+use std::borrow::Cow;
+
 /// One cleaned line, its 1-based number in the original text, and the
 /// source string facts read from it cite (`input line 14`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
+pub struct Line<'a> {
     pub no: usize,
-    pub text: String,
+    /// The cleaned text: the input's own bytes when cleaning changed nothing.
+    pub text: Cow<'a, str>,
     pub src: String,
     /// Byte offset in `text` of the command when the line is a shell prompt.
     pub cmd_at: Option<usize>,
@@ -17,7 +20,7 @@ pub struct Line {
     pub gates: u16,
 }
 
-impl Line {
+impl Line<'_> {
     /// True when the line carries a word of this parser's.
     pub fn gate(&self, g: super::gate::Gate) -> bool {
         self.gates & g as u16 != 0
@@ -31,9 +34,9 @@ impl Line {
 
 /// A cleaned input: its label (`input`, or a file name) and its lines.
 #[derive(Debug, Clone, Default)]
-pub struct Doc {
+pub struct Doc<'a> {
     pub label: String,
-    pub lines: Vec<Line>,
+    pub lines: Vec<Line<'a>>,
     /// Lines longer than [`MAX_LINE`] were cut there.
     pub truncated_lines: usize,
     /// Error catalog entries each line may match: (line index, entry index).
@@ -43,7 +46,7 @@ pub struct Doc {
     pub mentions: std::sync::OnceLock<u16>,
 }
 
-impl Doc {
+impl Doc<'_> {
     /// The source string for a fact read at original line `no`.
     pub fn src(&self, no: usize) -> String {
         format!("{} line {}", self.label, no)
@@ -65,7 +68,7 @@ impl Doc {
 pub const MAX_LINE: usize = 16 * 1024;
 
 /// Clean pasted text into lines with their original numbers.
-pub fn clean(label: &str, text: &str) -> Doc {
+pub fn clean<'a>(label: &str, text: &'a str) -> Doc<'a> {
     let mut doc = Doc {
         label: label.to_string(),
         lines: Vec::new(),
@@ -97,15 +100,30 @@ pub fn clean(label: &str, text: &str) -> Doc {
             })
         });
         k += 1;
-        let mut line: &str = joined.as_deref().unwrap_or(raws[i]);
-        if line.len() > MAX_LINE {
-            line = &line[..floor_boundary(line, MAX_LINE)];
-            doc.truncated_lines += 1;
-        }
-        let mut text = clean_line(line);
+        let capped = |line: &'a str, doc: &mut Doc| {
+            if line.len() > MAX_LINE {
+                doc.truncated_lines += 1;
+                &line[..floor_boundary(line, MAX_LINE)]
+            } else {
+                line
+            }
+        };
+        let mut text: Cow<'a, str> = match &joined {
+            Some(s) => {
+                let line = if s.len() > MAX_LINE {
+                    doc.truncated_lines += 1;
+                    &s[..floor_boundary(s, MAX_LINE)]
+                } else {
+                    s.as_str()
+                };
+                Cow::Owned(clean_line(line).into_owned())
+            }
+            None => clean_line(capped(raws[i], &mut doc)),
+        };
         if text.len() > MAX_LINE {
             // Tab expansion can grow a line; keep the cap.
-            text.truncate(floor_boundary(&text, MAX_LINE));
+            let cut = floor_boundary(&text, MAX_LINE);
+            text.to_mut().truncate(cut);
         }
         let src = source(label, i + 1);
         let cmd_at = prompt_command(&text).map(|c| c.as_ptr() as usize - text.as_ptr() as usize);
@@ -312,12 +330,18 @@ fn is_sgr(rest: &[u8]) -> bool {
 }
 
 /// Clean one line (no newline in it).
-pub fn clean_line(line: &str) -> String {
+pub fn clean_line(line: &str) -> Cow<'_, str> {
     let w = needs(line);
     let quoted = line.trim_start().starts_with('>');
     if !w.any() && !quoted {
-        return line.to_string();
+        // Most lines: nothing to undo, so no copy.
+        return Cow::Borrowed(line);
     }
+    Cow::Owned(clean_changed(line, &w))
+}
+
+/// [`clean_line`] for a line that needs some step.
+fn clean_changed(line: &str, w: &Work) -> String {
     let s = if w.controls {
         strip_controls(line)
     } else {
@@ -624,8 +648,13 @@ pub fn has_ci(hay: &str, needle: &str) -> bool {
 /// `user@host:~$ nvcc -V`, `(venv) PS C:\> nvidia-smi`, `# cat /proc/...`,
 /// `C:\Users\me> nvidia-smi`.
 pub fn prompt_command(line: &str) -> Option<&str> {
-    // Every prompt ends in one of these; most lines hold none.
-    if !line.bytes().any(|c| matches!(c, b'$' | b'#' | b'>')) {
+    // Every prompt ends in one of these and a space; most lines hold none
+    // (a progress bar's `|#####|` holds the mark without the space).
+    if !line
+        .as_bytes()
+        .windows(2)
+        .any(|w| matches!(w[0], b'$' | b'#' | b'>') && w[1] == b' ')
+    {
         return None;
     }
     let t = line.trim();
@@ -701,8 +730,8 @@ fn is_prompt_head(head: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn texts(d: &Doc) -> Vec<&str> {
-        d.lines.iter().map(|l| l.text.as_str()).collect()
+    fn texts<'a>(d: &'a Doc<'_>) -> Vec<&'a str> {
+        d.lines.iter().map(|l| &*l.text).collect()
     }
 
     #[test]
@@ -797,7 +826,8 @@ mod tests {
             .chunks(80)
             .map(|c| String::from_utf8(c.to_vec()).unwrap())
             .collect();
-        let d = clean("input", &cut.join("\n"));
+        let joined = cut.join("\n");
+        let d = clean("input", &joined);
         assert_eq!(texts(&d), [long]);
         assert_eq!(d.lines[0].src, "input line 1");
         // Records of one width (nvidia-smi -L) and table rows stay apart.

@@ -188,7 +188,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
     let mut i = 0;
     while i < doc.lines.len() {
         let line = &doc.lines[i];
-        let t = line.text.as_str();
+        let t = &*line.text;
         i += 1;
         if t.len() >= 3 && line.gate(super::gate::Gate::Devices) {
             devices(t, line.src.as_str(), c);

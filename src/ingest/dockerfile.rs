@@ -218,7 +218,7 @@ fn cdi_spec(doc: &Doc, b: &mut Builder) {
     let mut in_edits: Option<usize> = None;
     let mut nodes: Vec<(String, String)> = Vec::new();
     for line in &doc.lines {
-        let raw = line.text.as_str();
+        let raw = &*line.text;
         let t = raw.trim();
         let indent = raw.len() - raw.trim_start().len();
         if t == "containerEdits:" {

@@ -180,7 +180,7 @@ fn unexported_selector(doc: &Doc, i: usize, name: &str, b: &mut Builder) {
         return;
     }
     let exported = lines.iter().any(|l| {
-        let x = l.text.as_str();
+        let x = &*l.text;
         has(x, "set -a")
             || (has(x, "export ") || has(x, "declare -x") || has(x, "os.environ")) && has(x, name)
     });

@@ -19,7 +19,7 @@ use crate::version::{parse_arch_list, ComputeCapability, CudaVersion, DriverVers
 
 /// What a matched line is looking at.
 pub struct Ctx<'a> {
-    pub doc: &'a Doc,
+    pub doc: &'a Doc<'a>,
     /// Index of the line in `doc.lines`.
     pub i: usize,
     pub line: &'a str,
@@ -3559,7 +3559,7 @@ fn macos(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
 /// device was never registered.
 fn xpu_not_linked(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     let imports_ipex = c.doc.lines.iter().any(|l| {
-        let t = l.text.as_str();
+        let t = &*l.text;
         has_ci(t, "intel_extension_for_pytorch") || has_ci(t, "import ipex")
     });
     Some(if imports_ipex {

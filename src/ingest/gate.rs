@@ -565,11 +565,17 @@ pub fn scan_line(text: &str, catalog: &mut Vec<u16>) -> u16 {
         if i == n {
             break;
         }
+        let start = i;
         let mut h = SEED;
         while i < n && bytes[i].is_ascii_alphabetic() {
             h ^= u64::from(bytes[i] | 0x20);
             h = h.wrapping_mul(0x0100_0000_01b3);
             i += 1;
+        }
+        // A one-letter word right after a digit is a number's exponent or
+        // unit (`3e-4`, `12k`), on every line of a training log.
+        if i - start == 1 && start > 0 && bytes[start - 1].is_ascii_digit() {
+            continue;
         }
         let (w, bit) = bloom_bit(h);
         if t.bloom.get(w).is_some_and(|x| x & bit != 0) {
@@ -597,6 +603,25 @@ mod tests {
                 e.example
             );
         }
+    }
+
+    #[test]
+    fn a_letter_after_a_digit_is_no_word() {
+        // No catalog entry is keyed on one letter after a digit.
+        for (k, e) in super::super::errors::CATALOG.iter().enumerate() {
+            let mut c = Vec::new();
+            scan_line(e.example, &mut c);
+            assert!(c.contains(&(k as u16)), "{}", e.id);
+        }
+        let mut c = Vec::new();
+        assert_eq!(
+            scan_line("loss=0.0123, lr=3e-4", &mut c) & Gate::Env as u16,
+            0
+        );
+        assert_ne!(
+            scan_line("docker run -e CUDA_VISIBLE_DEVICES=0 img", &mut c) & Gate::Env as u16,
+            0
+        );
     }
 
     #[test]

@@ -122,7 +122,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut tf_device: Option<u32> = None;
 
     for line in &doc.lines {
-        let raw = line.text.as_str();
+        let raw = &*line.text;
         let t = raw.trim();
         if t.is_empty()
             || csv.is_none()

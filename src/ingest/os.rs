@@ -45,7 +45,7 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut lshw: Option<Lshw> = None;
 
     for line in &doc.lines {
-        let raw = line.text.as_str();
+        let raw = &*line.text;
         let t = raw.trim();
         let src: &str = &line.src;
 

@@ -30,6 +30,20 @@ pub enum KbError {
     Invalid(tables::RowError),
 }
 
+/// Where a command's knowledge base comes from: a [`Kb`] at hand, or one
+/// parsed on first use, so a command that reads text first (explain) can
+/// parse it on another thread meanwhile.
+pub trait KbSource {
+    /// The knowledge base, parsed now if it was not yet.
+    fn kb(&self) -> &Kb;
+}
+
+impl KbSource for Kb {
+    fn kb(&self) -> &Kb {
+        self
+    }
+}
+
 /// Every table, by its file name.
 #[derive(Debug, Clone)]
 pub struct Kb {
