@@ -106,6 +106,8 @@ fn ingest_texts(inputs: &[(&str, &str)]) -> Inventory {
             .name("gpucompat-regex".into())
             .spawn(|| {
                 context::prewarm();
+                nvidia_smi::prewarm();
+                proc_version::prewarm();
                 prose::prewarm();
                 crate::kb::Kb::embedded();
             });

@@ -113,6 +113,19 @@ struct CsvState {
     row: u32,
 }
 
+/// Compile the patterns an nvidia-smi table or a framework's device lines
+/// reach, ahead of their first use.
+pub(super) fn prewarm() {
+    banner_re();
+    bus_re();
+    mem_re();
+    list_re();
+    topo_re();
+    ggml_device_re();
+    tf_props_re();
+    tf_created_re();
+}
+
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut bx = BoxState::default();
     let mut q = QState::default();

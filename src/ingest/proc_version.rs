@@ -82,6 +82,11 @@ fn nouveau_bound(b: &mut Builder, t: &str, src: &str) -> bool {
     true
 }
 
+/// Compile the pattern of `dpkg -l` driver rows ahead of its first use.
+pub(super) fn prewarm() {
+    dpkg_re();
+}
+
 pub fn parse(doc: &Doc, b: &mut Builder) {
     let mut cmd: Option<String> = None;
     let mut lsmod_seen = false;

@@ -255,6 +255,9 @@ regex_fn!(
 
 /// Compile the patterns most reports reach, ahead of their first use.
 pub(super) fn prewarm() {
+    cpu_fallback_said_re();
+    toolkit_installed_re();
+    proprietary_re();
     field_re();
     pip_install_re();
     pinned_re();
