@@ -191,6 +191,13 @@ pub struct Setting {
     /// A Google Colab runtime (its URL, its paths, the report's words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colab: F<bool>,
+    /// Programs built by Nix (a /nix/store path, nix-shell, nixpkgs, NixOS):
+    /// they search only Nix paths and /run/opengl-driver for the driver's libraries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nix: F<bool>,
+    /// The report says the failure came after the machine suspended or hibernated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after_suspend: F<bool>,
     /// The GPU is an NVIDIA vGPU profile in a VM (`Virtualization Mode: VGPU`,
     /// a profile name such as A40-48C or L4-24Q, a fractional cloud GPU).
     #[serde(skip_serializing_if = "Option::is_none")]

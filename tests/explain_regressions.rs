@@ -3318,3 +3318,66 @@ fn omniverse_refusing_the_driver_is_a_driver_below_its_minimum() {
     assert!(e.message.contains("Omniverse"), "{}", e.message);
     assert!(!e.message.contains("torch"), "{}", e.message);
 }
+
+#[test]
+fn a_nix_built_program_without_the_host_s_libcuda_is_its_search_path() {
+    let (inv, f) = explain("corpus/c70c-nix-ffmpeg-nvenc-libcuda-non-nixos.txt");
+    assert!(inv.setting.nix.is_some());
+    let e = finding(&f, "ERR084");
+    assert_eq!(e.category, Category::EnvVar);
+    assert!(!fires(&f, "ERR006"), "{f:?}");
+    // NixOS named for a driver build that failed is no library search.
+    let (_, f) = explain("corpus/c40b-nixos-2021-nvidia455-fails-to-build-for-linux511.txt");
+    assert!(!fires(&f, "ERR084"), "{f:?}");
+}
+
+#[test]
+fn cuda_s_unknown_error_after_a_suspend_is_the_lost_driver_state() {
+    let (inv, f) = explain("corpus/c70d-pytorch-suspend-resume-cuda-unknown.txt");
+    assert!(inv.setting.after_suspend.is_some());
+    let e = finding(&f, "ERR085");
+    assert_eq!(e.category, Category::PlatformPosture);
+    let fix = e.fix.as_ref().and_then(|x| x.note.as_deref()).unwrap_or("");
+    assert!(fix.contains("nvidia_uvm"), "{fix}");
+    // A script's `sleep 5` is no suspend.
+    let (inv, _) = explain_text(
+        "t",
+        "sleep 5\npython train.py\nRuntimeError: CUDA error: unknown error\n",
+    );
+    assert!(inv.setting.after_suspend.is_none());
+}
+
+#[test]
+fn a_triton_of_another_release_and_a_driver_below_a_plugin_s_cuda() {
+    let (_, f) = explain("corpus/c70f-wan2gp-triton-attrsdescriptor-torch26.txt");
+    let e = finding(&f, "ERR026");
+    assert!(e.message.contains("Triton"), "{}", e.message);
+    let (_, f) = explain("corpus/c70c-arch-xmrig-cuda-12-5-driver-12-4.txt");
+    assert!(fires(&f, "ERR002"), "{f:?}");
+    // A name missing from another package is no Triton mismatch.
+    let (inv, _) = explain_text(
+        "t",
+        "ImportError: cannot import name 'cached_download' from 'huggingface_hub'\n",
+    );
+    assert!(
+        inv.errors
+            .iter()
+            .all(|e| e.kind != gpucompat::inventory::ErrorKind::ExtensionMismatch),
+        "{:?}",
+        inv.errors
+    );
+}
+
+#[test]
+fn lightgbm_without_its_opencl_learner_is_a_warning_naming_both_builds() {
+    let (_, f) = explain("corpus/c70e-lightgbm-cuda-build-device-gpu-param.txt");
+    let e = finding(&f, "ERR038");
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("device_type='cuda'"), "{}", e.message);
+    // The CUDA learner missing is a build without CUDA: an error.
+    let (_, f) = explain_text(
+        "t",
+        "lightgbm.basic.LightGBMError: CUDA Tree Learner was not enabled in this build.\n",
+    );
+    assert_eq!(finding(&f, "ERR038").severity, Severity::Error);
+}

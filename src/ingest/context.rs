@@ -21,6 +21,8 @@ regex_fn!(
     |(?P<amd>\bradeon\b|\bamd\s+(?:rx\s?)?[4-9][0-9]{2,3}(?:\s?xtx?)?\b|\bamd\s*(?:显卡|顯示卡)|\b(?:an?|my|the|with)\s+amd\s+(?:gpu|card|graphics)s?\b|\bryzen\s+[3579]\s+(?:pro\s+)?[0-9]{4}g[e]?\b|\braven\s+ridge\b|/whl/rocm|\brx\s?[4-9][0-9]{2,3}\s?(?:xtx|xt|m|s)?\b|\b[5-9][0-9]{2}0\s?xtx?\b|\bgfx(?:9|10|11|12)[0-9]{1,2}[a-z]?\b|\brocm\b|(?:^|[\s\x22'(=:,])amdgpu\b|\bhip_visible_devices\b|\bhsa_override_gfx_version\b|\binstinct\s+mi|\bmi(?:50|60|100|210|250x?|300x?|325x)\b|\bdirectml\b|\badvanced\s+micro\s+devices\b|\bzluda\b|\bamd\s+(?:gpus?\s+)?support\b|\bsupport\s+(?:for\s+)?amd\s+gpus?\b)
     |(?P<intel>\bintel\(r\)\s+(?:uhd|hd|iris)\b|\bintel\s+(?:uhd|iris|arc)\b|\biris\s+xe\b|^\s*-?\s*\[[+x]\]\s+intel\s*$)
     |(?P<vgpu>\bvirtualization\s+mode\s*:\s*vgpu\b|\bvgpu\s+(?:profiles?|guest|vms?)\b|\bfractional\s+(?:vgpu|gpu|l4|g4)s?\b)
+    |(?P<suspend>\bsuspend(?:ed|s|ing)?\s+(?:to\s+ram|and\s+resume|the\s+(?:machine|system|laptop|pc|computer)|during)|\b(?:system|machine|laptop|pc|computer)\s+(?:was\s+|is\s+|goes\s+|went\s+)?(?:suspend(?:s|ed)?|hibernat(?:es|ed)|(?:in)?to\s+(?:sleep|standby))\b|\bhibernat(?:e|ed|ion)\b|\bstandby\b|\bwak(?:e|es|ing)\s+(?:up\s+)?from\s+(?:sleep|suspend|standby)|\bafter\s+(?:a\s+)?(?:suspend|sleep|resume|hibernation)\b|\bsuspend/resume\b)
+    |(?P<nix>/nix/store/|\bnix-shell\b|\bnixpkgs\b|\bnixos\b|\bnixgl\b|\bnix\s+(?:profile|develop|run|shell|build|package\s+manager)\b)
     |(?P<colab>\bgoogle\s+colab\b|\bcolab\.research\.google\.com\b|\bcolab\s+(?:notebook|runtime|instance)s?\b|\bin\s+colab\b|\bon\s+colab\b|/dist-packages/google/colab/)
     |(?P<jetson>\bjetson\b|\btegra\b|\bl4t\b|\bjetpack\b|\bnvidia-l4t|\bagx\s+orin\b|\borin\s+nano\b|\bxavier\b)
     |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\benabled\s+mig\s+mode\s+for\s+gpu\b|\bmig-[0-9a-f]{8}-|\bmig\s+(?:a100|a30|h100|h200|h800|a800|b200|gb200)\b|\b(?:a100|a30|h100|h200)\s+(?:with\s+)?mig\b|\bmig\s+(?:instances?|partitions?|slices?|devices?)\b|\bmulti-instance\s+gpu\b|\bpartitioned\s+(?:nvidia\s+)?(?:a100|a30|h100|h200|h800|a800|b200)\b)
@@ -143,6 +145,8 @@ pub struct Clues {
     intel: Option<(String, String)>,
     jetson: Option<String>,
     colab: Option<String>,
+    nix: Option<String>,
+    suspend: Option<String>,
     vgpu: Option<String>,
     docker_run: Option<(bool, String)>,
     docker_other: Option<String>,
@@ -318,6 +322,12 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if m.name("colab").is_some() {
                 first(&mut c.colab);
+            }
+            if m.name("nix").is_some() {
+                first(&mut c.nix);
+            }
+            if m.name("suspend").is_some() {
+                first(&mut c.suspend);
             }
             if m.name("vgpu").is_some() {
                 first(&mut c.vgpu);
@@ -870,6 +880,14 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     }
     if let Some(src) = &c.colab {
         s.colab
+            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
+    }
+    if let Some(src) = &c.nix {
+        s.nix
+            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
+    }
+    if let Some(src) = &c.suspend {
+        s.after_suspend
             .get_or_insert_with(|| Fact::new(true, src).with_note(note));
     }
     if let Some(src) = &c.vgpu {

@@ -415,6 +415,9 @@ pub static CATALOG: &[Entry] = &[
         "Encoding inside the docker container fails:\nRuntimeError: LoadNvEncApi : NVENC library file is not found. Please ensure NV driver is installed at /home/vpf/VideoProcessingFramework-1.1.2/PyNvCodec/TC/src/NvEncoder.cpp:102", video_libraries_in_container),
     ex("ffmpeg-video-library-missing", "Cannot load lib", &["libnvcuvid", "libnvidia-encode"], K::ContainerNoGpuRuntime, None,
         "Rendering inside the docker container with hevc_nvenc fails:\n[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1", video_libraries_in_container),
+    // xmrig-cuda's check of the driver against the CUDA its plugin was built with.
+    ea("driver-does-not-support-cuda-api", "Driver does not support CUDA", &[" api"], K::DriverTooOld, None,
+        "Driver does not support CUDA 12.5 API! Update your nVidia driver!"),
     // Omniverse's (Isaac Sim's) start-up check: the driver is below the RTX renderer's minimum.
     e("omniverse-driver-below-minimum", "minimum Omniverse RTX requirement", K::DriverTooOld, None,
         "[Error] [gpu.foundation.plugin] The currently installed NVIDIA graphics driver is unsupported or has known issues. Reason for failure: The minimum Omniverse RTX requirement on Linux Installed driver: 535.5 The unsupported driver range: [0.0, 535.129)"),
@@ -890,6 +893,10 @@ pub static CATALOG: &[Entry] = &[
         "C:\\Users\\me\\anaconda3\\envs\\llm\\lib\\site-packages\\bitsandbytes\\cextension.py:34: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.", windows_only),
     e("bnb-no-int8-matmul", "does not support Int8 Matmul", K::ExtensionMismatch, None,
         "ERROR: Your GPU does not support Int8 Matmul!"),
+    // torch's inductor importing what another Triton release does not have:
+    // the triton installed is not the one this torch release pins.
+    ea("triton-name-not-in-release", "cannot import name", &["from 'triton", "from \"triton"], K::ExtensionMismatch, None,
+        "ImportError: cannot import name 'AttrsDescriptor' from 'triton.backends.compiler' (D:\\Wan2GP\\wan2gp\\lib\\site-packages\\triton\\backends\\compiler.py)"),
     ex("triton-not-working-windows", "Cannot find a working triton installation", &[], K::PlatformUnsupported, None,
         "C:\\Users\\me\\venv\\Lib\\site-packages\\torch\\_inductor\\scheduler.py\nRuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old. More information on installing Triton can be found at https://github.com/openai/triton", windows_only),
     ea("smi-not-available-said", "is not available", &["nvidia-smi` is not", "nvidia-smi is not"], K::NoNvidiaDriver, None,
@@ -1028,6 +1035,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("libtorch-undefined-reference", &["https://gcc.gnu.org/onlinedocs/libstdc++/manual/using_dual_abi.html (std::__cxx11 names: code of the two libstdc++ ABIs does not link together)", "https://github.com/guillaume-be/rust-bert/issues/212 (torch-sys linked against a pre-cxx11-ABI libtorch)"]),
     ("requires-compute-capability", &["https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#compute-capabilities (a program's kernels use the features of a minimum compute capability)", "https://github.com/ziyc/drivestudio/issues/9 (gsplat needs compute capability 7.0 or newer; a Tesla P100 is 6.0)"]),
     ("capability-listed-not-supported", &["https://github.com/heterodb/pg-strom/issues/262 (PG-Strom's log line for a GPU below its minimum compute capability, 3.5)"]),
+    ("triton-name-not-in-release", &["https://github.com/pytorch/pytorch/blob/main/RELEASE.md (each torch release pins its Triton: .ci/docker/triton_version.txt)", "https://github.com/deepbeepmeep/Wan2GP/issues/615 (torch 2.6's inductor and a newer Triton without AttrsDescriptor)"]),
+    ("driver-does-not-support-cuda-api", &["https://github.com/xmrig/xmrig-cuda (the plugin compares cudaDriverGetVersion with the CUDA it was built for)", "https://github.com/xmrig/xmrig/issues/3504 (a CUDA 12.5 plugin under a driver whose CUDA is 12.4)"]),
     ("omniverse-driver-below-minimum", &["https://docs.isaacsim.omniverse.nvidia.com/latest/installation/requirements.html (Isaac Sim's driver requirements)", "https://github.com/isaac-sim/IsaacAutomator/issues/40 (an AWS g5 with a 535 driver below the 535.129 minimum)"]),
     ("cublas-arch-mismatch", &["https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t (CUBLAS_STATUS_ARCH_MISMATCH: the function requires a feature absent from the device architecture)", "https://github.com/Differentiable-Electron-Crystallography/diffBloch/issues/144 (a CUDA 13 torch on Tesla P100s)"]),
     ("cudnn-arch-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_ARCH_MISMATCH: the function requires a feature absent from the current GPU device)", "https://github.com/nagadomi/waifu2x/issues/176 (a GPU below cuDNN's minimum compute capability)"]),

@@ -558,6 +558,25 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     let k = e.kind;
     let has = |kind: ErrorKind| inv.errors.iter().any(|x| x.kind == kind);
     let cuda = CUDA_KINDS.contains(&k);
+    // A program Nix built looks for libcuda only in Nix's paths and
+    // /run/opengl-driver: outside NixOS (or without hardware.graphics) it
+    // finds none, whatever the host's driver.
+    if flag(&inv.setting.nix) == Some(true)
+        && !facts::in_container(inv)
+        && (matches!(k, ErrorKind::LibcudaMissing)
+            || k == ErrorKind::NoNvidiaDriver && crate::ingest::clean::has_ci(&e.text, "libcuda")
+            || k == ErrorKind::InsufficientDriver && inv.driver_version().is_none())
+    {
+        return Some("ERR084");
+    }
+    // CUDA's 'unknown error' once the machine has suspended: the driver's
+    // unified-memory state did not survive it.
+    if flag(&inv.setting.after_suspend) == Some(true)
+        && k == ErrorKind::InitFailed
+        && (e.code == Some(999) || crate::ingest::clean::has_ci(&e.text, "unknown error"))
+    {
+        return Some("ERR085");
+    }
     // After the GPU fell off the bus every CUDA call fails: the bus, not the driver.
     if has(ErrorKind::GpuFellOffBus)
         && matches!(
@@ -992,6 +1011,9 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         && all_say(&errs, "unhandled system error");
     let claimed_804 =
         rule.code == "ERR001" && errs.iter().any(|e| e.kind == ErrorKind::CompatNotSupported);
+    // LightGBM's OpenCL learner missing: a CPU build, or a CUDA build asked
+    // for with the OpenCL device type.
+    let lgbm_opencl = rule.code == "ERR038" && all_say(&errs, "GPU Tree Learner");
     let mut out = report(rule, errs, fix);
     // The setting that made an 804 this rule's: the update the report names.
     if let (true, Some(u)) = (claimed_804, inv.setting.after_update.as_ref()) {
@@ -1016,6 +1038,16 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
     if host_nccl {
         for f in &mut out {
             f.severity = Severity::Warning;
+        }
+    }
+    if lgbm_opencl {
+        for f in &mut out {
+            f.severity = Severity::Warning;
+            f.message = "Observed error: LightGBM has no 'GPU Tree Learner' in this build. That learner is the OpenCL one, which device_type='gpu' selects: the build is either CPU-only or its CUDA variant (built with -DUSE_CUDA=1, selected with device_type='cuda'). To be sure, run: python -c \"import lightgbm; print(lightgbm.__version__)\" and check how the package was built or installed".into();
+            f.fix = Some(Fix {
+                note: Some("with a CUDA build of LightGBM, train with device_type='cuda'; for the OpenCL learner install or build LightGBM with GPU support (`pip install lightgbm --config-settings=cmake.define.USE_GPU=ON`, with an OpenCL runtime)".into()),
+                ..Default::default()
+            });
         }
     }
     // The Intel reading's evidence and fix go with its message only, not with
@@ -1229,6 +1261,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         "ERR026" if say("only supports ampere gpus or newer") => explained(
             "Observed error: FlashAttention refused the GPU ('only supports Ampere GPUs or newer'). On a GPU older than Ampere (compute capability below 8.0) that is FlashAttention 2's real limit; on a newer one it is the check of a build from before flash-attn 2.7.3, which let only 8.x and 9.0 through. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; pip list | grep -i -E 'flash|xformers'",
             "below compute capability 8.0, use another attention implementation (torch's sdpa, xformers' own kernels) or FlashAttention 1; on a newer GPU install flash-attn 2.7.3 or later built for it and the installed torch",
+        ),
+        // torch's compiler stack meeting a Triton of another release.
+        "ERR026" if say("cannot import name") && say("triton") => explained(
+            "Observed error: torch's compiler (inductor) imported a name this Triton does not have: the triton package is of another release than the one this torch pins (an upgrade pulled by another package, such as SageAttention, or a triton-windows wheel for another torch). To be sure, run: pip list | grep -i -E '^(torch|triton)'",
+            "install the Triton release this torch pins (`pip install torch==X.Y.Z` reinstalls its own `triton` on Linux; on Windows the triton-windows release its README lists for that torch), or move torch to the release the installed Triton was made for, together with packages built against it (SageAttention, xformers)",
         ),
         // The linker, not the loader: a program built against libtorch.
         "ERR026" if say("undefined reference to") => explained(
@@ -2543,6 +2580,20 @@ setting_rule!(ERR066, check_err066, "ERR066", "observed-colab-cpu-runtime", Cate
     "Switch the notebook to a GPU runtime (Runtime > Change runtime type > a GPU such as T4) and run it again; `!nvidia-smi` in a cell then lists the GPU. Installing a driver in the notebook does not help.",
     ["https://research.google.com/colaboratory/faq.html (GPUs and usage limits)", "https://github.com/lllyasviel/Fooocus/issues/1583"]);
 
+setting_rule!(ERR084, check_err084, "ERR084", "observed-nix-program-without-host-libcuda", Category::EnvVar, [],
+    "A program built by Nix could not load the NVIDIA driver's libcuda: it searches Nix's paths, not the host's driver directory.",
+    "libcuda load failures (no libcuda, 'Cannot load libcuda.so.1', 'found no NVIDIA driver' naming libcuda, error 35 with no driver version in the report) in a report that shows Nix (a /nix/store path, nix-shell, nixpkgs, NixOS), outside a container.",
+    "libcuda comes with the kernel driver and must match it, so Nix does not package it: a Nix-built program looks for it in /run/opengl-driver/lib, which NixOS fills from its own driver configuration. On another distribution with Nix on top, or on NixOS without the NVIDIA driver enabled in its graphics configuration, that directory is empty and the program finds no driver while the host's own programs (nvidia-smi) work.",
+    "On NixOS enable the driver in the system configuration (hardware.graphics.enable = true, or hardware.opengl.enable on older releases, with services.xserver.videoDrivers = [ \"nvidia\" ], also on a headless machine) and rebuild; on another distribution run the program through nixGL (`nixGLNvidia program`) or point the loader at the host's driver libraries (`export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu` or the directory `ldconfig -p | grep libcuda` shows) in the shell that starts it.",
+    ["https://nixos.org/manual/nixos/stable/#sec-gpu-accel (the driver's user-space libraries under /run/opengl-driver)", "https://github.com/nix-community/nixGL (running Nix-built programs with the host's GPU driver on other distributions)", "https://github.com/NixOS/nixpkgs/issues/77834"]);
+
+setting_rule!(ERR085, check_err085, "ERR085", "observed-cuda-lost-after-suspend", Category::PlatformPosture, [],
+    "CUDA failed with 'unknown error' (999) after the machine suspended or hibernated: the driver's state did not survive the sleep.",
+    "CUDA initialization failures with code 999 ('CUDA unknown error') in a report that says they began after a suspend, hibernation or standby.",
+    "Unless the driver's power-management support is set up (its suspend services and video-memory preservation), a suspend and resume can leave the nvidia_uvm module (CUDA's unified memory) unusable: nvidia-smi still lists the GPU, but every new CUDA context fails with error 999 until the module is reloaded or the machine restarts. Versions, CUDA_VISIBLE_DEVICES and the container setup are not the cause.",
+    "Reload the unified-memory module with nothing using the GPU (`sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm`) or reboot; to keep it from recurring, enable the driver's power management (the nvidia-suspend, nvidia-hibernate and nvidia-resume services with NVreg_PreserveVideoMemoryAllocations=1) or avoid suspending while CUDA programs run.",
+    ["https://download.nvidia.com/XFree86/Linux-x86_64/550.54.14/README/powermanagement.html (the driver's suspend and resume support: the systemd services and NVreg_PreserveVideoMemoryAllocations)", "https://github.com/pytorch/pytorch/issues/88639 (CUDA unknown error after a suspend; reloading the nvidia modules restored it)"]);
+
 observed_rule!(ERR069, check_err069, "ERR069", "observed-shared-memory-exhausted", Category::Container, Severity::Error,
     [ShmExhausted], [],
     "Shared memory ran out: NCCL could not create its shared-memory segment, or a DataLoader worker reported insufficient shared memory (shm).",
@@ -2633,5 +2684,5 @@ pub static RULES: &[&Rule] = &[
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
     &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
-    &ERR081, &ERR082, &ERR083,
+    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085,
 ];

@@ -862,6 +862,12 @@ fn firing_rest(code: &str) -> Inventory {
             .error(InsufficientDriver, "CUDA driver version is insufficient for CUDA runtime version")
             .build(),
         "ERR062" => jax_on_470("11.6.2"),
+        "ERR084" => in_setting(LibcudaMissing, "[h264_nvenc @ 0x5e28c0] Cannot load libcuda.so.1", |i| {
+            i.setting.nix = f(true, "input line 3");
+        }),
+        "ERR085" => in_setting(InitFailed, "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.", |i| {
+            i.setting.after_suspend = f(true, "input line 2 (prose)");
+        }),
         "ERR066" => in_setting(NoNvidiaDriver, "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx", |i| {
             i.setting.colab = f(true, "input line 1");
         }),
@@ -1485,6 +1491,15 @@ fn near_miss_rest(code: &str) -> Inventory {
         "ERR062" => jax_on_470("11.4.2"),
         // The same failure with no NVIDIA GPU in sight is the Intel GPU's own.
         // Colab with its T4 in sight: the driver is there, something else failed.
+        // Another initialization failure after a suspend (no device) is not the lost UVM state.
+        "ERR085" => in_setting(NoDevice, "RuntimeError: No CUDA GPUs are available", |i| {
+            i.setting.after_suspend = f(true, "input line 2 (prose)");
+        }),
+        // In a container the libraries come from the container toolkit's mounts.
+        "ERR084" => in_setting(LibcudaMissing, "[h264_nvenc @ 0x5e28c0] Cannot load libcuda.so.1", |i| {
+            i.setting.nix = f(true, "input line 3");
+            i.container.runtime = f("docker".into(), "input line 2");
+        }),
         "ERR066" => B::linux()
             .gpu("Tesla T4")
             .error(NoDevice, "RuntimeError: No CUDA GPUs are available")
