@@ -3381,3 +3381,31 @@ fn lightgbm_without_its_opencl_learner_is_a_warning_naming_both_builds() {
     );
     assert_eq!(finding(&f, "ERR038").severity, Severity::Error);
 }
+
+#[test]
+fn bf16_code_refused_by_ptxas_is_the_gpu_s_architecture_not_the_compiler_s() {
+    let (_, f) = explain("corpus/c71c-unsloth-colab-t4-bf16-ptxas.txt");
+    let e = finding(&f, "ERR004");
+    assert!(e.message.contains("bfloat16"), "{}", e.message);
+    assert!(!fires(&f, "ARCH007"), "{f:?}");
+}
+
+#[test]
+fn a_trainer_on_the_cpu_with_gpu_0_selected_is_not_a_hidden_gpu() {
+    let (_, f) = explain("corpus/c71c-llamafactory-cpu-torch-centos-a100.txt");
+    assert!(fires(&f, "ERR028"), "{f:?}");
+    assert!(!fires(&f, "ERR025"), "{f:?}");
+    // A selection without GPU 0 can hide them all.
+    let (_, f) = explain_text(
+        "t",
+        "export CUDA_VISIBLE_DEVICES=3\nProcess rank: 0, device: cpu, n_gpu: 0, distributed training: False\n",
+    );
+    assert!(fires(&f, "ERR025"), "{f:?}");
+}
+
+#[test]
+fn the_deepspeed_launcher_ignoring_the_selection_is_its_arguments() {
+    let (_, f) = explain("corpus/c71c-accelerate-deepspeed-ignores-cvd.txt");
+    let e = finding(&f, "ERR014");
+    assert!(e.message.contains("--include"), "{}", e.message);
+}

@@ -431,6 +431,10 @@ pub static CATALOG: &[Entry] = &[
         "[h264_nvenc @ 0x55d5c0c0] Driver does not support the required nvenc API version. Required: 12.1 Found: 12.0"),
     ea("nvenc-invalid-version", "invalid version (15)", &["nvenc"], K::DriverTooOld, None,
         "[h264_nvenc @ 000001e8482050c0] Cannot get the preset configuration: invalid version (15)"),
+    // transformers' Trainer (and the tools on it: LLaMA-Factory, axolotl) saying
+    // where it runs: torch found no CUDA device.
+    e("hf-trainer-device-cpu", "device: cpu, n_gpu: 0", K::CudaUnavailable, None,
+        "[INFO|parser.py:242] 2024-04-11 11:16:12,325 >> Process rank: 0, device: cpu, n_gpu: 0, distributed training: False,"),
     // RVC's and GPT-SoVITS' start-up line when torch finds no CUDA device:
     // "no supported NVIDIA card found, inferring on the CPU".
     e("rvc-no-supported-nvidia-card", "没有发现支持的N卡", K::CudaUnavailable, None,
@@ -471,6 +475,9 @@ pub static CATALOG: &[Entry] = &[
         "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: system has unsupported display driver / cuda driver combination"),
     // --- devices and initialisation ------------------------------------------------------------
     // Slurm's value of CUDA_VISIBLE_DEVICES in a job step allocated no GPU.
+    // The deepspeed launcher choosing the GPUs itself over the user's selection.
+    e("deepspeed-ignores-visible-devices", "but ignoring it because one or several of --include", K::NoVisibleDevices, None,
+        "Detected CUDA_VISIBLE_DEVICES=2,4,5,7 but ignoring it because one or several of --include/--exclude/--num_gpus/--num_nodes cl args were used. If you want to use CUDA_VISIBLE_DEVICES don't pass any of these arguments to deepspeed."),
     e("slurm-cuda-visible-nodevfiles", "'NoDevFiles'", K::NoVisibleDevices, None,
         "ValueError: invalid literal for int() with base 10: 'NoDevFiles'"),
     // JAX's CUDA plugin found no device it may use.
@@ -647,6 +654,10 @@ pub static CATALOG: &[Entry] = &[
     // cuDNN refusing the GPU itself: a compute capability its release does not support.
     e("cudnn-arch-mismatch", "CUDNN_STATUS_ARCH_MISMATCH", K::ArchNotCompiled, None,
         "/home/me/torch/install/share/lua/5.1/cudnn/init.lua:145: Error in CuDNN: CUDNN_STATUS_ARCH_MISMATCH"),
+    // ptxas refusing generated code (Triton's, a JIT's) that uses an instruction of a
+    // newer architecture than the one it compiles for: bf16 below sm_80.
+    ea("ptxas-feature-requires-target", "requires .target sm_", &["feature"], K::ArchNotCompiled, None,
+        "ptxas /tmp/compile-ptx-src-38292b, line 100; error   : Feature '.bf16' requires .target sm_80 or higher"),
     // cuBLAS refusing the GPU: its release has no kernels for this architecture.
     e("cublas-arch-mismatch", "CUBLAS_STATUS_ARCH_MISMATCH", K::ArchNotCompiled, None,
         "RuntimeError: CUDA error: CUBLAS_STATUS_ARCH_MISMATCH when calling `cublasCreate(handle)`"),
@@ -1038,6 +1049,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("triton-name-not-in-release", &["https://github.com/pytorch/pytorch/blob/main/RELEASE.md (each torch release pins its Triton: .ci/docker/triton_version.txt)", "https://github.com/deepbeepmeep/Wan2GP/issues/615 (torch 2.6's inductor and a newer Triton without AttrsDescriptor)"]),
     ("driver-does-not-support-cuda-api", &["https://github.com/xmrig/xmrig-cuda (the plugin compares cudaDriverGetVersion with the CUDA it was built for)", "https://github.com/xmrig/xmrig/issues/3504 (a CUDA 12.5 plugin under a driver whose CUDA is 12.4)"]),
     ("omniverse-driver-below-minimum", &["https://docs.isaacsim.omniverse.nvidia.com/latest/installation/requirements.html (Isaac Sim's driver requirements)", "https://github.com/isaac-sim/IsaacAutomator/issues/40 (an AWS g5 with a 535 driver below the 535.129 minimum)"]),
+    ("deepspeed-ignores-visible-devices", &["https://github.com/deepspeedai/DeepSpeed/blob/master/deepspeed/launcher/runner.py (CUDA_VISIBLE_DEVICES is ignored when --include/--exclude/--num_gpus/--num_nodes are given)", "https://github.com/huggingface/accelerate/issues/663"]),
+    ("hf-trainer-device-cpu", &["https://github.com/huggingface/transformers/blob/main/src/transformers/training_args.py (TrainingArguments: n_gpu from torch.cuda.device_count(), device cpu without CUDA)", "https://github.com/hiyouga/LlamaFactory/issues/3228 (a CPU-only torch on an 8x A100 server)"]),
+    ("ptxas-feature-requires-target", &["https://docs.nvidia.com/cuda/parallel-thread-execution/index.html (PTX ISA: each instruction's target ISA requirement, e.g. bf16 conversions need sm_80)", "https://github.com/unslothai/unsloth/issues/501 (Triton's bf16 kernels on a Tesla T4, sm_75)"]),
     ("cublas-arch-mismatch", &["https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t (CUBLAS_STATUS_ARCH_MISMATCH: the function requires a feature absent from the device architecture)", "https://github.com/Differentiable-Electron-Crystallography/diffBloch/issues/144 (a CUDA 13 torch on Tesla P100s)"]),
     ("cudnn-arch-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_ARCH_MISMATCH: the function requires a feature absent from the current GPU device)", "https://github.com/nagadomi/waifu2x/issues/176 (a GPU below cuDNN's minimum compute capability)"]),
     ("nvidia-module-unknown-symbol", &["https://github.com/AOSC-Dev/aosc-os-abbs/issues/2594 (nvidia-uvm and Linux 5.9's GPL-only symbol checks)", "https://github.com/src-d/coreos-nvidia/issues/3 (a prebuilt nvidia.ko needing IPMI modules not loaded)"]),

@@ -839,7 +839,10 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     let hidden = flag(&inv.setting.ray_without_gpus) == Some(true)
         || flag(&inv.setting.slurm_gpus) == Some(false)
         || flag(&inv.setting.slurm_gpus_per_task) == Some(true)
-        || inv.env.contains_key("CUDA_VISIBLE_DEVICES");
+        // `CUDA_VISIBLE_DEVICES=0` (first) leaves GPU 0 visible wherever there is a GPU.
+        || inv.env.get("CUDA_VISIBLE_DEVICES").is_some_and(|v| {
+            v.value.trim().trim_matches(['"', '\'']).split(',').next().map(str::trim) != Some("0")
+        });
     if hidden
         && matches!(
             k,
@@ -1261,6 +1264,16 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
         "ERR026" if say("only supports ampere gpus or newer") => explained(
             "Observed error: FlashAttention refused the GPU ('only supports Ampere GPUs or newer'). On a GPU older than Ampere (compute capability below 8.0) that is FlashAttention 2's real limit; on a newer one it is the check of a build from before flash-attn 2.7.3, which let only 8.x and 9.0 through. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; pip list | grep -i -E 'flash|xformers'",
             "below compute capability 8.0, use another attention implementation (torch's sdpa, xformers' own kernels) or FlashAttention 1; on a newer GPU install flash-attn 2.7.3 or later built for it and the installed torch",
+        ),
+        // The deepspeed launcher's own selection replacing the user's.
+        "ERR014" if say("but ignoring it because one or several of --include") => explained(
+            "Observed error: the deepspeed launcher ignored CUDA_VISIBLE_DEVICES because it was given --include, --exclude, --num_gpus or --num_nodes (by you, or by a wrapper such as accelerate that passes them): it then picks the GPUs itself and sets CUDA_VISIBLE_DEVICES for each process. To be sure, run: the launch command with its arguments, and nvidia-smi while it runs",
+            "select the GPUs with the launcher's own option (`deepspeed --include localhost:2,4,5,7 train.py`), or drop --num_gpus/--num_nodes so it honours CUDA_VISIBLE_DEVICES; with accelerate, a release that no longer passes them (0.13 or later)",
+        ),
+        // Generated code using an instruction the GPU's architecture lacks.
+        "ERR004" if say("requires .target sm_") => explained(
+            "Observed error: ptxas refused generated code (Triton's, or another JIT's) that uses an instruction of a newer GPU architecture than this one, such as bfloat16 (sm_80 and newer): the program chose a data type or kernel this GPU cannot run. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv",
+            "on a GPU below the architecture the message names, run in a type it supports (fp16 instead of bf16: `torch_dtype=torch.float16`, `bf16=False, fp16=True`, or the library's own check such as `torch.cuda.is_bf16_supported()`), or use a GPU of that architecture",
         ),
         // torch's compiler stack meeting a Triton of another release.
         "ERR026" if say("cannot import name") && say("triton") => explained(
