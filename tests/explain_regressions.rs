@@ -3409,3 +3409,24 @@ fn the_deepspeed_launcher_ignoring_the_selection_is_its_arguments() {
     let e = finding(&f, "ERR014");
     assert!(e.message.contains("--include"), "{}", e.message);
 }
+
+#[test]
+fn a_worker_killed_by_sigbus_is_shared_memory() {
+    for rel in [
+        "corpus/c71c-megatron-docker-bus-error-2080ti.txt",
+        "corpus/c71c-deepspeed-chat-docker-shm-rc7.txt",
+    ] {
+        let (_, f) = explain(rel);
+        assert!(fires(&f, "ERR069"), "{rel}: {f:?}");
+    }
+    // Another return code is no SIGBUS.
+    let (inv, _) = explain_text(
+        "t",
+        "Killing subprocess 1234; exits with return code = -9\n",
+    );
+    assert!(
+        inv.errors.iter().all(|e| e.kind != ErrorKind::ShmExhausted),
+        "{:?}",
+        inv.errors
+    );
+}

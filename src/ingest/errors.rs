@@ -745,6 +745,14 @@ pub static CATALOG: &[Entry] = &[
         "include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-250a7cc850ba9298-0-1-3 (size 9637888)"),
     ea("nccl-shm-fallocate", "posix_fallocate failed", &["nccl", "shm"], K::ShmExhausted, None,
         "include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left on device"),
+    // SIGBUS on a shared-memory page past the end of a full /dev/shm (a tmpfs):
+    // the kernel's words for it, and launchers reporting a worker killed by signal 7.
+    ea("sigbus-nonexistent-address", "Bus error", &["nonexistent physical address"], K::ShmExhausted, None,
+        "Bus error: nonexistent physical address"),
+    ea("launcher-worker-sigbus", "return code = -7", &["exits with", "exited with"], K::ShmExhausted, None,
+        "[launch.py:315:sigkill_handler] Killing subprocess 1234; exits with return code = -7"),
+    e("torchrun-worker-sigbus", "Signal 7 (SIGBUS) received", K::ShmExhausted, None,
+        "torch.distributed.elastic.multiprocessing.api: [WARNING] Signal 7 (SIGBUS) received by PID 1234"),
     e("dataloader-insufficient-shm", "insufficient shared memory (shm)", K::ShmExhausted, None,
         "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)."),
     // Despite its words, TensorFlow's cudart stub says this when it cannot load
@@ -1049,6 +1057,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("triton-name-not-in-release", &["https://github.com/pytorch/pytorch/blob/main/RELEASE.md (each torch release pins its Triton: .ci/docker/triton_version.txt)", "https://github.com/deepbeepmeep/Wan2GP/issues/615 (torch 2.6's inductor and a newer Triton without AttrsDescriptor)"]),
     ("driver-does-not-support-cuda-api", &["https://github.com/xmrig/xmrig-cuda (the plugin compares cudaDriverGetVersion with the CUDA it was built for)", "https://github.com/xmrig/xmrig/issues/3504 (a CUDA 12.5 plugin under a driver whose CUDA is 12.4)"]),
     ("omniverse-driver-below-minimum", &["https://docs.isaacsim.omniverse.nvidia.com/latest/installation/requirements.html (Isaac Sim's driver requirements)", "https://github.com/isaac-sim/IsaacAutomator/issues/40 (an AWS g5 with a 535 driver below the 535.129 minimum)"]),
+    ("sigbus-nonexistent-address", &["https://man7.org/linux/man-pages/man7/signal.7.html (SIGBUS: bus error, bad memory access)", "https://docs.docker.com/reference/cli/docker/container/run/ (--shm-size: a container's /dev/shm is 64 MB by default)", "https://github.com/NVIDIA/Megatron-LM/issues/316"]),
+    ("launcher-worker-sigbus", &["https://man7.org/linux/man-pages/man7/signal.7.html (signal 7 is SIGBUS on x86 and Arm)", "https://github.com/deepspeedai/DeepSpeed/issues/4002 (return code -7 from a worker in a container with the default /dev/shm)"]),
+    ("torchrun-worker-sigbus", &["https://man7.org/linux/man-pages/man7/signal.7.html (signal 7 is SIGBUS on x86 and Arm)", "https://docs.docker.com/reference/cli/docker/container/run/ (--shm-size: a container's /dev/shm is 64 MB by default)"]),
     ("deepspeed-ignores-visible-devices", &["https://github.com/deepspeedai/DeepSpeed/blob/master/deepspeed/launcher/runner.py (CUDA_VISIBLE_DEVICES is ignored when --include/--exclude/--num_gpus/--num_nodes are given)", "https://github.com/huggingface/accelerate/issues/663"]),
     ("hf-trainer-device-cpu", &["https://github.com/huggingface/transformers/blob/main/src/transformers/training_args.py (TrainingArguments: n_gpu from torch.cuda.device_count(), device cpu without CUDA)", "https://github.com/hiyouga/LlamaFactory/issues/3228 (a CPU-only torch on an 8x A100 server)"]),
     ("ptxas-feature-requires-target", &["https://docs.nvidia.com/cuda/parallel-thread-execution/index.html (PTX ISA: each instruction's target ISA requirement, e.g. bf16 conversions need sm_80)", "https://github.com/unslothai/unsloth/issues/501 (Triton's bf16 kernels on a Tesla T4, sm_75)"]),
