@@ -3325,6 +3325,11 @@ fn a_nix_built_program_without_the_host_s_libcuda_is_its_search_path() {
     assert!(inv.setting.nix.is_some());
     let e = finding(&f, "ERR084");
     assert_eq!(e.category, Category::EnvVar);
+    assert!(e.message.contains("/run/opengl-driver"), "{}", e.message);
+    assert!(
+        e.evidence.iter().any(|x| x.fact == "programs built by Nix"),
+        "{e:?}"
+    );
     assert!(!fires(&f, "ERR006"), "{f:?}");
     // NixOS named for a driver build that failed is no library search.
     let (_, f) = explain("corpus/c40b-nixos-2021-nvidia455-fails-to-build-for-linux511.txt");
@@ -3337,6 +3342,11 @@ fn cuda_s_unknown_error_after_a_suspend_is_the_lost_driver_state() {
     assert!(inv.setting.after_suspend.is_some());
     let e = finding(&f, "ERR085");
     assert_eq!(e.category, Category::PlatformPosture);
+    assert!(e.message.contains("suspended"), "{}", e.message);
+    assert!(
+        e.evidence.iter().any(|x| x.fact == "after a suspend"),
+        "{e:?}"
+    );
     let fix = e.fix.as_ref().and_then(|x| x.note.as_deref()).unwrap_or("");
     assert!(fix.contains("nvidia_uvm"), "{fix}");
     // A script's `sleep 5` is no suspend.

@@ -1814,6 +1814,14 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 }
             }
             "ERR024" => add("MIG enabled", &s.mig_enabled),
+            "ERR084" => {
+                add("programs built by Nix", &s.nix);
+                f.message = "Observed error: a program built by Nix could not load the NVIDIA driver's libcuda. Nix-built programs look for it only in Nix's own paths and /run/opengl-driver/lib, which NixOS fills from its driver configuration; on another distribution (or NixOS without the NVIDIA driver enabled) the host's driver is there but never searched. To be sure, run: ls /run/opengl-driver/lib | grep libcuda; ldconfig -p | grep libcuda".into();
+            }
+            "ERR085" => {
+                add("after a suspend", &s.after_suspend);
+                f.message = "Observed error: CUDA fails with 'unknown error' (999) since the machine suspended or hibernated: the driver's unified-memory module (nvidia_uvm) did not survive the sleep, so every new CUDA context fails while nvidia-smi still lists the GPU. Versions and CUDA_VISIBLE_DEVICES are not the cause. To be sure, run: nvidia-smi; python -c \"import torch; print(torch.cuda.is_available())\" before and after `sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm`".into();
+            }
             "ERR025" => {
                 add("Ray task without num_gpus", &s.ray_without_gpus);
                 add("Slurm job asked for GPUs", &s.slurm_gpus);
