@@ -100,25 +100,9 @@ pub fn clean<'a>(label: &str, text: &'a str) -> Doc<'a> {
             })
         });
         k += 1;
-        let capped = |line: &'a str, doc: &mut Doc| {
-            if line.len() > MAX_LINE {
-                doc.truncated_lines += 1;
-                &line[..floor_boundary(line, MAX_LINE)]
-            } else {
-                line
-            }
-        };
         let mut text: Cow<'a, str> = match &joined {
-            Some(s) => {
-                let line = if s.len() > MAX_LINE {
-                    doc.truncated_lines += 1;
-                    &s[..floor_boundary(s, MAX_LINE)]
-                } else {
-                    s.as_str()
-                };
-                Cow::Owned(clean_line(line).into_owned())
-            }
-            None => clean_line(capped(raws[i], &mut doc)),
+            Some(s) => Cow::Owned(clean_line(capped(s, &mut doc.truncated_lines)).into_owned()),
+            None => clean_line(capped(raws[i], &mut doc.truncated_lines)),
         };
         if text.len() > MAX_LINE {
             // Tab expansion can grow a line; keep the cap.
@@ -149,6 +133,16 @@ pub fn clean<'a>(label: &str, text: &'a str) -> Doc<'a> {
         }
     }
     doc
+}
+
+/// `line` cut at [`MAX_LINE`] (counting the cut in `truncated`).
+fn capped<'s>(line: &'s str, truncated: &mut usize) -> &'s str {
+    if line.len() > MAX_LINE {
+        *truncated += 1;
+        &line[..floor_boundary(line, MAX_LINE)]
+    } else {
+        line
+    }
 }
 
 /// What a terminal showed of a raw line: no CR, only what followed the last

@@ -317,20 +317,17 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                     c.intel = Some((name, src.to_string()));
                 }
             }
-            if m.name("jetson").is_some() {
-                first(&mut c.jetson);
-            }
-            if m.name("colab").is_some() {
-                first(&mut c.colab);
-            }
-            if m.name("nix").is_some() {
-                first(&mut c.nix);
-            }
-            if m.name("suspend").is_some() {
-                first(&mut c.suspend);
-            }
-            if m.name("vgpu").is_some() {
-                first(&mut c.vgpu);
+            // Settings a clue says by being there: the first line that says it.
+            for (name, slot) in [
+                ("jetson", &mut c.jetson),
+                ("colab", &mut c.colab),
+                ("nix", &mut c.nix),
+                ("suspend", &mut c.suspend),
+                ("vgpu", &mut c.vgpu),
+            ] {
+                if m.name(name).is_some() {
+                    first(slot);
+                }
             }
             if c.linux_driver_pkg.is_none() && m.name("wsl").is_some() && driver_in_wsl(&lower) {
                 c.linux_driver_pkg = Some((
@@ -874,25 +871,16 @@ pub fn apply(c: &Clues, b: &mut Builder) {
                 Some(Fact::new(false, src).with_note("the report says Secure Boot is off"));
         }
     }
-    if let Some(src) = &c.jetson {
-        s.jetson
-            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
-    }
-    if let Some(src) = &c.colab {
-        s.colab
-            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
-    }
-    if let Some(src) = &c.nix {
-        s.nix
-            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
-    }
-    if let Some(src) = &c.suspend {
-        s.after_suspend
-            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
-    }
-    if let Some(src) = &c.vgpu {
-        s.vgpu
-            .get_or_insert_with(|| Fact::new(true, src).with_note(note));
+    for (clue, fact) in [
+        (&c.jetson, &mut s.jetson),
+        (&c.colab, &mut s.colab),
+        (&c.nix, &mut s.nix),
+        (&c.suspend, &mut s.after_suspend),
+        (&c.vgpu, &mut s.vgpu),
+    ] {
+        if let Some(src) = clue {
+            fact.get_or_insert_with(|| Fact::new(true, src).with_note(note));
+        }
     }
     if let Some((r, src)) = &c.l4t_host {
         s.l4t_host.get_or_insert_with(|| {

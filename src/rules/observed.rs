@@ -1014,9 +1014,6 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
         && all_say(&errs, "unhandled system error");
     let claimed_804 =
         rule.code == "ERR001" && errs.iter().any(|e| e.kind == ErrorKind::CompatNotSupported);
-    // LightGBM's OpenCL learner missing: a CPU build, or a CUDA build asked
-    // for with the OpenCL device type.
-    let lgbm_opencl = rule.code == "ERR038" && all_say(&errs, "GPU Tree Learner");
     let mut out = report(rule, errs, fix);
     // The setting that made an 804 this rule's: the update the report names.
     if let (true, Some(u)) = (claimed_804, inv.setting.after_update.as_ref()) {
@@ -1041,16 +1038,6 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
     if host_nccl {
         for f in &mut out {
             f.severity = Severity::Warning;
-        }
-    }
-    if lgbm_opencl {
-        for f in &mut out {
-            f.severity = Severity::Warning;
-            f.message = "Observed error: LightGBM has no 'GPU Tree Learner' in this build. That learner is the OpenCL one, which device_type='gpu' selects: the build is either CPU-only or its CUDA variant (built with -DUSE_CUDA=1, selected with device_type='cuda'). To be sure, run: python -c \"import lightgbm; print(lightgbm.__version__)\" and check how the package was built or installed".into();
-            f.fix = Some(Fix {
-                note: Some("with a CUDA build of LightGBM, train with device_type='cuda'; for the OpenCL learner install or build LightGBM with GPU support (`pip install lightgbm --config-settings=cmake.define.USE_GPU=ON`, with an OpenCL runtime)".into()),
-                ..Default::default()
-            });
         }
     }
     // The Intel reading's evidence and fix go with its message only, not with
@@ -1166,6 +1153,15 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
     // Every error says one of these: a message its program splits over lines.
     let say_any = |words: &[&str]| all_say_any(errs, words);
     match code {
+        // LightGBM's OpenCL learner missing: the fix for both builds that give
+        // it (the message is `ambiguous_cause`'s).
+        "ERR038" if say("GPU Tree Learner") => Some((
+            None,
+            Fix {
+                note: Some("with a CUDA build of LightGBM, train with device_type='cuda'; for the OpenCL learner install or build LightGBM with GPU support (`pip install lightgbm --config-settings=cmake.define.USE_GPU=ON`, with an OpenCL runtime)".into()),
+                ..Default::default()
+            },
+        )),
         // nvcc without C++17: a toolkit from before CUDA 11.0 building for a newer torch.
         "ERR016" if errs.iter().any(|e| e.text.contains("'c++17'")) => explained(
             "Observed error: the build's nvcc knows no C++17 (and refuses architectures newer than itself): it comes from a CUDA toolkit older than 11.0, older than the CUDA torch was built with, whose extensions need C++17 and a toolkit of torch's CUDA. To be sure, run: which nvcc; nvcc --version; python -c \"import torch; print(torch.version.cuda)\"",
@@ -1487,6 +1483,9 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         }
     }
     match code {
+        // LightGBM's OpenCL learner missing: a CPU build, or a CUDA build asked
+        // for with the OpenCL device type.
+        "ERR038" if all_say(errs, "GPU Tree Learner") => Some("Observed error: LightGBM has no 'GPU Tree Learner' in this build. That learner is the OpenCL one, which device_type='gpu' selects: the build is either CPU-only or its CUDA variant (built with -DUSE_CUDA=1, selected with device_type='cuda'). To be sure, run: python -c \"import lightgbm; print(lightgbm.__version__)\" and check how the package was built or installed".into()),
         // Inside a container the driver's libraries are the host's, given by
         // the container runtime: not finding them names no host without a driver.
         "ERR006"
