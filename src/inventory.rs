@@ -894,6 +894,15 @@ pub enum ErrorKind {
     /// Not a failure: a question about a GPU usage figure (Windows Task
     /// Manager's engine graphs, a utilization said to be low).
     UsageGraphQuestion,
+    /// Not a failure by itself: the report says the GPU seems unused
+    /// ("the GPU seems to haven't been used").
+    GpuUnusedQuestion,
+    /// PyTorch's CUDA caching allocator failed an internal assertion
+    /// (CUDACachingAllocator.cpp), which its configuration usually causes.
+    AllocatorAssert,
+    /// A library the loaded program opens itself at run time, of its own
+    /// exact version, is not on the loader path (TensorRT's builder resource).
+    OwnLibraryOffPath,
     /// torch.compile's Triton backend refuses the GPU ("too old to be
     /// supported by the triton GPU compiler": Triton needs CC 7.0+).
     TritonGpuTooOld,

@@ -3523,3 +3523,94 @@ fn a_crash_on_an_amd_gpu_named_in_a_start_up_line_is_a_rocm_hint() {
     let (_, f) = explain("corpus/c72f-fooocus-2025-rx6600xt-linux-rocm-segfault.txt");
     assert!(fires(&f, "HINT009"), "{f:?}");
 }
+
+#[test]
+fn tensorrt_s_own_builder_resource_not_loaded_is_the_loader_path() {
+    let (_, f) = explain("corpus/c57b-tensorrtx-builder-resource-ld-library-path.txt");
+    let e = finding(&f, "ERR086");
+    assert_eq!(e.category, Category::EnvVar);
+    assert_eq!(errors_in(&f, Category::TensorrtMismatch), 0, "{f:?}");
+}
+
+#[test]
+fn ollama_s_nvml_return_code_names_the_failure() {
+    let (inv, f) = explain("corpus/c73a-ollama-flake-nvml-init-err-18.txt");
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.kind == ErrorKind::NvmlDriverLibraryMismatch),
+        "{:?}",
+        inv.errors
+    );
+    assert!(fires(&f, "ERR001"), "{f:?}");
+    // A code NVML gives for something else names nothing.
+    let (inv, _) = explain_text(
+        "t",
+        "libnvidia-ml.so.545.29.06: nvml vram init failure: 3\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn a_gpu_that_seems_unused_while_torch_opened_it_is_a_misconception() {
+    let (inv, f) = explain("corpus/c73d-yolov3-windows-rtx2080-task-manager-shows-cpu.txt");
+    assert_eq!(
+        inv.gpus[0].name.as_ref().map(|n| n.value.as_str()),
+        Some("GeForce RTX 2080")
+    );
+    assert!(fires(&f, "MIS007"), "{f:?}");
+    // Without the device opened, "the GPU seems unused" is no verdict either way.
+    let (_, f) = explain_text(
+        "t",
+        "Title: The GPU seems to haven't be used when i do training.\n",
+    );
+    assert!(!fires(&f, "MIS007"), "{f:?}");
+}
+
+#[test]
+fn dkms_failing_to_build_the_module_in_a_kernel_hook_is_no_driver() {
+    let (_, f) = explain("corpus/c73c-void-dkms-nvidia390-cc-symlink-clang.txt");
+    assert!(fires(&f, "ERR053"), "{f:?}");
+    let (inv, _) = explain_text(
+        "t",
+        "Building DKMS module: virtualbox-ose-6.0.14... done.\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn a_gfx_target_refused_by_name_is_rocm() {
+    let (inv, f) = explain("corpus/c73f-rocm-flash-attn-gfx1100-7900xtx-unsupported.txt");
+    assert!(fires(&f, "ERR012"), "{f:?}");
+    assert!(inv.amd.gfx_targets.iter().any(|t| t.value == "gfx1100"));
+}
+
+#[test]
+fn a_caching_allocator_assertion_points_at_its_configuration() {
+    for rel in [
+        "corpus/c73b-cuda-alloc-conf-set-after-import-assert.txt",
+        "corpus/c64b-pytorch-alloc-conf-expandable-plus-max-split.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let e = finding(&f, "ERR087");
+        assert_eq!(e.category, Category::EnvVar, "{rel}");
+    }
+}
+
+#[test]
+fn no_kernel_image_after_building_an_extension_names_the_extension_too() {
+    for rel in [
+        "corpus/c73d-mmcv-built-on-a100-run-on-v100-no-kernel.txt",
+        "corpus/c49a-mish-cuda-2020-titanx-maxwell-arch-list-missing-52.txt",
+    ] {
+        let (_, f) = explain(rel);
+        assert!(fires(&f, "ERR004"), "{rel}: {f:?}");
+        assert!(fires(&f, "EXT005"), "{rel}: {f:?}");
+    }
+    // No build in the report and no torch arch list: the extension is not named.
+    let (_, f) = explain_text(
+        "t",
+        "GPU: Tesla V100\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+    );
+    assert!(!fires(&f, "EXT005"), "{f:?}");
+}

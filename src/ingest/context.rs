@@ -585,7 +585,7 @@ regex_fn!(
 );
 regex_fn!(
     ext_build_re,
-    r"(?i)\bsetup\.py\s+(?:install|develop|build_ext|bdist_wheel)\b|\bbuildextension\b|\bcpp_extension\b|\bbuilding\s+wheels?\s+for\s+[a-z0-9_.-]+|\bfailed\s+building\s+wheel\s+for\b|\bbuild(?:ing)?\s+(?:the\s+|a\s+|my\s+|cuda\s+|custom\s+)*(?:cuda\s+)?extensions?\b|\bcan\s+be\s+built\b|--no-build-isolation\b"
+    r"(?i)\bsetup\.py\s+(?:install|develop|build_ext|bdist_wheel)\b|\bbuildextension\b|\bcpp_extension\b|\bbuilding\s+wheels?\s+for\s+[a-z0-9_.-]+|\bfailed\s+building\s+wheel\s+for\b|\bbuild(?:ing)?\s+(?:the\s+|a\s+|my\s+|cuda\s+|custom\s+)*(?:cuda\s+)?extensions?\b|\bcan\s+be\s+built\b|--no-build-isolation\b|\b(?:compiled|built)\s+(?:the\s+)?[a-z0-9_.-]+\s+(?:from\s+source|with\s+(?:py)?torch)\b|\bmmcv_with_ops=1\b"
 );
 regex_fn!(
     ext_name_re,
@@ -717,6 +717,8 @@ fn extension_build(t: &str, lower: &str, src: &str, c: &mut Clues) {
         "extension",
         "built",
         "build-isolation",
+        "compiled",
+        "mmcv_with_ops",
     ];
     if !words.iter().any(|w| lower.contains(w)) {
         return;
@@ -732,6 +734,12 @@ fn extension_build(t: &str, lower: &str, src: &str, c: &mut Clues) {
             w.split("wheel for ")
                 .nth(1)
                 .map(|n| n.trim_end_matches(['.', ':']).to_string())
+                .or_else(|| {
+                    // "compiled mmcv from source", "built mish-cuda with pytorch"
+                    let rest = w.strip_prefix("compiled ").or(w.strip_prefix("built "))?;
+                    let rest = rest.strip_prefix("the ").unwrap_or(rest);
+                    rest.split_whitespace().next().map(str::to_string)
+                })
         })
         .unwrap_or_else(|| "a CUDA extension (not named)".into());
     c.ext_build = Some((name, src.to_string()));

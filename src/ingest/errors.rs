@@ -139,6 +139,10 @@ pub static CATALOG: &[Entry] = &[
         "Failed to initialize NVML: Driver/library version mismatch", smi_failed),
     ex("nvml-library-version", "NVML library version:", &[], K::NvmlDriverLibraryMismatch, Some(18),
         "NVML library version: 550.144", nvml_library_version),
+    // Ollama's NVML probe with NVML's return code (nvmlReturn_t): 18 is
+    // NVML_ERROR_LIB_RM_VERSION_MISMATCH, 9 DRIVER_NOT_LOADED, 4 NO_PERMISSION.
+    ex("nvml-init-failure-code", "nvml vram init failure:", &[], K::NvmlDriverLibraryMismatch, None,
+        "/nix/store/z6557r7pgvmxr9x16a4ffazly8dflh65-nvidia-x11-545.29.06-6.1.77/lib/libnvidia-ml.so.545.29.06: nvml vram init failure: 18", nvml_return_code),
     ex("nvrm-api-mismatch", "API mismatch", &["NVRM"], K::NvmlDriverLibraryMismatch, None,
         "NVRM: API mismatch: the client has the version 550.144.03, but", nvrm_api_mismatch),
     // NVML_ERROR_LIB_RM_VERSION_MISMATCH (18) as pynvml names and words it.
@@ -231,6 +235,9 @@ pub static CATALOG: &[Entry] = &[
     e("akmods-nvidia-build-deps", "is needed by nvidia-kmod", K::ModuleBuildFailed, None,
         "        gcc-c++ is needed by nvidia-kmod-3:590.48.01-4.fc43.aarch64"),
     // akmods' own report of the build: `Building and installing nvidia-kmod [FAILED]`.
+    // DKMS's own progress line from a kernel's post-install hook.
+    ea("dkms-building-nvidia-failed", "Building DKMS module: nvidia", &["failed"], K::ModuleBuildFailed, None,
+        "Building DKMS module: nvidia-390.132... FAILED!"),
     ea("akmods-nvidia-build-failed", "Building and installing nvidia-kmod", &["failed"], K::ModuleBuildFailed, None,
         "Building and installing nvidia-kmod [FAILED]"),
     ea("dkms-nvidia-make-failed", "/var/lib/dkms/nvidia/", &["] error", "error 1", "error 2", "chyba 2", "fehler 2"], K::ModuleBuildFailed, None,
@@ -523,6 +530,9 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: CUDA error: the launch timed out and was terminated"),
     ex("out-of-memory", "out of memory", &["cuda", "mps", "hip", "gpu"], K::OutOfMemory, Some(2),
         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB", out_of_memory),
+    // PyTorch's CUDA caching allocator failing one of its own checks.
+    e("cuda-caching-allocator-assert", "CUDACachingAllocator.cpp", K::AllocatorAssert, None,
+        "RuntimeError: !block->expandable_segment_ INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":2814, please report a bug to PyTorch."),
     // --- the wheel ------------------------------------------------------------------------------
     e("torch-not-compiled-with-xpu", "Torch not compiled with XPU enabled", K::TorchNotCompiledWithXpu, None,
         "AssertionError: Torch not compiled with XPU enabled"),
@@ -539,6 +549,8 @@ pub static CATALOG: &[Entry] = &[
     // utilization) rather than a failure.
     ea("task-manager-gpu-graph", "task manager", &["3d", "compute_0", "video encode", "usage", "utilization", "utilisation"], K::UsageGraphQuestion, None,
         "Task Manager reports about 50% GPU usage, but the status line at the bottom of the program's console says 9%."),
+    ex("gpu-seems-unused", "seems", &["gpu", "graphics card"], K::GpuUnusedQuestion, None,
+        "Title: The GPU seems to haven't be used when i do training.", seems_unused),
     ex("gpu-usage-low", "gpu usage", &[], K::UsageGraphQuestion, None,
         "When playing against Leela through Sabaki (nothing else running), the GPU usage they see stays below 10%.", usage_low),
     ex("gpu-utilization-low", "gpu utilization", &[], K::UsageGraphQuestion, None,
@@ -783,6 +795,10 @@ pub static CATALOG: &[Entry] = &[
     e("ort-cuda-path-set", "CUDA_PATH is set but CUDA wasn", K::OrtCudaProviderFailed, None,
         "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:965 onnxruntime::python::CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the correct version of CUDA and cuDNN as mentioned in the GPU requirements page"),
     // --- TensorRT -----------------------------------------------------------------------------------
+    // TensorRT's libLoader opening its own builder resource: libnvinfer of
+    // that release is loaded, its directory is not on the loader path.
+    e("trt-builder-resource-not-loaded", "Unable to load library: libnvinfer_builder_resource", K::OwnLibraryOffPath, None,
+        "[01/11/2023-16:33:50] [E] [TRT] 6: [libLoader.h::DynamicLibrary::50] Error Code 6: Internal Error (Unable to load library: libnvinfer_builder_resource.so.8.4.1)"),
     ex("trt-incompatible-device", "engine plan file is generated on an incompatible device", &[], K::TrtEngineIncompatible, None,
         "[TRT] [E] 6: The engine plan file is generated on an incompatible device, expecting compute 8.6 got compute 8.9, please rebuild.", trt_incompatible_device),
     ex("trt-incompatible-version", "engine plan file is not compatible with this version of TensorRT", &[], K::TrtEngineIncompatible, None,
@@ -904,6 +920,9 @@ pub static CATALOG: &[Entry] = &[
     // program's fat binary (a build without it; an override may stand in).
     ex("hip-no-compatible-code-objects", "No compatible code objects found for", &[], K::HipError, None,
         ":1:hip_fatbin.cpp           :687 : 114369963532 us:  No compatible code objects found for: gfx1152, value of HIP_FORCE_SPIRV_CODEOBJECT: 0", rocblas_arch),
+    // A ROCm program refusing the GPU's gfx target by name.
+    ex("gfx-target-not-supported", "gfx", &["is invalid or not supported", "is not supported", "not supported by"], K::HipError, None,
+        "gfx1100  is invalid or not supported by Flash-Attention", gfx_named),
     ex("ggml-rocm-error", "ROCm error:", &[], K::HipError, None,
         "ROCm error: ggml-cuda.cu:6246: invalid device function", rocblas_arch),
     e("torch-no-hip-gpus", "No HIP GPUs are available", K::HipError, None,
@@ -1058,6 +1077,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ctranslate2-cpu-build", &["https://github.com/OpenNMT/CTranslate2/issues/1306 (the AArch64 wheels are CPU builds; CUDA needs a source build)", "https://github.com/fictions-ai/autocaption/issues/3 (an M1 Mac: CPU only)"]),
     ("dgl-cpu-build", &["https://github.com/dmlc/dgl/blob/master/src/runtime/c_runtime_api.cc (DeviceAPIManager: 'Device API gpu is not enabled. Please install the cuda version of dgl.')", "https://github.com/THUDM/GraphMAE/issues/9"]),
     ("task-manager-gpu-graph", &["https://devblogs.microsoft.com/directx/gpus-in-the-task-manager/ (Task Manager graphs per GPU engine; its GPU figure is the busiest engine's)", "https://github.com/leela-zero/leela-zero/issues/2073", "https://github.com/rigaya/NVEnc/issues/148"]),
+    ("gpu-seems-unused", &["https://github.com/ultralytics/yolov3/issues/527 (the log showed the CUDA device in use; Windows' views misled)"]),
     ("gpu-usage-low", &["https://docs.nvidia.com/deploy/nvml-api/structnvmlUtilization__t.html (GPU utilization: the share of time one or more kernels ran)", "https://github.com/leela-zero/leela-zero/issues/2073"]),
     ("gpu-utilization-low", &["https://docs.nvidia.com/deploy/nvml-api/structnvmlUtilization__t.html (GPU utilization: the share of time one or more kernels ran)"]),
     ("smi-segfault-wsl", &["https://github.com/Nevuly/WSL2-Linux-Kernel-Rolling/issues/13", "https://docs.nvidia.com/cuda/wsl-user-guide/index.html (nvidia-smi and libcuda under WSL2 come from the Windows driver)"]),
@@ -1068,6 +1088,11 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("trt-safe-serialization-version", &["https://docs.nvidia.com/deeplearning/tensorrt/latest/inference-library/advanced.html (engines are tied to the TensorRT version that built them)"]),
     ("libtorch-undefined-reference", &["https://gcc.gnu.org/onlinedocs/libstdc++/manual/using_dual_abi.html (std::__cxx11 names: code of the two libstdc++ ABIs does not link together)", "https://github.com/guillaume-be/rust-bert/issues/212 (torch-sys linked against a pre-cxx11-ABI libtorch)"]),
     ("kernel-dispatch-unsupported-arch", &["https://github.com/Tlntin/Qwen-TensorRT-LLM/issues/15 (TensorRT-LLM does not support a Tesla P40)", "https://github.com/NVIDIA/TensorRT-LLM/issues/1515 (fmhaRunner: Unsupported architecture)", "https://github.com/NetEase-FuXi/EETQ/issues/30 (EETQ's CUTLASS kernels lack SM90)"]),
+    ("trt-builder-resource-not-loaded", &["https://github.com/wang-xinyu/tensorrtx/issues/1205", "https://docs.nvidia.com/deeplearning/tensorrt/latest/installing-tensorrt/installing.html (tar install: the lib directory on LD_LIBRARY_PATH)"]),
+    ("nvml-init-failure-code", &["https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceEnumvs.html (nvmlReturn_t: 4 NO_PERMISSION, 9 DRIVER_NOT_LOADED, 18 LIB_RM_VERSION_MISMATCH)", "https://github.com/abysssol/ollama-flake/issues/4"]),
+    ("gfx-target-not-supported", &["https://github.com/ROCm/flash-attention/issues/93 (the ROCm flash-attention build targets CDNA parts only)"]),
+    ("dkms-building-nvidia-failed", &["https://github.com/void-linux/void-packages/issues/16778 (the kernel's post-install DKMS hook could not build nvidia-390)"]),
+    ("cuda-caching-allocator-assert", &["https://github.com/pytorch/pytorch/issues/104801 (PYTORCH_CUDA_ALLOC_CONF's backend set through os.environ after torch was imported)", "https://github.com/pytorch/pytorch/issues/119452 (expandable_segments together with max_split_size_mb)"]),
     ("requires-compute-capability", &["https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#compute-capabilities (a program's kernels use the features of a minimum compute capability)", "https://github.com/ziyc/drivestudio/issues/9 (gsplat needs compute capability 7.0 or newer; a Tesla P100 is 6.0)"]),
     ("capability-listed-not-supported", &["https://github.com/heterodb/pg-strom/issues/262 (PG-Strom's log line for a GPU below its minimum compute capability, 3.5)"]),
     ("triton-name-not-in-release", &["https://github.com/pytorch/pytorch/blob/main/RELEASE.md (each torch release pins its Triton: .ci/docker/triton_version.txt)", "https://github.com/deepbeepmeep/Wan2GP/issues/615 (torch 2.6's inductor and a newer Triton without AttrsDescriptor)"]),
@@ -3142,6 +3167,58 @@ fn usage_low(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
         .and_then(|m| m[1].parse::<u32>().ok())
         .filter(|p| *p <= 30)
         .map(|_| k)
+}
+
+/// The kind NVML's return code (nvmlReturn_t) after the words names.
+fn nvml_return_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    let at = l.find("init failure:")? + "init failure:".len();
+    let n: String = l[at..]
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    match n.parse::<u32>().ok()? {
+        18 => Some(K::NvmlDriverLibraryMismatch),
+        9 => Some(K::NoNvidiaDriver),
+        4 => Some(K::NvmlNoPermission),
+        _ => None,
+    }
+}
+
+/// "The GPU seems not to be used", "seems to only use the CPU": a line that
+/// says the GPU looks idle, not that something failed.
+fn seems_unused(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    let negated = ["n't", " not ", " only ", " no "]
+        .iter()
+        .any(|w| l.contains(w));
+    (negated && l.contains("use")).then_some(k)
+}
+
+/// A gfx target named in the line before the words that refuse it
+/// (`gfx1100 is invalid or not supported`), which a ROCm reading needs.
+fn gfx_named(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    // The target refused is the one named before the words that refuse it
+    // (a list of supported targets comes after them).
+    let said = [
+        "is invalid or not supported",
+        "is not supported",
+        "not supported by",
+    ]
+    .iter()
+    .filter_map(|w| c.line.find(w))
+    .min()?;
+    let at = c.line[..said].rfind("gfx")?;
+    let digits = c.line[at + 3..]
+        .chars()
+        .take_while(|ch| ch.is_ascii_alphanumeric())
+        .count();
+    if !(3..=5).contains(&digits) || !c.line[at + 3..].starts_with(|ch: char| ch.is_ascii_digit()) {
+        return None;
+    }
+    gfx_target_at(b, &c.line[at..], c.src);
+    Some(k)
 }
 
 fn mig_mentioned(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {

@@ -205,6 +205,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "cuda",
             "available",
             "version",
+            "cudadeviceproperties",
         ],
     ),
     (Gate::Env, &["environ", "export", "set", "env", "echo", "e"]),
@@ -366,6 +367,8 @@ const WORDS: &[(Gate, &[&str])] = &[
             "wheels",
             "built",
             "isolation",
+            "compiled",
+            "mmcv",
         ],
     ),
     (

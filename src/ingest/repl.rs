@@ -98,6 +98,10 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             device_line(b, rest, src);
             continue;
         }
+        if let Some(at) = t.find("_CudaDeviceProperties(name=") {
+            device_properties(b, &t[at + "_CudaDeviceProperties(name=".len()..], src);
+            continue;
+        }
         // IPython: `In [7]: expr` and `Out[7]: value`.
         let ipy_in = t
             .strip_prefix("In [")
@@ -214,6 +218,44 @@ fn device_line(b: &mut Builder, rest: &str, src: &str) {
     b.put_runtime(
         |r| &mut r.cuda_available,
         Fact::new(true, src).with_note("the program opened a CUDA device"),
+        "CUDA available",
+    );
+}
+
+/// torch's repr of `torch.cuda.get_device_properties(i)`,
+/// `_CudaDeviceProperties(name='GeForce RTX 2080', major=7, ...)` (after
+/// `name=`): torch opened that device, so CUDA is available and the GPU is
+/// named as the driver reports it.
+fn device_properties(b: &mut Builder, rest: &str, src: &str) {
+    let Some(q) = rest.chars().next().filter(|c| *c == '\'' || *c == '"') else {
+        return;
+    };
+    let Some((name, _)) = rest[1..].split_once(q) else {
+        return;
+    };
+    let name = name.trim();
+    if name.is_empty() || name.len() > 80 {
+        return;
+    }
+    // torch's ROCm build names an AMD GPU here too.
+    let lower = name.to_ascii_lowercase();
+    if ["amd ", "radeon", "instinct"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        b.inv.add_named_gpu(GpuVendor::Amd, name, src);
+        return;
+    }
+    let g = b.gpu(0);
+    if g.name.is_none() {
+        g.name = Some(
+            Fact::new(name.to_string(), src)
+                .with_note("the device torch opened, as its device properties name it"),
+        );
+    }
+    b.put_runtime(
+        |r| &mut r.cuda_available,
+        Fact::new(true, src).with_note("torch opened a CUDA device"),
         "CUDA available",
     );
 }

@@ -428,12 +428,13 @@ pub static EXT005: Rule = Rule {
     summary: "'No kernel image is available' although the torch build carries kernels for every GPU: the missing kernels belong to another compiled package.",
     semantics: &[CompatSemantic::Binary],
     docs: Docs {
-        what_it_checks: "A 'no kernel image is available for execution on the device' error (CUDA error 209, not a compiler's refusal) in a report whose CUDA torch build has a known arch list that covers every NVIDIA GPU with a known compute capability.",
+        what_it_checks: "A 'no kernel image is available for execution on the device' error (CUDA error 209, not a compiler's refusal) in a report whose CUDA torch build has a known arch list that covers every NVIDIA GPU with a known compute capability, or in a report that builds a CUDA extension itself (setup.py, BuildExtension, 'compiled X from source').",
         why_it_breaks: "torch's own operations run on such a GPU, so the kernel the program could not find comes from code compiled separately: a custom CUDA extension built by the project, a prebuilt wheel (xformers, a rasterizer, a quantization kernel) or the program's own binary, built with an arch list (TORCH_CUDA_ARCH_LIST, -gencode, CMAKE_CUDA_ARCHITECTURES) that leaves this GPU out.",
         how_to_fix: "Find the package from the traceback (the module that raised the error) and install its build for this GPU and torch, or build it from source with this GPU's compute capability in its arch list (for torch extensions: `TORCH_CUDA_ARCH_LIST=X.Y pip install --no-build-isolation PACKAGE`).",
         sources: &[
             "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#binary-compatibility",
-            "https://pytorch.org/docs/stable/cpp_extension.html (TORCH_CUDA_ARCH_LIST selects the architectures an extension is built for)",
+            "https://pytorch.org/docs/stable/cpp_extension.html (TORCH_CUDA_ARCH_LIST selects the architectures an extension is built for; without it, those of the GPUs visible at build time)",
+            "https://github.com/open-mmlab/mmcv/issues/2201 (mmcv built on an A100, run on a V100)",
         ],
     },
     check: check_ext005,
@@ -491,6 +492,28 @@ fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         return vec![f.fix_command(
             format!("TORCH_CUDA_ARCH_LIST={cc} pip install --no-build-isolation --force-reinstall --no-deps PACKAGE"),
             Some("PACKAGE: the extension the traceback names (its module raised the error); or install that package's prebuilt build for this GPU and torch".into()),
+        )];
+    }
+    // The report builds an extension itself: without TORCH_CUDA_ARCH_LIST,
+    // torch's build targets the GPUs of the machine that builds it.
+    if let Some(build) = &inv.setting.extension_build {
+        let cc = gpus[0]
+            .cc
+            .as_ref()
+            .map_or("X.Y".into(), |c| c.value.to_string());
+        let mut f = EXT005
+            .finding(format!(
+                "The report builds {} itself, and the program then found no kernel image for {}: an extension is compiled for the architectures TORCH_CUDA_ARCH_LIST names or, without it, for the GPUs of the machine that built it, so a build made elsewhere (or for other GPUs) has no kernels for this one.",
+                build.value, gpus[0].label
+            ))
+            .fact("extension build", build)
+            .evidence("observed error", &first.text, &first.source);
+        for g in &gpus {
+            f = g.cite_cc(f);
+        }
+        return vec![f.fix_command(
+            format!("TORCH_CUDA_ARCH_LIST=\"{cc}\" pip install --no-build-isolation --force-reinstall --no-deps PACKAGE"),
+            Some("rebuild the extension on this machine, or list every GPU's compute capability in TORCH_CUDA_ARCH_LIST when one build serves several GPUs".into()),
         )];
     }
     vec![]

@@ -355,12 +355,23 @@ pub static MIS007: Rule = Rule {
 /// Error kinds that are questions or benign notes rather than failures.
 const NOT_FAILURES: &[ErrorKind] = &[
     ErrorKind::UsageGraphQuestion,
+    ErrorKind::GpuUnusedQuestion,
     ErrorKind::SmiCudaQuestion,
     ErrorKind::OutOfMemory,
 ];
 
 fn check_mis007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
-    let said = inv.errors_of(&[ErrorKind::UsageGraphQuestion]);
+    // The program's own output shows it opened a CUDA device.
+    let opened = inv
+        .python
+        .iter()
+        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
+        .find(|a| a.value);
+    let mut said = inv.errors_of(&[ErrorKind::UsageGraphQuestion]);
+    // "The GPU seems unused" is a question only where the output shows the GPU in use.
+    if opened.is_some() {
+        said.extend(inv.errors_of(&[ErrorKind::GpuUnusedQuestion]));
+    }
     let failed = inv.errors.iter().any(|e| !NOT_FAILURES.contains(&e.kind));
     let cpu_build = inv
         .python
@@ -381,9 +392,14 @@ fn check_mis007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     {
         return vec![];
     }
-    let f = MIS007
-        .finding("The report reads a GPU usage figure as a fault, and shows no failure: Task Manager's default GPU graphs (3D, Copy, Video Encode/Decode) do not show CUDA work, which runs on the Compute/Cuda engine, and a low utilization means the GPU waits for input, not that the stack is broken.")
-        .observed(said);
+    let mut f = match opened {
+        Some(o) => MIS007
+            .finding("The program's own output shows it opened a CUDA device, and the report shows no failure: the GPU is in use. Windows' Task Manager graphs (3D, Copy, Video Encode/Decode by default) and Device Manager do not show CUDA work, which runs on the Compute/Cuda engine, and a low utilization means the GPU waits for input, not that the stack is broken.")
+            .fact("CUDA device opened", o),
+        None => MIS007
+            .finding("The report reads a GPU usage figure as a fault, and shows no failure: Task Manager's default GPU graphs (3D, Copy, Video Encode/Decode) do not show CUDA work, which runs on the Compute/Cuda engine, and a low utilization means the GPU waits for input, not that the stack is broken."),
+    };
+    f = f.observed(said);
     vec![f.fix_command(
         "nvidia-smi dmon -s u",
         Some("run it while the job runs (in Task Manager, pick the Compute or Cuda engine in a graph's drop-down); if the GPU is busy there, nothing is wrong; if it is low too, the job waits on its input: more data loader workers, a larger batch".into()),

@@ -222,6 +222,18 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the report reads nvidia-smi's CUDA Version as the installed toolkit's; it is the newest CUDA the driver supports",
             "nvcc --version; nvidia-smi",
         ),
+        GpuUnusedQuestion => (
+            "the report says the GPU seems unused; whether the program opened a CUDA device decides whether that is a failure",
+            "python -c \"import torch; print(torch.cuda.is_available())\"; nvidia-smi dmon -s u (while the job runs)",
+        ),
+        AllocatorAssert => (
+            "PyTorch's CUDA caching allocator failed an internal check, which its configuration (PYTORCH_CUDA_ALLOC_CONF) usually causes",
+            "echo $PYTORCH_CUDA_ALLOC_CONF; grep -rn PYTORCH_CUDA_ALLOC_CONF . (where the program sets it)",
+        ),
+        OwnLibraryOffPath => (
+            "a library the loaded program opens itself, of its own version, is not on the loader path of this process",
+            "echo $LD_LIBRARY_PATH; ls /path/to/TensorRT-*/lib | grep builder_resource",
+        ),
         UsageGraphQuestion => (
             "the report reads a GPU usage figure as a fault; Task Manager's default graphs do not show CUDA work, and a low utilization is a GPU waiting for input",
             "nvidia-smi dmon -s u (while the job runs)",
@@ -2556,6 +2568,20 @@ observed_rule!(ERR072, check_err072, "ERR072", "observed-cuda-feature-unsupporte
     "Run on a GPU exposed whole (passthrough or bare metal, a full-GPU cloud instance), or have the hypervisor enable the feature for the vGPU (unified memory is a per-vGPU setting), or use the program's path without it (a non-async allocator, an older release that does not require VMM).",
     ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNotSupported = 801: the operation is not supported on the current system or device)", "https://docs.nvidia.com/ai-enterprise/release-8/8.1/infra-software/vgpu/features/p2p.html (unified virtual memory is set per vGPU, e.g. pciPassthru<n>.cfg.enable_uvm on vSphere)", "https://github.com/AcademySoftwareFoundation/openvdb/issues/2255"]);
 
+observed_rule!(ERR086, check_err086, "ERR086", "observed-own-library-off-loader-path", Category::EnvVar, Severity::Error,
+    [OwnLibraryOffPath], [],
+    "A library that an already loaded program opens itself at run time, of its own exact version (TensorRT's libnvinfer_builder_resource.so.X.Y.Z), could not be loaded.",
+    "TensorRT loads its builder resource library with dlopen when it builds an engine, by the name of its own release, through the loader path. libnvinfer itself was found (it is what asks), so the release is not in question: the directory that holds the library (the tarball's lib/, the pip wheel's tensorrt_libs) is not on LD_LIBRARY_PATH of this process, or another TensorRT's directory comes first. sudo also removes LD_LIBRARY_PATH from the command's environment.",
+    "Put the lib directory of the TensorRT that runs (the one whose version the file name carries) on LD_LIBRARY_PATH of the process, first, and drop other TensorRT directories from it: `export LD_LIBRARY_PATH=/path/to/TensorRT-X.Y.Z/lib:$LD_LIBRARY_PATH`; under sudo pass it explicitly (`sudo env LD_LIBRARY_PATH=$LD_LIBRARY_PATH ...`) or run without sudo.",
+    ["https://github.com/wang-xinyu/tensorrtx/issues/1205 (libnvinfer_builder_resource.so.8.4.1 not loaded until LD_LIBRARY_PATH named only the TensorRT lib directory)", "https://docs.nvidia.com/deeplearning/tensorrt/latest/installing-tensorrt/installing.html (tar install: add the lib directory to LD_LIBRARY_PATH)", "https://www.sudo.ws/docs/man/sudoers.man/ (command environment: LD_* variables are removed)"]);
+
+observed_rule!(ERR087, check_err087, "ERR087", "observed-allocator-configuration", Category::EnvVar, Severity::Warning,
+    [AllocatorAssert], [],
+    "PyTorch's CUDA caching allocator failed an internal assertion (CUDACachingAllocator.cpp).",
+    "The caching allocator reads PYTORCH_CUDA_ALLOC_CONF once, when torch initialises it. A backend (cudaMallocAsync) set through os.environ after torch was imported leaves part of torch on the native allocator and part on the other, and some option combinations (expandable_segments with max_split_size_mb) reach code paths that assert. A genuine allocator bug is rarer, so the setting is what to look at first.",
+    "Set PYTORCH_CUDA_ALLOC_CONF in the environment before Python starts (`export PYTORCH_CUDA_ALLOC_CONF=...`), not with os.environ after `import torch`, and drop options that do not go together (max_split_size_mb with expandable_segments:True). If it fails with the variable unset, report it to PyTorch with the assertion.",
+    ["https://pytorch.org/docs/stable/notes/cuda.html#optimizing-memory-usage-with-pytorch-cuda-alloc-conf", "https://github.com/pytorch/pytorch/issues/104801", "https://github.com/pytorch/pytorch/issues/119452"]);
+
 observed_rule!(ERR061, check_err061, "ERR061", "observed-library-from-loader-path", Category::EnvVar, Severity::Warning,
     [LoaderPathOverride], [],
     "A program reports that a CUDA runtime library came from a directory on LD_LIBRARY_PATH, not from the copy it manages itself.",
@@ -2723,5 +2749,5 @@ pub static RULES: &[&Rule] = &[
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
     &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
-    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085,
+    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085, &ERR086, &ERR087,
 ];

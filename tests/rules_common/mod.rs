@@ -835,6 +835,8 @@ fn firing_rest(code: &str) -> Inventory {
             .package("cuda-nvcc", "12.4.131")
             .build(),
         "ENV011" => B::linux().env_var("NVIDIA_VISIBLE_DEVICES", "1,2").build(),
+        "ERR087" => pasted(AllocatorAssert, "RuntimeError: !block->expandable_segment_ INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":2814, please report a bug to PyTorch."),
+        "ERR086" => pasted(OwnLibraryOffPath, "[E] [TRT] 6: [libLoader.h::DynamicLibrary::50] Error Code 6: Internal Error (Unable to load library: libnvinfer_builder_resource.so.8.4.1)"),
         "ENV013" => B::linux()
             .framework("tensorrt", "8.6.1.post1", None, None)
             .error(CudaLibraryMissing, "Failed to load library libonnxruntime_providers_tensorrt.so with error: libnvinfer.so.8: cannot open shared object file: No such file or directory")
@@ -1472,6 +1474,10 @@ fn near_miss_rest(code: &str) -> Inventory {
             .with(|i| i.container.runtime = f("docker".into(), "input line 1"))
             .build(),
         // An exported selector reaches the program.
+        // Running out of memory is the job's size, not the allocator's settings.
+        "ERR087" => pasted(OutOfMemory, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"),
+        // libnvinfer itself missing: which TensorRT is installed is the question (ERR015).
+        "ERR086" => pasted(CudaLibraryMissing, "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"),
         // The wheel is of another TensorRT major than the library asked for: a release mismatch (ERR015).
         "ENV013" => B::linux()
             .framework("tensorrt", "10.0.1", None, None)
