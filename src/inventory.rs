@@ -198,6 +198,10 @@ pub struct Setting {
     /// The report says the failure came after the machine suspended or hibernated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after_suspend: F<bool>,
+    /// The failure is a `docker build` step's (`The command '/bin/sh -c ...'
+    /// returned a non-zero code`, BuildKit's `failed to solve: process`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docker_build_step: F<bool>,
     /// The GPU is an NVIDIA vGPU profile in a VM (`Virtualization Mode: VGPU`,
     /// a profile name such as A40-48C or L4-24Q, a fractional cloud GPU).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -3614,3 +3614,43 @@ fn no_kernel_image_after_building_an_extension_names_the_extension_too() {
     );
     assert!(!fires(&f, "EXT005"), "{f:?}");
 }
+
+#[test]
+fn work_on_the_cpu_where_onnx_runtime_is_the_only_framework_named_is_its_provider() {
+    let (_, f) = explain("corpus/c70a-gpt-sovits-uvr5-onnx-not-gpu.txt");
+    assert!(fires(&f, "ERR046"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0, "{f:?}");
+}
+
+#[test]
+fn no_device_in_one_program_while_torch_opened_the_gpu_is_not_the_platform() {
+    let (_, f) = explain("corpus/c74c-wsl2-llmc-cudasetdevice-100-works-after-update.txt");
+    assert!(!fires(&f, "PLAT008"), "{f:?}");
+    assert!(f.iter().all(|x| x.severity != Severity::Error), "{f:?}");
+    let e = finding(&f, "ERR006");
+    assert!(
+        e.message
+            .contains("torch in the same report opened the GPU"),
+        "{}",
+        e.message
+    );
+    // Without torch's output, no device under WSL stays WSL's.
+    let (_, f) = explain_text(
+        "t",
+        "Linux 5.15.146.1-microsoft-standard-WSL2\ncudaSetDevice(0) failed: no CUDA-capable device is detected\n",
+    );
+    assert!(categories(&f).contains(&Category::Wsl), "{f:?}");
+}
+
+#[test]
+fn a_jetson_docker_build_step_without_cuda_libraries_is_the_default_runtime() {
+    let (inv, f) = explain("corpus/c74b-jetson-containers-tx2-build-libcurand-default-runtime.txt");
+    assert!(inv
+        .setting
+        .docker_build_step
+        .as_ref()
+        .is_some_and(|b| b.value));
+    let e = finding(&f, "ERR010");
+    assert!(e.message.contains("default"), "{}", e.message);
+    assert_eq!(errors_in(&f, Category::DriverBranch), 0, "{f:?}");
+}

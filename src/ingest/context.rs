@@ -34,6 +34,7 @@ regex_fn!(
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
+    |(?P<dbuild>\bthe\s+command\s+'/bin/sh\s+-c\b|\bfailed\s+to\s+solve:\s+process\s+\x22/bin/sh\s+-c\b|^\s*step\s+[0-9]+/[0-9]+\s*:\s*run\b)
     |(?P<k8s>\bkubectl\s|\bgpu[-\s]operator\b|\b(?:k8s|nvidia)-device-plugin\b|\bkubernetes\b|\bmicrok8s\b|\bkubelet\b|^\s*kind:\s*pod\b)
     |(?P<nvsw>\b(?:[dh]gx[\s-]?(?:a100|a800|h100|h200|h800|b200|b300)|(?:a100|a800|h100|h200|h800|b200|b300)[\s-]hgx|[dh]gx-2)\b)
     |(?P<app>\bollama\b|\bvllm\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)
@@ -149,6 +150,8 @@ pub struct Clues {
     nix: Option<String>,
     suspend: Option<String>,
     vgpu: Option<String>,
+    /// A `docker build` step's failure (`The command '/bin/sh -c ...'`).
+    docker_build: Option<String>,
     docker_run: Option<(bool, String)>,
     docker_other: Option<String>,
     in_container: Option<String>,
@@ -327,6 +330,7 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 ("nix", &mut c.nix),
                 ("suspend", &mut c.suspend),
                 ("vgpu", &mut c.vgpu),
+                ("dbuild", &mut c.docker_build),
             ] {
                 if m.name(name).is_some() {
                     first(slot);
@@ -891,6 +895,7 @@ pub fn apply(c: &Clues, b: &mut Builder) {
         (&c.nix, &mut s.nix),
         (&c.suspend, &mut s.after_suspend),
         (&c.vgpu, &mut s.vgpu),
+        (&c.docker_build, &mut s.docker_build_step),
     ] {
         if let Some(src) = clue {
             fact.get_or_insert_with(|| Fact::new(true, src).with_note(note));

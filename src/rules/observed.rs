@@ -821,6 +821,21 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR068");
     }
+    // A Jetson's `docker build` step without the CUDA libraries: JetPack 4
+    // containers get them from the host, through the NVIDIA runtime only.
+    if jetson_build_step(inv)
+        && matches!(
+            k,
+            ErrorKind::CudaLibraryMissing | ErrorKind::CudnnMissing | ErrorKind::LibcudaMissing
+        )
+    {
+        return Some("ERR010");
+    }
+    // No device in one program while torch in the same report opened the
+    // GPU: not the platform's (the message is `ambiguous_cause`'s).
+    if k == ErrorKind::NoDevice && torch_opened(inv) {
+        return Some("ERR006");
+    }
     // Under WSL2 the container toolkit's NVML comes from the Windows driver too.
     if facts::is_wsl(inv) && (no_gpu || k == ErrorKind::ContainerToolkitNoDriver) {
         return Some("ERR023");
@@ -878,7 +893,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR025");
     }
-    if k == ErrorKind::CudaUnavailable && ort_only(inv) {
+    if k == ErrorKind::CudaUnavailable && ort_only_named(inv) {
         return Some("ERR046");
     }
     // torch's 'No CUDA GPUs are available' is CUDA's 'no device' from a driver
@@ -937,11 +952,40 @@ fn jetson_torch(inv: &Inventory) -> bool {
     })
 }
 
+/// A `docker build` step failing on a Jetson.
+fn jetson_build_step(inv: &Inventory) -> bool {
+    flag(&inv.setting.jetson) == Some(true) && flag(&inv.setting.docker_build_step) == Some(true)
+}
+
+/// torch's output in the report (not its words) shows CUDA available.
+fn torch_opened(inv: &Inventory) -> bool {
+    inv.python
+        .iter()
+        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
+        .any(|a| a.value && !a.source.contains("(prose)"))
+}
+
 /// onnxruntime-gpu is the only CUDA framework the report names: a missing
 /// CUDA or cuDNN library is its CUDA execution provider's.
 fn ort_only(inv: &Inventory) -> bool {
+    ort_alone(inv, false)
+}
+
+/// `ort_only`, or ONNX Runtime named only in the report's words: enough to
+/// say whose GPU work fell back to the CPU, not whose library is missing.
+fn ort_only_named(inv: &Inventory) -> bool {
+    ort_alone(inv, true)
+}
+
+fn ort_alone(inv: &Inventory, words: bool) -> bool {
     let has = |n: &str| inv.python.iter().any(|e| e.package(n).is_some());
-    has("onnxruntime-gpu")
+    let ort_named = words
+        && inv
+            .setting
+            .mentions
+            .iter()
+            .any(|m| m.topic == crate::inventory::Topic::Onnxruntime);
+    (has("onnxruntime-gpu") || ort_named)
         && ![
             "torch",
             "tensorflow",
@@ -1046,6 +1090,29 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
     if let (true, Some(u)) = (claimed_804, inv.setting.after_update.as_ref()) {
         for f in &mut out {
             f.push_evidence("began after an update", "true", &u.source);
+        }
+    }
+    // The Jetson and the build step that make a missing library the runtime's.
+    if rule.code == "ERR010" && jetson_build_step(inv) {
+        for f in &mut out {
+            if f.evidence
+                .iter()
+                .all(|e| e.fact.starts_with("observed error"))
+            {
+                f.message = "Observed error: a `docker build` step on a Jetson could not load a CUDA or cuDNN library. On JetPack 4 (L4T R32) the NVIDIA container runtime mounts CUDA, cuDNN and TensorRT from the host into containers, and build steps get that runtime only when it is Docker's default, so a step that imports torch or builds against CUDA finds nothing. To be sure, run: cat /etc/docker/daemon.json (\"default-runtime\": \"nvidia\"); cat /etc/nv_tegra_release".into();
+                f.fix = Some(Fix {
+                    note: Some("set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json, `sudo systemctl restart docker`, and build again (JetPack 5 and later images carry CUDA themselves)".into()),
+                    ..Default::default()
+                });
+            }
+            for (what, v) in [
+                ("Jetson", &inv.setting.jetson),
+                ("docker build step", &inv.setting.docker_build_step),
+            ] {
+                if let Some(v) = v {
+                    f.push_evidence(what, v.value, &v.source);
+                }
+            }
         }
     }
     // The vGPU profile that makes a refused feature this rule's error.
@@ -1512,6 +1579,11 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         {
             return Some("Observed error: a CUDA or cuDNN library could not be loaded, and the report shows that very file on disk (see ERR070): what is missing is the loader's path to it, unless the file on disk is of another version than the one the program needs. To be sure, run: ls -l on the path shown; echo $LD_LIBRARY_PATH; ldconfig -p | grep -E 'cudnn|cublas|cudart'".into());
         }
+    }
+    // CUDA found no device in one program while torch, in the same report,
+    // opened the GPU: the driver and the GPU work.
+    if torch_opened(inv) && only(ErrorKind::NoDevice) {
+        return Some("Observed error: CUDA found no device (error 100) in one program, while torch in the same report opened the GPU: the driver, the GPU and (under WSL) its sharing work, so what fails is this program's own CUDA setup: how it was built and linked (its CUDA runtime and libraries), or the GPUs visible to it when it starts. To be sure, run the failing program and the torch check in the same shell: echo $CUDA_VISIBLE_DEVICES; ldd ./PROGRAM | grep -E 'cuda|cublas'".into());
     }
     match code {
         // LightGBM's OpenCL learner missing: a CPU build, or a CUDA build asked
@@ -2007,7 +2079,7 @@ observed_rule!(ERR010, check_err010, "ERR010", "observed-container-gpu-error", C
     "The container runtime could not give the container GPUs.",
     "docker needs the NVIDIA container toolkit to honour --gpus, and CDI engines (podman 4.1+, containerd) a CDI spec the toolkit generated for this driver.",
     "Install and configure nvidia-container-toolkit on the host (`sudo nvidia-ctk runtime configure --runtime=docker`). With CDI device names (podman, containerd): `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml` after every driver or toolkit change, and podman 4.1 or later.",
-    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/49"]);
+    ["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html", "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/49", "https://github.com/dusty-nv/jetson-containers/blob/master/docs/setup.md (Docker's default runtime set to nvidia for builds on Jetson)"]);
 
 observed_rule!(ERR060, check_err060, "ERR060", "observed-image-needs-newer-driver", Category::DriverTooOld, Severity::Error,
     [ContainerRequirementUnsatisfied], ["CTR002"],

@@ -244,6 +244,16 @@ fn check_plat008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if errs.is_empty() || !check_plat002(inv, kb).is_empty() || !check_plat003(inv, kb).is_empty() {
         return vec![];
     }
+    // torch in the same report opened the GPU: WSL shares it, and what one
+    // program fails at is that program's.
+    let opened = inv
+        .python
+        .iter()
+        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
+        .any(|a| a.value);
+    if opened && errs.iter().all(|e| e.kind == ErrorKind::NoDevice) {
+        return vec![];
+    }
     // A program that dlopens `libcuda.so` by name misses WSL's copy, which
     // only the ld.so.conf entry (not every loader) knows about.
     let by_name = errs.iter().all(|e| {
