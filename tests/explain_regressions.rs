@@ -3654,3 +3654,44 @@ fn a_jetson_docker_build_step_without_cuda_libraries_is_the_default_runtime() {
     assert!(e.message.contains("default"), "{}", e.message);
     assert_eq!(errors_in(&f, Category::DriverBranch), 0, "{f:?}");
 }
+
+#[test]
+fn ctranslate2_refusing_float16_is_the_gpu_s_architecture() {
+    for rel in [
+        "corpus/c74a-faster-whisper-gtx1050ti-float16.txt",
+        "corpus/c74a-whisper-diarization-tesla-p40-float16.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let e = finding(&f, "ERR004");
+        assert!(e.message.contains("float16"), "{rel}: {}", e.message);
+    }
+    // Its warning that it converted the weights is no failure.
+    let (_, f) = explain("corpus/c74a-faster-whisper-float16-to-float32-warning.txt");
+    assert!(f.iter().all(|x| x.severity != Severity::Error), "{f:?}");
+}
+
+#[test]
+fn a_kernel_missing_from_its_module_is_the_architecture_not_cuda_s_start() {
+    let (inv, f) = explain("corpus/c74f-candle-flux-dual-gpu-61-89-bf16-symbol.txt");
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.kind == ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+    assert!(fires(&f, "ERR004"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
+    // cuInit's own 'named symbol not found' is still a start-up failure.
+    let (inv, _) = explain_text(
+        "t",
+        "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found\n",
+    );
+    assert!(
+        inv.errors
+            .iter()
+            .all(|e| e.kind != ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+}

@@ -384,6 +384,9 @@ pub static CATALOG: &[Entry] = &[
     // architecture (TensorRT-LLM's fused attention and CUTLASS GEMMs, EETQ).
     ea("kernel-dispatch-unsupported-arch", "Unsupported Arch", &["assertion failed", "assertion fail"], K::ArchNotCompiled, None,
         "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Unsupported Arch (/opt/tritonserver/TensorRT-LLM/cpp/tensorrt_llm/kernels/cutlass_kernels/cutlass_preprocessors.cpp:147)"),
+    // CTranslate2 (faster-whisper) asked for float16 on a GPU without efficient FP16.
+    e("ct2-float16-unsupported", "Requested float16 compute type", K::ArchNotCompiled, None,
+        "ValueError: Requested float16 compute type, but the target device or backend do not support efficient float16 computation."),
     // A program listing the GPU with its capability and refusing it (PG-Strom's start-up log).
     ea("capability-listed-not-supported", ", NOT SUPPORTED", &["capability "], K::ArchNotCompiled, None,
         "LOG:  GPU0 Quadro K600 (1 SMs, 875MHz), L2 256KB, RAM 980MB (128bits, 891MHz), capability 3.0, NOT SUPPORTED"),
@@ -520,8 +523,8 @@ pub static CATALOG: &[Entry] = &[
         "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found"),
     e("device-count-named-symbol-not-found", "Error 500: named symbol not found", K::LibcudaSymbolMissing, Some(500),
         "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found"),
-    e("cuda-not-found-enum", "CUDA_ERROR_NOT_FOUND", K::InitFailed, Some(500),
-        "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found"),
+    ex("cuda-not-found-enum", "CUDA_ERROR_NOT_FOUND", &[], K::InitFailed, Some(500),
+        "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found", kernel_not_in_module),
     e("cuda-invalid-device-ordinal", "invalid device ordinal", K::NoVisibleDevices, Some(101),
         "RuntimeError: CUDA error: invalid device ordinal"),
     e("cuda-devices-unavailable", "busy or unavailable", K::NoDevice, Some(46),
@@ -1093,6 +1096,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("gfx-target-not-supported", &["https://github.com/ROCm/flash-attention/issues/93 (the ROCm flash-attention build targets CDNA parts only)"]),
     ("dkms-building-nvidia-failed", &["https://github.com/void-linux/void-packages/issues/16778 (the kernel's post-install DKMS hook could not build nvidia-390)"]),
     ("cuda-caching-allocator-assert", &["https://github.com/pytorch/pytorch/issues/104801 (PYTORCH_CUDA_ALLOC_CONF's backend set through os.environ after torch was imported)", "https://github.com/pytorch/pytorch/issues/119452 (expandable_segments together with max_split_size_mb)"]),
+    ("ct2-float16-unsupported", &["https://opennmt.net/CTranslate2/quantization.html (compute types by GPU: float16 needs compute capability 7.0 or newer)", "https://github.com/SYSTRAN/faster-whisper/issues/42", "https://github.com/MahmoudAshraf97/whisper-diarization/issues/216"]),
+    ("cuda-not-found-enum", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_NOT_FOUND = 500)", "https://github.com/huggingface/candle/issues/2511 (named symbol not found when loading a bf16 kernel that candle builds only for sm_80 and newer)"]),
     ("requires-compute-capability", &["https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#compute-capabilities (a program's kernels use the features of a minimum compute capability)", "https://github.com/ziyc/drivestudio/issues/9 (gsplat needs compute capability 7.0 or newer; a Tesla P100 is 6.0)"]),
     ("capability-listed-not-supported", &["https://github.com/heterodb/pg-strom/issues/262 (PG-Strom's log line for a GPU below its minimum compute capability, 3.5)"]),
     ("triton-name-not-in-release", &["https://github.com/pytorch/pytorch/blob/main/RELEASE.md (each torch release pins its Triton: .ci/docker/triton_version.txt)", "https://github.com/deepbeepmeep/Wan2GP/issues/615 (torch 2.6's inductor and a newer Triton without AttrsDescriptor)"]),
@@ -3218,6 +3223,17 @@ fn gfx_named(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
         return None;
     }
     gfx_target_at(b, &c.line[at..], c.src);
+    Some(k)
+}
+
+/// 'named symbol not found' while loading a kernel from a module (cudarc's
+/// `when loading is_u32_bf16`): the module was compiled without that
+/// kernel for this GPU's architecture (candle builds its bf16 kernels only
+/// for sm_80 and newer), not a failed start of CUDA.
+fn kernel_not_in_module(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    if has_ci(c.line, "when loading") {
+        return Some(K::ArchNotCompiled);
+    }
     Some(k)
 }
 

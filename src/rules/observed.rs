@@ -1256,6 +1256,11 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // CTranslate2's float16 on a GPU before Volta.
+        "ERR004" if say("Requested float16 compute type") => explained(
+            "Observed error: CTranslate2 (faster-whisper, WhisperX) refused compute_type='float16': it runs float16 only on GPUs with efficient FP16, compute capability 7.0 (Volta) and newer, and this GPU is older (Pascal and before). The driver, CUDA and cuDNN are not the cause. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv",
+            "use compute_type='int8' (compute capability 6.1 and newer) or 'float32' on this GPU, or run float16 on a compute capability 7.0+ GPU",
+        ),
         // nvcc without C++17: a toolkit from before CUDA 11.0 building for a newer torch.
         "ERR016" if errs.iter().any(|e| e.text.contains("'c++17'")) => explained(
             "Observed error: the build's nvcc knows no C++17 (and refuses architectures newer than itself): it comes from a CUDA toolkit older than 11.0, older than the CUDA torch was built with, whose extensions need C++17 and a toolkit of torch's CUDA. To be sure, run: which nvcc; nvcc --version; python -c \"import torch; print(torch.version.cuda)\"",
