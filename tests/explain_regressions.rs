@@ -3695,3 +3695,16 @@ fn a_kernel_missing_from_its_module_is_the_architecture_not_cuda_s_start() {
         inv.errors
     );
 }
+
+#[test]
+fn a_program_asserting_cuda_is_available_in_a_colab_cpu_runtime_is_the_runtime() {
+    let (inv, f) = explain("corpus/c74d-colab-2019-cpu-runtime-cuda-unavailable.txt");
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.kind == ErrorKind::CudaUnavailable),
+        "{:?}",
+        inv.errors
+    );
+    assert!(fires(&f, "ERR066"), "{f:?}");
+}

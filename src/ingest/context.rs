@@ -34,7 +34,7 @@ regex_fn!(
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
     |(?P<slurm>\#sbatch\b|\bsbatch\s|\bsrun\s|\bslurm_job_id\b|\bslurmstepd\b|\bsalloc\s)
     |(?P<k3s>\bk3s\b|\brke2\b|/var/lib/rancher/)
-    |(?P<dbuild>\bthe\s+command\s+'/bin/sh\s+-c\b|\bfailed\s+to\s+solve:\s+process\s+\x22/bin/sh\s+-c\b|^\s*step\s+[0-9]+/[0-9]+\s*:\s*run\b)
+    |(?P<dbuild>\bthe\s+command\s+'/bin/sh\s+-c\b|\bfailed\s+to\s+solve:\s+process\s+\x22/bin/sh\s+-c\b)
     |(?P<k8s>\bkubectl\s|\bgpu[-\s]operator\b|\b(?:k8s|nvidia)-device-plugin\b|\bkubernetes\b|\bmicrok8s\b|\bkubelet\b|^\s*kind:\s*pod\b)
     |(?P<nvsw>\b(?:[dh]gx[\s-]?(?:a100|a800|h100|h200|h800|b200|b300)|(?:a100|a800|h100|h200|h800|b200|b300)[\s-]hgx|[dh]gx-2)\b)
     |(?P<app>\bollama\b|\bvllm\b|\bcu(?:ml|df|graph)\b|\brapids(?:ai)?\b)

@@ -626,6 +626,9 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: Failed to dlopen libcuda.so.1"),
     ea("torch-cuda-available-false", "cuda.is_available()", &[": false", "= false", ") false", " false"], K::CudaUnavailable, None,
         "torch.cuda.is_available(): False"),
+    // A program's own check of torch.cuda.is_available() failing.
+    ea("assert-cuda-not-available", "AssertionError: CUDA", &["is not available", "not available"], K::CudaUnavailable, None,
+        "AssertionError: CUDA is not available"),
     ea("transformers-8bit-needs-bitsandbytes", "requires Accelerate", &["bitsandbytes"], K::CudaUnavailable, None,
         "ImportError: Using `load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install bitsandbytes`"),
     ex("whisper-fp16-on-cpu", "FP16 is not supported on CPU", &[], K::CudaUnavailable, None,
@@ -1098,6 +1101,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-caching-allocator-assert", &["https://github.com/pytorch/pytorch/issues/104801 (PYTORCH_CUDA_ALLOC_CONF's backend set through os.environ after torch was imported)", "https://github.com/pytorch/pytorch/issues/119452 (expandable_segments together with max_split_size_mb)"]),
     ("ct2-float16-unsupported", &["https://opennmt.net/CTranslate2/quantization.html (compute types by GPU: float16 needs compute capability 7.0 or newer)", "https://github.com/SYSTRAN/faster-whisper/issues/42", "https://github.com/MahmoudAshraf97/whisper-diarization/issues/216"]),
     ("cuda-not-found-enum", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_NOT_FOUND = 500)", "https://github.com/huggingface/candle/issues/2511 (named symbol not found when loading a bf16 kernel that candle builds only for sm_80 and newer)"]),
+    ("assert-cuda-not-available", &["https://github.com/googlecolab/colabtools/issues/482", "https://github.com/andimarafioti/faster-qwen3-tts/pull/113"]),
     ("requires-compute-capability", &["https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#compute-capabilities (a program's kernels use the features of a minimum compute capability)", "https://github.com/ziyc/drivestudio/issues/9 (gsplat needs compute capability 7.0 or newer; a Tesla P100 is 6.0)"]),
     ("capability-listed-not-supported", &["https://github.com/heterodb/pg-strom/issues/262 (PG-Strom's log line for a GPU below its minimum compute capability, 3.5)"]),
     ("triton-name-not-in-release", &["https://github.com/pytorch/pytorch/blob/main/RELEASE.md (each torch release pins its Triton: .ci/docker/triton_version.txt)", "https://github.com/deepbeepmeep/Wan2GP/issues/615 (torch 2.6's inductor and a newer Triton without AttrsDescriptor)"]),

@@ -315,7 +315,6 @@ const WORDS: &[(Gate, &[&str])] = &[
             "rancher",
             "command",
             "solve",
-            "step",
             "kubectl",
             "operator",
             "plugin",

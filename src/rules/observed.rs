@@ -646,7 +646,10 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     // (a Mac opening it is no macOS report).
     let colab_no_driver = matches!(
         k,
-        ErrorKind::NoNvidiaDriver | ErrorKind::SmiNoDriver | ErrorKind::NoDevice
+        ErrorKind::NoNvidiaDriver
+            | ErrorKind::SmiNoDriver
+            | ErrorKind::NoDevice
+            | ErrorKind::CudaUnavailable
     );
     if colab_no_driver && flag(&inv.setting.colab) == Some(true) && !inv.has_nvidia_hardware() {
         return Some("ERR066");
