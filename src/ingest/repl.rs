@@ -186,8 +186,7 @@ fn commented_output(cmd: &str) -> Option<&str> {
 }
 
 /// ComfyUI's start-up line `Device: cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync`
-/// (after the prefix): torch initialised CUDA and opened that device, so CUDA
-/// is available and the GPU is named as the driver reports it.
+/// (after the prefix): torch initialised CUDA and opened that device.
 fn device_line(b: &mut Builder, rest: &str, src: &str) {
     let Some((index, named)) = rest.split_once(' ') else {
         return;
@@ -195,11 +194,24 @@ fn device_line(b: &mut Builder, rest: &str, src: &str) {
     let Ok(index) = index.parse::<u32>() else {
         return;
     };
-    let name = named.rsplit_once(" : ").map_or(named, |(n, _)| n).trim();
+    let name = named.rsplit_once(" : ").map_or(named, |(n, _)| n);
+    opened_device(
+        b,
+        index,
+        name,
+        src,
+        "the device the program opened, as its start-up line names it",
+    );
+}
+
+/// A CUDA device a program opened and named: CUDA is available and the GPU
+/// is named as the driver reports it. torch's ROCm build opens an AMD GPU as
+/// `cuda:0` too: that is no NVIDIA GPU.
+fn opened_device(b: &mut Builder, index: u32, name: &str, src: &str, note: &str) {
+    let name = name.trim();
     if name.is_empty() || name.len() > 80 {
         return;
     }
-    // torch's ROCm build opens an AMD GPU as `cuda:0` too: that is no NVIDIA GPU.
     let lower = name.to_ascii_lowercase();
     if ["amd ", "radeon", "instinct"]
         .iter()
@@ -210,10 +222,7 @@ fn device_line(b: &mut Builder, rest: &str, src: &str) {
     }
     let g = b.gpu(index);
     if g.name.is_none() {
-        g.name = Some(
-            Fact::new(name.to_string(), src)
-                .with_note("the device the program opened, as its start-up line names it"),
-        );
+        g.name = Some(Fact::new(name.to_string(), src).with_note(note));
     }
     b.put_runtime(
         |r| &mut r.cuda_available,
@@ -224,8 +233,7 @@ fn device_line(b: &mut Builder, rest: &str, src: &str) {
 
 /// torch's repr of `torch.cuda.get_device_properties(i)`,
 /// `_CudaDeviceProperties(name='GeForce RTX 2080', major=7, ...)` (after
-/// `name=`): torch opened that device, so CUDA is available and the GPU is
-/// named as the driver reports it.
+/// `name=`): torch opened that device.
 fn device_properties(b: &mut Builder, rest: &str, src: &str) {
     let Some(q) = rest.chars().next().filter(|c| *c == '\'' || *c == '"') else {
         return;
@@ -233,30 +241,12 @@ fn device_properties(b: &mut Builder, rest: &str, src: &str) {
     let Some((name, _)) = rest[1..].split_once(q) else {
         return;
     };
-    let name = name.trim();
-    if name.is_empty() || name.len() > 80 {
-        return;
-    }
-    // torch's ROCm build names an AMD GPU here too.
-    let lower = name.to_ascii_lowercase();
-    if ["amd ", "radeon", "instinct"]
-        .iter()
-        .any(|w| lower.contains(w))
-    {
-        b.inv.add_named_gpu(GpuVendor::Amd, name, src);
-        return;
-    }
-    let g = b.gpu(0);
-    if g.name.is_none() {
-        g.name = Some(
-            Fact::new(name.to_string(), src)
-                .with_note("the device torch opened, as its device properties name it"),
-        );
-    }
-    b.put_runtime(
-        |r| &mut r.cuda_available,
-        Fact::new(true, src).with_note("torch opened a CUDA device"),
-        "CUDA available",
+    opened_device(
+        b,
+        0,
+        name,
+        src,
+        "the device torch opened, as its device properties name it",
     );
 }
 

@@ -456,6 +456,10 @@ fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     if gpus.is_empty() {
         return vec![];
     }
+    let cc = gpus[0]
+        .cc
+        .as_ref()
+        .map_or("X.Y".into(), |c| c.value.to_string());
     for t in facts::torch_views(inv, kb) {
         if t.cuda().is_none() {
             continue;
@@ -474,10 +478,6 @@ fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 )
             })
             .collect();
-        let cc = gpus[0]
-            .cc
-            .as_ref()
-            .map_or("X.Y".into(), |c| c.value.to_string());
         let mut f = EXT005
             .finding(format!(
                 "The program reported no kernel image for the device, yet {} carries kernels for {}: the kernels that are missing belong to another compiled package loaded beside torch (a custom CUDA extension, a prebuilt wheel such as xformers or a rasterizer, or the program's own binary) built without this GPU's architecture.",
@@ -497,10 +497,6 @@ fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     // The report builds an extension itself: without TORCH_CUDA_ARCH_LIST,
     // torch's build targets the GPUs of the machine that builds it.
     if let Some(build) = &inv.setting.extension_build {
-        let cc = gpus[0]
-            .cc
-            .as_ref()
-            .map_or("X.Y".into(), |c| c.value.to_string());
         let mut f = EXT005
             .finding(format!(
                 "The report builds {} itself, and the program then found no kernel image for {}: an extension is compiled for the architectures TORCH_CUDA_ARCH_LIST names or, without it, for the GPUs of the machine that built it, so a build made elsewhere (or for other GPUs) has no kernels for this one.",
