@@ -1020,3 +1020,18 @@ pub enum ErrorKind {
     /// A failure the catalog does not know.
     Other,
 }
+
+impl ErrorKind {
+    /// A question the report asks, not a failure it shows (nvidia-smi's CUDA
+    /// Version, a usage graph, a GPU that seems idle, the host's toolkit in a
+    /// container).
+    pub fn is_question(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::SmiCudaQuestion
+                | ErrorKind::UsageGraphQuestion
+                | ErrorKind::GpuUnusedQuestion
+                | ErrorKind::HostCudaContainerQuestion
+        )
+    }
+}

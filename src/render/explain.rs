@@ -263,7 +263,12 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         if text.len() < e.text.len() {
             text.push('…');
         }
-        f(&format!("error ({:?})", e.kind), text, &e.source);
+        let what = if e.kind.is_question() {
+            "said"
+        } else {
+            "error"
+        };
+        f(&format!("{what} ({:?})", e.kind), text, &e.source);
     }
     v
 }

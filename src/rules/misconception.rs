@@ -352,14 +352,6 @@ pub static MIS007: Rule = Rule {
     superseded_by: &[],
 };
 
-/// Error kinds that are questions or benign notes rather than failures.
-const NOT_FAILURES: &[ErrorKind] = &[
-    ErrorKind::UsageGraphQuestion,
-    ErrorKind::GpuUnusedQuestion,
-    ErrorKind::SmiCudaQuestion,
-    ErrorKind::OutOfMemory,
-];
-
 fn check_mis007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     // The program's own output shows it opened a CUDA device.
     let opened = inv
@@ -372,7 +364,11 @@ fn check_mis007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if opened.is_some() {
         said.extend(inv.errors_of(&[ErrorKind::GpuUnusedQuestion]));
     }
-    let failed = inv.errors.iter().any(|e| !NOT_FAILURES.contains(&e.kind));
+    // Questions and running out of memory are no failure of the stack.
+    let failed = inv
+        .errors
+        .iter()
+        .any(|e| !e.kind.is_question() && e.kind != ErrorKind::OutOfMemory);
     let cpu_build = inv
         .python
         .iter()
@@ -399,7 +395,9 @@ fn check_mis007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         None => MIS007
             .finding("The report reads a GPU usage figure as a fault, and shows no failure: Task Manager's default GPU graphs (3D, Copy, Video Encode/Decode) do not show CUDA work, which runs on the Compute/Cuda engine, and a low utilization means the GPU waits for input, not that the stack is broken."),
     };
-    f = f.observed(said);
+    for e in said {
+        f = f.evidence("the report says", &e.text, &e.source);
+    }
     vec![f.fix_command(
         "nvidia-smi dmon -s u",
         Some("run it while the job runs (in Task Manager, pick the Compute or Cuda engine in a graph's drop-down); if the GPU is busy there, nothing is wrong; if it is low too, the job waits on its input: more data loader workers, a larger batch".into()),
