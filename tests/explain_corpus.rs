@@ -382,11 +382,11 @@ fn scores() -> (Score, Score) {
     (dev, sealed)
 }
 
-/// What the development part holds today (79.8% of 1656 reports): a score only
+/// What the development part holds today (80.0% of 1656 reports): a score only
 /// allowed to rise as reports are fixed; reports that join may lower it.
 /// The targets ([`DEV_SCORE`], [`SEALED_SCORE`], no must-not error) are
 /// asserted by `corpus_meets_its_targets`, ignored until they are met.
-const DEV_FLOOR: f64 = 0.79;
+const DEV_FLOOR: f64 = 0.80;
 const DEV_MUST_NOT_CEILING: usize = 0;
 
 #[test]
