@@ -331,6 +331,11 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 ("suspend", &mut c.suspend),
                 ("vgpu", &mut c.vgpu),
                 ("dbuild", &mut c.docker_build),
+                ("mig", &mut c.mig),
+                ("sb", &mut c.secure_boot),
+                ("sboff", &mut c.secure_boot_off),
+                ("slurm", &mut c.slurm),
+                ("k8s", &mut c.k8s),
             ] {
                 if m.name(name).is_some() {
                     first(slot);
@@ -341,15 +346,6 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                     "an NVIDIA Linux driver".to_string(),
                     format!("{src} {}", super::prose::PROSE),
                 ));
-            }
-            if m.name("mig").is_some() {
-                first(&mut c.mig);
-            }
-            if m.name("sb").is_some() {
-                first(&mut c.secure_boot);
-            }
-            if m.name("sboff").is_some() {
-                first(&mut c.secure_boot_off);
             }
             if let Some(d) = m.name("linuxdrv") {
                 if c.linux_driver_pkg.is_none() {
@@ -412,12 +408,6 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 } else {
                     first(&mut c.ray_remote);
                 }
-            }
-            if m.name("slurm").is_some() {
-                first(&mut c.slurm);
-            }
-            if m.name("k8s").is_some() {
-                first(&mut c.k8s);
             }
             if let Some(k) = m.name("k3s") {
                 if c.k3s.is_none() {

@@ -234,10 +234,10 @@ pub static CATALOG: &[Entry] = &[
     // akmods (Fedora, RPM Fusion, Terra): the kmod package's build requirements are missing.
     e("akmods-nvidia-build-deps", "is needed by nvidia-kmod", K::ModuleBuildFailed, None,
         "        gcc-c++ is needed by nvidia-kmod-3:590.48.01-4.fc43.aarch64"),
-    // akmods' own report of the build: `Building and installing nvidia-kmod [FAILED]`.
     // DKMS's own progress line from a kernel's post-install hook.
     ea("dkms-building-nvidia-failed", "Building DKMS module: nvidia", &["failed"], K::ModuleBuildFailed, None,
         "Building DKMS module: nvidia-390.132... FAILED!"),
+    // akmods' own report of the build: `Building and installing nvidia-kmod [FAILED]`.
     ea("akmods-nvidia-build-failed", "Building and installing nvidia-kmod", &["failed"], K::ModuleBuildFailed, None,
         "Building and installing nvidia-kmod [FAILED]"),
     ea("dkms-nvidia-make-failed", "/var/lib/dkms/nvidia/", &["] error", "error 1", "error 2", "chyba 2", "fehler 2"], K::ModuleBuildFailed, None,
@@ -3130,7 +3130,6 @@ fn driver_file_in_image(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorK
     Some(k)
 }
 
-/// One device where several were expected means something only under MIG.
 /// onnxruntime's "Falling back to [...] and retrying" names the providers it
 /// retries with: when the CUDA provider is among them, an earlier one (the
 /// TensorRT provider) failed and CUDA is what it falls back to, not what failed.
@@ -3241,6 +3240,7 @@ fn kernel_not_in_module(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<Error
     Some(k)
 }
 
+/// One device where several were expected means something only under MIG.
 fn mig_mentioned(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     (mentions(c) & MIG != 0).then_some(k)
 }

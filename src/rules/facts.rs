@@ -20,12 +20,22 @@ pub fn in_container(inv: &Inventory) -> bool {
     inv.container.runtime.is_some() || inv.container.kubernetes.as_ref().is_some_and(|f| f.value)
 }
 
-/// A torch in the report that said CUDA is unavailable (`torch.cuda.is_available()` False).
-pub fn cuda_said_unavailable(inv: &Inventory) -> Option<&Fact<bool>> {
+/// What the report's programs said of CUDA's availability
+/// (`torch.cuda.is_available()`, a device they opened), environment by environment.
+pub fn cuda_availability(inv: &Inventory) -> impl Iterator<Item = &Fact<bool>> {
     inv.python
         .iter()
         .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
-        .find(|a| !a.value)
+}
+
+/// A torch in the report that said CUDA is unavailable (`torch.cuda.is_available()` False).
+pub fn cuda_said_unavailable(inv: &Inventory) -> Option<&Fact<bool>> {
+    cuda_availability(inv).find(|a| !a.value)
+}
+
+/// A program in the report that found CUDA available or opened a device.
+pub fn cuda_said_available(inv: &Inventory) -> Option<&Fact<bool>> {
+    cuda_availability(inv).find(|a| a.value)
 }
 
 pub fn is_kubernetes(inv: &Inventory) -> bool {

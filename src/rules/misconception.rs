@@ -354,11 +354,7 @@ pub static MIS007: Rule = Rule {
 
 fn check_mis007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     // The program's own output shows it opened a CUDA device.
-    let opened = inv
-        .python
-        .iter()
-        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
-        .find(|a| a.value);
+    let opened = facts::cuda_said_available(inv);
     let mut said = inv.errors_of(&[ErrorKind::UsageGraphQuestion]);
     // "The GPU seems unused" is a question only where the output shows the GPU in use.
     if opened.is_some() {

@@ -627,8 +627,8 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     // Error 35 in a container or pod, with no driver of the host in sight and
     // no `--gpus` in a pasted docker run: without the NVIDIA runtime the
-    // container has no libcuda at all, and
-    // the CUDA runtime reports that as an insufficient driver.
+    // container has no libcuda at all, and the CUDA runtime reports that as
+    // an insufficient driver.
     if k == ErrorKind::InsufficientDriver
         && facts::in_container(inv)
         && !driver_in_sight(inv)
@@ -962,10 +962,7 @@ fn jetson_build_step(inv: &Inventory) -> bool {
 
 /// torch's output in the report (not its words) shows CUDA available.
 fn torch_opened(inv: &Inventory) -> bool {
-    inv.python
-        .iter()
-        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
-        .any(|a| a.value && !a.source.contains("(prose)"))
+    facts::cuda_availability(inv).any(|a| a.value && !a.source.contains("(prose)"))
 }
 
 /// onnxruntime-gpu is the only CUDA framework the report names: a missing
@@ -1081,7 +1078,7 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
     let mut errs = errs;
     errs.sort_by_key(|e| !kinds.contains(&e.kind));
     let ambiguous = ambiguous_cause(rule.code, &errs, inv);
-    let special = special_case(rule.code, &errs);
+    let special = special_case(rule.code, &errs, inv);
     // NCCL's system-call failure names shared memory only inside a container.
     let host_nccl = rule.code == "ERR069"
         && !facts::in_container(inv)
@@ -1098,16 +1095,6 @@ fn observed(rule: &'static Rule, kinds: &[ErrorKind], inv: &Inventory, fix: &str
     // The Jetson and the build step that make a missing library the runtime's.
     if rule.code == "ERR010" && jetson_build_step(inv) {
         for f in &mut out {
-            if f.evidence
-                .iter()
-                .all(|e| e.fact.starts_with("observed error"))
-            {
-                f.message = "Observed error: a `docker build` step on a Jetson could not load a CUDA or cuDNN library. On JetPack 4 (L4T R32) the NVIDIA container runtime mounts CUDA, cuDNN and TensorRT from the host into containers, and build steps get that runtime only when it is Docker's default, so a step that imports torch or builds against CUDA finds nothing. To be sure, run: cat /etc/docker/daemon.json (\"default-runtime\": \"nvidia\"); cat /etc/nv_tegra_release".into();
-                f.fix = Some(Fix {
-                    note: Some("set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json, `sudo systemctl restart docker`, and build again (JetPack 5 and later images carry CUDA themselves)".into()),
-                    ..Default::default()
-                });
-            }
             for (what, v) in [
                 ("Jetson", &inv.setting.jetson),
                 ("docker build step", &inv.setting.docker_build_step),
@@ -1244,7 +1231,11 @@ fn explained(message: &'static str, note: &str) -> Option<(Option<&'static str>,
 
 /// Errors whose own words name what to change better than their kind's
 /// default: a message and a fix for them, when every error is of that sort.
-fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static str>, Fix)> {
+fn special_case(
+    code: &str,
+    errs: &[&ObservedError],
+    inv: &Inventory,
+) -> Option<(Option<&'static str>, Fix)> {
     let all = |p: &dyn Fn(&ObservedError) -> bool| !errs.is_empty() && errs.iter().all(|e| p(e));
     let say = |word: &str| all_say(errs, word);
     // Every error says one of these: a message its program splits over lines.
@@ -1411,11 +1402,12 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
-        // A docker too old for --gpus.
+        // Error 35 in a container: the runtime gave it no driver.
         "ERR010" if all(&|e| e.kind == ErrorKind::InsufficientDriver) => explained(
             "Observed error: CUDA error 35 ('driver version is insufficient') inside a container or pod, and the report shows no driver version: a container started without the NVIDIA runtime (no --gpus, no runtimeClassName, a device plugin or operator that did not inject the driver) has no libcuda inside, and the CUDA runtime reports that as an insufficient driver. A host driver older than the image's CUDA gives the same error. To be sure, run inside the container: nvidia-smi; ls /usr/lib/x86_64-linux-gnu/libcuda.so* (missing: the runtime did not mount the driver); and on the host: nvidia-smi (its CUDA Version against the image's CUDA_VERSION)",
             "start the container with the NVIDIA runtime (`docker run --gpus all`, `runtimeClassName: nvidia` and a `nvidia.com/gpu` limit in Kubernetes, with the toolkit or GPU Operator configured for that node); if the driver is then visible and still older than the image's CUDA, use an image of the driver's CUDA or upgrade the host driver",
         ),
+        // A docker too old for --gpus.
         "ERR010" if say("unknown flag: --gpus") => explained(
             "Observed error: this docker does not know the --gpus flag, which Docker added in 19.03: the engine is older than that (or the command goes to another client, such as an old docker-compose or podman without its docker shim). To be sure, run: docker version",
             "upgrade Docker Engine (19.03 or later) and install the NVIDIA Container Toolkit; on an engine that cannot be upgraded, use the nvidia runtime instead (`--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all`)",
@@ -1569,6 +1561,12 @@ fn special_case(code: &str, errs: &[&ObservedError]) -> Option<(Option<&'static 
                 ..Default::default()
             },
         )),
+        // A Jetson's build step: after the other ERR010 readings, which name
+        // their own cause.
+        "ERR010" if jetson_build_step(inv) => explained(
+            "Observed error: a `docker build` step on a Jetson could not load a CUDA or cuDNN library. On JetPack 4 (L4T R32) the NVIDIA container runtime mounts CUDA, cuDNN and TensorRT from the host into containers, and build steps get that runtime only when it is Docker's default, so a step that imports torch or builds against CUDA finds nothing. To be sure, run: cat /etc/docker/daemon.json (\"default-runtime\": \"nvidia\"); cat /etc/nv_tegra_release",
+            "set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json, `sudo systemctl restart docker`, and build again (JetPack 5 and later images carry CUDA themselves)",
+        ),
         _ => None,
     }
 }

@@ -246,11 +246,7 @@ fn check_plat008(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     }
     // torch in the same report opened the GPU: WSL shares it, and what one
     // program fails at is that program's.
-    let opened = inv
-        .python
-        .iter()
-        .filter_map(|e| e.runtime.as_ref()?.cuda_available.as_ref())
-        .any(|a| a.value);
+    let opened = facts::cuda_said_available(inv).is_some();
     if opened && errs.iter().all(|e| e.kind == ErrorKind::NoDevice) {
         return vec![];
     }
