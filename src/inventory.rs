@@ -247,6 +247,10 @@ pub struct Setting {
     /// `gpu_ids: '3,4'`) next to a program that reports using device 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub renumbered_devices: F<String>,
+    /// A GPU asked for by an index other than 0 on a command line or in code
+    /// (`--gpu 1`, `cuda:1`, `torch.cuda.set_device(1)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device_index: F<String>,
     /// A script sets CUDA_VISIBLE_DEVICES after it already called into torch.cuda.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visible_devices_set_late: F<bool>,

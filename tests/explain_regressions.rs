@@ -3708,3 +3708,69 @@ fn a_program_asserting_cuda_is_available_in_a_colab_cpu_runtime_is_the_runtime()
     );
     assert!(fires(&f, "ERR066"), "{f:?}");
 }
+
+#[test]
+fn no_kernel_image_after_the_report_builds_an_extension_names_the_extension() {
+    // TORCH_CUDA_ARCH_LIST set in the image's Dockerfile: an extension build.
+    let (inv, f) = explain("corpus/c75b-mmdet-docker-t4-sm75-ops-no-kernel-image.txt");
+    assert!(inv.setting.extension_build.is_some(), "{:?}", inv.setting);
+    assert!(fires(&f, "EXT005"), "{f:?}");
+    // A bare `pip3 install torch-scatter` builds it from source; no GPU named.
+    let (inv, f) = explain("corpus/c75b-torch-scatter-docker-build-pypi-scatter-max-no-kernel.txt");
+    assert_eq!(inv.setting.extension_build.unwrap().value, "torch-scatter");
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    // The prebuilt wheel from the project's index is no source build.
+    let (inv, _) = explain_text(
+        "t",
+        "pip install torch-scatter -f https://data.pyg.org/whl/torch-2.1.0+cu121.html\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+    );
+    assert!(inv.setting.extension_build.is_none(), "{:?}", inv.setting);
+}
+
+#[test]
+fn a_device_attribute_the_driver_refuses_is_a_driver_older_than_the_program() {
+    for rel in [
+        "corpus/c75a-taichi-087-cudevicegetattribute-cuda102-windows.txt",
+        "corpus/c75a-cuda-python-d3d12-cig-attr-driver-124.txt",
+    ] {
+        let (inv, f) = explain(rel);
+        let m = finding(&f, "ERR002");
+        assert_eq!(m.severity, Severity::Warning, "{rel}");
+        assert!(m.message.contains("device attribute"), "{rel}: {m:?}");
+        // A forward-slash Windows path is no Mac home directory.
+        assert_ne!(
+            inv.os.kind.map(|k| k.value),
+            Some(gpucompat::inventory::OsKind::Macos),
+            "{rel}"
+        );
+    }
+}
+
+#[test]
+fn a_gpu_index_past_the_machines_gpus_is_named_as_such() {
+    let (inv, f) = explain("corpus/c75a-pycuda-chainer-aws-g2-gpu1-invalid-device.txt");
+    assert_eq!(inv.setting.device_index.unwrap().value, "1");
+    let m = finding(&f, "MIS008");
+    assert!(
+        m.evidence
+            .iter()
+            .any(|e| e.fact.starts_with("observed error")),
+        "{m:?}"
+    );
+    assert!(!fires(&f, "ERR014"), "{f:?}");
+    // Where CUDA_VISIBLE_DEVICES narrows the GPUs, the variable is the cause.
+    let (_, f) =
+        explain("corpus/c49b-pick-pytorch-2020-visible-devices-two-nproc-four-invalid-ordinal.txt");
+    assert!(!fires(&f, "MIS008"), "{f:?}");
+    assert!(categories(&f).contains(&Category::EnvVar), "{f:?}");
+}
+
+#[test]
+fn torchs_no_gpus_in_a_script_while_torch_opened_the_gpu_is_the_scripts_environment() {
+    let (_, f) = explain("corpus/c75d-anomaly-transformer-script-visible-devices-gpu-id.txt");
+    assert!(fires(&f, "ERR082"), "{f:?}");
+    assert!(!fires(&f, "ERR006"), "{f:?}");
+}

@@ -168,6 +168,8 @@ pub struct Clues {
     run_image_cuda: Option<(String, String)>,
     named_image_cuda: Option<(String, String)>,
     chosen_devices: Option<(String, String)>,
+    /// A GPU asked for by an index other than 0 (`--gpu 1`, `cuda:1`).
+    device_index: Option<(String, String)>,
     device0_used: bool,
     cuda_called: bool,
     cvd_set_late: Option<String>,
@@ -573,13 +575,18 @@ regex_fn!(
     chosen_re,
     r"(?i)(?:cuda_visible_devices\s*[=:]\s*|gpu_ids[\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]{0,6})['\x22]?([1-9][0-9]*(?:\s*,\s*[0-9]+)*)\b"
 );
+// `--gpus N` (docker, mmdetection) and `--devices N` (Lightning) are counts, not indices.
+regex_fn!(
+    device_index_re,
+    r"(?i)(?:^|[\s\x22'`])--?(?:gpu|gpu[-_]ids?|device|device[-_]ids?)(?:\s*=\s*|\s+)['\x22]?([1-9][0-9]?)\b|\bcuda:([1-9][0-9]?)\b|\bset_device\(\s*([1-9][0-9]?)\s*\)"
+);
 regex_fn!(
     device_words_re,
     r"(?i)visible_devices|gpu_ids|gpu 0|cuda:0|torch\.cuda\."
 );
 regex_fn!(
     ext_build_re,
-    r"(?i)\bsetup\.py\s+(?:install|develop|build_ext|bdist_wheel)\b|\bbuildextension\b|\bcpp_extension\b|\bbuilding\s+wheels?\s+for\s+[a-z0-9_.-]+|\bfailed\s+building\s+wheel\s+for\b|\bbuild(?:ing)?\s+(?:the\s+|a\s+|my\s+|cuda\s+|custom\s+)*(?:cuda\s+)?extensions?\b|\bcan\s+be\s+built\b|--no-build-isolation\b|\b(?:compiled|built)\s+(?:the\s+)?[a-z0-9_.-]+\s+(?:from\s+source|with\s+(?:py)?torch)\b|\bmmcv_with_ops=1\b"
+    r"(?i)\bsetup\.py\s+(?:install|develop|build_ext|bdist_wheel)\b|\bbuildextension\b|\bcpp_extension\b|\bbuilding\s+wheels?\s+for\s+[a-z0-9_.-]+|\bfailed\s+building\s+wheel\s+for\b|\bbuild(?:ing)?\s+(?:the\s+|a\s+|my\s+|cuda\s+|custom\s+)*(?:cuda\s+)?extensions?\b|\bcan\s+be\s+built\b|--no-build-isolation\b|\b(?:compiled|built)\s+(?:the\s+)?[a-z0-9_.-]+\s+(?:from\s+source|with\s+(?:py)?torch)\b|\bmmcv_with_ops=1\b|\btorch_cuda_arch_list\s*=|\bpip3?\s+install\s+(?:-[a-z]+\s+)*(?:torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|mmcv-full)\b(?:[^-\n]|-[^f\n])*$"
 );
 regex_fn!(
     ext_name_re,
@@ -673,6 +680,16 @@ fn devices(t: &str, src: &str, c: &mut Clues) {
     if c.device_order.is_none() && t.contains("nvidia-smi") && device_order_re().is_match(t) {
         c.device_order = Some(src.to_string());
     }
+    if c.device_index.is_none()
+        && ["--gpu", "-gpu", "--device", "cuda:", "set_device("]
+            .iter()
+            .any(|w| lower.contains(w))
+    {
+        if let Some(m) = device_index_re().captures(t) {
+            let n = m.iter().skip(1).flatten().next().map_or("", |g| g.as_str());
+            c.device_index = Some((n.to_string(), src.to_string()));
+        }
+    }
     if !device_words_re().is_match(t) {
         return;
     }
@@ -713,6 +730,11 @@ fn extension_build(t: &str, lower: &str, src: &str, c: &mut Clues) {
         "build-isolation",
         "compiled",
         "mmcv_with_ops",
+        "arch_list",
+        "pip",
+        "scatter",
+        "sparse",
+        "spline",
     ];
     if !words.iter().any(|w| lower.contains(w)) {
         return;
@@ -829,6 +851,11 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     if let Some((v, src)) = &c.named_image_cuda {
         s.run_image_cuda.get_or_insert_with(|| {
             Fact::new(v.clone(), src).with_note("an nvidia/cuda image the report names")
+        });
+    }
+    if let Some((v, src)) = &c.device_index {
+        s.device_index.get_or_insert_with(|| {
+            Fact::new(v.clone(), src).with_note("a GPU index on a command line or in code")
         });
     }
     if let (Some((v, src)), true) = (&c.chosen_devices, c.device0_used) {
@@ -1051,11 +1078,40 @@ mod tests {
             .unwrap()
             .value
             .contains("not named"));
+        // Setting the architecture list is for a build; pip builds torch-scatter
+        // from source unless a wheel index is given.
+        let inv = run("ENV TORCH_CUDA_ARCH_LIST=\"6.0 6.1 7.0+PTX\"\n");
+        assert!(inv.setting.extension_build.is_some());
+        let inv = run("- torch-scatter is pre-installed by pip, `pip3 install torch-scatter`\n");
+        assert_eq!(inv.setting.extension_build.unwrap().value, "torch-scatter");
         for t in [
             "Successfully installed flash-attn-2.5.8\n",
             "the wheel is built for cu121\n",
+            "pip install torch-scatter -f https://data.pyg.org/whl/torch-2.1.0+cu121.html\n",
         ] {
             assert!(run(t).setting.extension_build.is_none(), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_gpu_asked_for_by_index_and_counts_that_are_not_indices() {
+        for (t, want) in [
+            (
+                "python chainer/examples/mnist/train_mnist.py --gpu 1\n",
+                "1",
+            ),
+            ("model.to('cuda:2')\n", "2"),
+            ("torch.cuda.set_device(1)\n", "1"),
+        ] {
+            assert_eq!(run(t).setting.device_index.unwrap().value, want, "{t}");
+        }
+        for t in [
+            "docker run --gpus 2 image\n",
+            "python tools/train.py cfg.py --gpus 1\n",
+            "python train.py --gpu 0\n",
+            "x = x.to('cuda:0')\n",
+        ] {
+            assert!(run(t).setting.device_index.is_none(), "{t}");
         }
     }
 

@@ -303,6 +303,10 @@ pub static CATALOG: &[Entry] = &[
     // entry point the program was linked against.
     e("nvcuda-entry-point-missing", "could not be located in the dynamic link library nvcuda.dll", K::DriverTooOld, None,
         "The procedure entry point cuDevicePrimaryCtxReset_v2 could not be located in the dynamic link library nvcuda.dll"),
+    // A device attribute newer than the driver: cuDeviceGetAttribute answers
+    // CUDA_ERROR_INVALID_VALUE for an attribute the driver does not know.
+    ea("cuda-device-attribute-unknown", "cuDeviceGetAttribute", &["CUDA_ERROR_INVALID_VALUE", "invalid argument"], K::DriverTooOld, Some(1),
+        "CUDA Error CUDA_ERROR_INVALID_VALUE: invalid argument while calling device_get_attribute (cuDeviceGetAttribute)"),
     ex("ngc-driver-release", "was built for NVIDIA Driver Release", &[], K::DriverTooOld, None,
         "ERROR: This container was built for NVIDIA Driver Release 545.23 or later, but version 535.129.03 was detected and compatibility mode is UNAVAILABLE.", ngc_driver_release),
     e("cuda-call-requires-newer-driver", "API call is not supported in the installed CUDA driver", K::CallRequiresNewerDriver, Some(36),
@@ -527,6 +531,9 @@ pub static CATALOG: &[Entry] = &[
         "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found", kernel_not_in_module),
     e("cuda-invalid-device-ordinal", "invalid device ordinal", K::NoVisibleDevices, Some(101),
         "RuntimeError: CUDA error: invalid device ordinal"),
+    // PyCUDA's and the driver API's name for the same thing (CUDA_ERROR_INVALID_DEVICE).
+    ea("cudevice-get-invalid-device", "cuDeviceGet failed", &["invalid device"], K::NoVisibleDevices, Some(101),
+        "pycuda._driver.LogicError: cuDeviceGet failed: invalid device"),
     e("cuda-devices-unavailable", "busy or unavailable", K::NoDevice, Some(46),
         "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable"),
     e("cuda-launch-timeout", "the launch timed out and was terminated", K::Timeout, Some(702),
@@ -1166,6 +1173,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ollama-amdgpu-type-not-supported", &["https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides (HSA_OVERRIDE_GFX_VERSION for gfx targets outside Ollama's ROCm list)"]),
     ("cuda-init-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError: 35 insufficient driver, 100 no device, 209 no kernel image, 222 unsupported PTX, 802-804)", "https://github.com/SthPhoenix/InsightFace-REST/issues/24 (TensorRT's 'CUDA initialization failure with error 222' under a driver older than the container's CUDA)"]),
     ("cuda-error-code", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUresult: 100 CUDA_ERROR_NO_DEVICE, 209 NO_BINARY_FOR_GPU, 222 UNSUPPORTED_PTX_VERSION, 802-804)", "https://docs.nvidia.com/cuda/archive/10.0/cuda-runtime-api/group__CUDART__TYPES.html (before CUDA 10.1: 38 cudaErrorNoDevice, 48 cudaErrorNoKernelImageForDevice)", "https://github.com/ollama/ollama/issues/1877"]),
+    ("cudevice-get-invalid-device", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGet: CUDA_ERROR_INVALID_DEVICE for an ordinal outside the devices)", "https://github.com/chainer/chainer/issues/42 (--gpu 1 on a one-GPU machine)"]),
+    ("cuda-device-attribute-unknown", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGetAttribute: CUDA_ERROR_INVALID_VALUE)", "https://github.com/NVIDIA/cuda-python/issues/184 (an attribute added in CUDA 12.5 asked of a driver for CUDA 12.4)", "https://github.com/taichi-dev/taichi/issues/3917 (an attribute of CUDA 11 asked of a CUDA 10.2 driver)"]),
     ("cuda-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInsufficientDriver = 35)", "https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/providers/cuda/cuda_call.cc (ONNX Runtime's 'CUDA failure N: message')"]),
     ("numba-linker-cuda-code", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/driver.py (LinkerError '[code] Call to cuLinkAddData results in ...')", "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222)"]),
     ("mps-no-float64", &["https://pytorch.org/docs/stable/notes/mps.html (the MPS backend)", "https://github.com/huggingface/diffusers/issues/9224 (float64 tensors on device='mps')"]),

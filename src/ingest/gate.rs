@@ -371,6 +371,9 @@ const WORDS: &[(Gate, &[&str])] = &[
             "isolation",
             "compiled",
             "mmcv",
+            "scatter",
+            "sparse",
+            "spline",
         ],
     ),
     (

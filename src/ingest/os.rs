@@ -432,15 +432,20 @@ fn path_os(t: &str) -> Option<OsKind> {
     if !is_path_line {
         return None;
     }
-    if has(l, "/Users/") || has(l, "/Applications/") || has(l, "/opt/homebrew/") {
-        return Some(OsKind::Macos);
-    }
+    // A drive letter first: `C:/Users/me/...` is a Windows path written
+    // with forward slashes, not a Mac home directory.
     let b = l.as_bytes();
-    let win = b
-        .windows(3)
-        .any(|w| w[0].is_ascii_alphabetic() && w[1] == b':' && w[2] == b'\\');
+    let win = b.windows(3).enumerate().any(|(i, w)| {
+        w[0].is_ascii_alphabetic()
+            && w[1] == b':'
+            && (w[2] == b'\\' || w[2] == b'/')
+            && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+    });
     if win {
         return Some(OsKind::Windows);
+    }
+    if has(l, "/Users/") || has(l, "/Applications/") || has(l, "/opt/homebrew/") {
+        return Some(OsKind::Macos);
     }
     if has(l, "/home/")
         || has(l, "/usr/lib/python")
@@ -694,6 +699,9 @@ mod tests {
         let inv = run("  File \"/Users/me/anaconda3/envs/x/lib/python3.8/site-packages/torch/cuda/__init__.py\", line 293, in _lazy_init");
         assert_eq!(inv.os.kind.as_ref().unwrap().value, OsKind::Macos);
         let inv = run("C:\\Users\\me\\AppData\\Local\\site-packages\\torch\\cuda\\__init__.py:116: UserWarning:");
+        assert_eq!(inv.os.kind.as_ref().unwrap().value, OsKind::Windows);
+        // A Windows path written with forward slashes is not a Mac home.
+        let inv = run("  File \"C:/Users/me/tmp/taichi/hello.py\", line 3, in <module>");
         assert_eq!(inv.os.kind.as_ref().unwrap().value, OsKind::Windows);
         let inv = run("ROCk module version 6.16.6 is loaded\n  Name:                    gfx1151\n");
         assert_eq!(inv.amd.gfx_targets[0].value, "gfx1151");

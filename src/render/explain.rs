@@ -237,6 +237,7 @@ fn fact_lines(inv: &Inventory) -> Vec<String> {
         ("Linux driver package", &st.linux_driver_package),
         ("docker run image's CUDA", &st.run_image_cuda),
         ("GPUs chosen by index", &st.renumbered_devices),
+        ("GPU asked for by index", &st.device_index),
         ("extension built from source", &st.extension_build),
         ("Kubernetes distribution", &st.k3s),
         ("application", &st.app),

@@ -453,14 +453,14 @@ fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .into_iter()
         .filter(|g| g.cc.is_some())
         .collect();
-    if gpus.is_empty() {
-        return vec![];
-    }
-    let cc = gpus[0]
-        .cc
-        .as_ref()
+    let cc = gpus
+        .first()
+        .and_then(|g| g.cc.as_ref())
         .map_or("X.Y".into(), |c| c.value.to_string());
-    for t in facts::torch_views(inv, kb) {
+    for t in facts::torch_views(inv, kb)
+        .into_iter()
+        .filter(|_| !gpus.is_empty())
+    {
         if t.cuda().is_none() {
             continue;
         }
@@ -500,7 +500,7 @@ fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         let mut f = EXT005
             .finding(format!(
                 "The report builds {} itself, and the program then found no kernel image for {}: an extension is compiled for the architectures TORCH_CUDA_ARCH_LIST names or, without it, for the GPUs of the machine that built it, so a build made elsewhere (or for other GPUs) has no kernels for this one.",
-                build.value, gpus[0].label
+                build.value, gpus.first().map_or("the GPU", |g| g.label.as_str())
             ))
             .fact("extension build", build)
             .evidence("observed error", &first.text, &first.source);

@@ -9,7 +9,7 @@ use crate::kb::Kb;
 use super::{facts, Docs, Rule};
 
 pub static RULES: &[&Rule] = &[
-    &MIS001, &MIS002, &MIS003, &MIS004, &MIS005, &MIS006, &MIS007,
+    &MIS001, &MIS002, &MIS003, &MIS004, &MIS005, &MIS006, &MIS007, &MIS008,
 ];
 
 pub static MIS001: Rule = Rule {
@@ -397,6 +397,59 @@ fn check_mis007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     vec![f.fix_command(
         "nvidia-smi dmon -s u",
         Some("run it while the job runs (in Task Manager, pick the Compute or Cuda engine in a graph's drop-down); if the GPU is busy there, nothing is wrong; if it is low too, the job waits on its input: more data loader workers, a larger batch".into()),
+    )]
+}
+
+pub static MIS008: Rule = Rule {
+    code: "MIS008",
+    name: "device-index-beyond-the-gpus",
+    category: Category::Misconception,
+    severity: Severity::Warning,
+    summary: "'Invalid device' where the report asks for a GPU by an index other than 0 and nothing restricts the GPUs: CUDA numbers them from 0, so the index is past the machine's last GPU.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "CUDA's 'invalid device ordinal' (or the driver API's 'cuDeviceGet failed: invalid device') beside a GPU index other than 0 on a command line or in code (`--gpu 1`, `cuda:1`, `set_device(1)`), in a report that sets no CUDA_VISIBLE_DEVICES and shows no Slurm or Ray GPU allocation.",
+        why_it_breaks: "CUDA numbers the GPUs a process sees from 0 to N-1. On a machine with one GPU only device 0 exists, so an example's `--gpu 1` (an index, not a count or an on switch) names a GPU that is not there, and the driver refuses it.",
+        how_to_fix: "Ask for device 0 (or an index below the number of GPUs `nvidia-smi -L` lists).",
+        sources: &[
+            "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGet: ordinals from 0 to the device count minus 1; CUDA_ERROR_INVALID_DEVICE otherwise)",
+            "https://github.com/chainer/chainer/issues/42",
+        ],
+    },
+    check: check_mis008,
+    superseded_by: &[],
+};
+
+fn check_mis008(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(index) = &inv.setting.device_index else {
+        return vec![];
+    };
+    let errs: Vec<_> = inv
+        .errors_of(&[ErrorKind::NoVisibleDevices])
+        .into_iter()
+        .filter(|e| crate::ingest::clean::has_ci(&e.text, "invalid device"))
+        .collect();
+    // Something else decides which GPUs the process sees: ERR014's to name.
+    let restricted = inv.env.contains_key("CUDA_VISIBLE_DEVICES")
+        || inv.setting.renumbered_devices.is_some()
+        || inv.setting.slurm_gpus.is_some()
+        || inv.setting.slurm_gpus_per_task.is_some()
+        || inv.setting.ray_without_gpus.is_some();
+    if errs.is_empty() || restricted {
+        return vec![];
+    }
+    let f = MIS008
+        .finding(format!(
+            "The program asked for GPU {} and CUDA has no device with that index: CUDA numbers the GPUs a process sees from 0, so a machine with one GPU has only device 0, and the index is not a count or an on switch. Nothing in the report restricts the GPUs (no CUDA_VISIBLE_DEVICES, no Slurm or Ray allocation).",
+            index.value
+        ))
+        .fact("GPU index asked for", index);
+    // The error itself is ERR014's, which folds into this finding.
+    vec![f.fix_command(
+        "nvidia-smi -L",
+        Some(
+            "ask for an index it lists (device 0 on a one-GPU machine: `--gpu 0`, `cuda:0`)".into(),
+        ),
     )]
 }
 

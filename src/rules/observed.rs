@@ -836,7 +836,13 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     // No device in one program while torch in the same report opened the
     // GPU: not the platform's (the message is `ambiguous_cause`'s).
+    // torch's own 'No CUDA GPUs are available' there, outside a container or
+    // cluster, is the same torch started where the GPUs are hidden (ERR082).
     if k == ErrorKind::NoDevice && torch_opened(inv) {
+        let torch_said = crate::ingest::clean::has_ci(&e.text, "No CUDA GPUs are available");
+        if torch_said && !facts::in_container(inv) && !facts::is_kubernetes(inv) {
+            return Some("ERR082");
+        }
         return Some("ERR006");
     }
     // Under WSL2 the container toolkit's NVML comes from the Windows driver too.
@@ -1495,6 +1501,11 @@ fn special_case(
         ),
         // Slurm's placeholder for "no GPU in this job step".
         "ERR014" if say("nodevfiles") => explained(NODEVFILES.0, NODEVFILES.1),
+        // An index beyond the GPUs the process sees, not a variable that hides them all.
+        "ERR014" if say("invalid device") => explained(
+            "Observed error: the program asked for a GPU index this process does not have (invalid device ordinal, CUDA error 101): CUDA numbers the GPUs a process sees from 0 to N-1, where N is what CUDA_VISIBLE_DEVICES, a Slurm allocation or the container leaves it. An index from a config or command line, or a launcher's local rank (more processes per node than GPUs), beyond that fails. To be sure, run where it fails: echo $CUDA_VISIBLE_DEVICES; nvidia-smi -L",
+            "ask for an index below the number of GPUs the process sees (with CUDA_VISIBLE_DEVICES=2,3 they are cuda:0 and cuda:1), and start no more processes per node than visible GPUs",
+        ),
         // The runtime's device cgroup step failed: nothing about the image or the driver.
         "ERR010" if ["device rules", "devices.allow", "bpf_prog", "device filter", "cgroup subsystem devices not found"].iter().any(|w| say(w)) => explained(
             "Observed error: nvidia-container-cli could not set up the container's device cgroup, the rules that let it open the GPU device nodes (a BPF device filter under cgroup v2, devices.allow under cgroup v1). 'cgroup subsystem devices not found' is a libnvidia-container older than 1.8 on a cgroup v2 host. It also fails where it may not change cgroups (rootless engines, docker nested in an LXC or another container), where it derives the wrong cgroup path (the systemd cgroup driver with an older libnvidia-container), on kernels without the BPF support it uses, or after a toolkit update that changed this step (1.17.7 under enroot/pyxis). To be sure, run: nvidia-container-cli --version; stat -fc %T /sys/fs/cgroup; uname -r",
@@ -1592,6 +1603,8 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         return Some("Observed error: CUDA found no device (error 100) in one program, while torch in the same report opened the GPU: the driver, the GPU and (under WSL) its sharing work, so what fails is this program's own CUDA setup: how it was built and linked (its CUDA runtime and libraries), or the GPUs visible to it when it starts. To be sure, run the failing program and the torch check in the same shell: echo $CUDA_VISIBLE_DEVICES; ldd ./PROGRAM | grep -E 'cuda|cublas'".into());
     }
     match code {
+        // A device attribute the driver does not know.
+        "ERR002" if all_say(errs, "cuDeviceGetAttribute") => Some("Observed error: the driver refused a device attribute the program asked for (CUDA_ERROR_INVALID_VALUE from cuDeviceGetAttribute). Each CUDA release adds attributes, and a driver older than the CUDA the program was built for does not know the newer ones: unless the device index itself is wrong, the driver is older than the program expects. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and the program's own CUDA version (cuda-python's, the framework's)".into()),
         // LightGBM's OpenCL learner missing: a CPU build, or a CUDA build asked
         // for with the OpenCL device type.
         "ERR038" if all_say(errs, "GPU Tree Learner") => Some("Observed error: LightGBM has no 'GPU Tree Learner' in this build. That learner is the OpenCL one, which device_type='gpu' selects: the build is either CPU-only or its CUDA variant (built with -DUSE_CUDA=1, selected with device_type='cuda'). To be sure, run: python -c \"import lightgbm; print(lightgbm.__version__)\" and check how the package was built or installed".into()),
@@ -2116,7 +2129,7 @@ observed_rule!(ERR013, check_err013, "ERR013", "observed-mps-unavailable", Categ
     ["https://pytorch.org/docs/stable/notes/mps.html"]);
 
 observed_rule!(ERR014, check_err014, "ERR014", "observed-no-visible-devices", Category::EnvVar, Severity::Error,
-    [NoVisibleDevices], ["ENV001", "CTR001"],
+    [NoVisibleDevices], ["ENV001", "CTR001", "MIS008"],
     "An error says CUDA_VISIBLE_DEVICES hides every GPU.",
     "CUDA enumerates only the devices CUDA_VISIBLE_DEVICES names; empty or invalid entries hide them all.",
     "Unset CUDA_VISIBLE_DEVICES or set it to GPUs that exist (indices or UUIDs from `nvidia-smi -L`).",

@@ -842,6 +842,10 @@ fn firing_rest(code: &str) -> Inventory {
             .error(CudaLibraryMissing, "Failed to load library libonnxruntime_providers_tensorrt.so with error: libnvinfer.so.8: cannot open shared object file: No such file or directory")
             .build(),
         "MIS007" => pasted(UsageGraphQuestion, "Task Manager reports about 50% GPU usage, but the status line at the bottom of the program's console says 9%."),
+        "MIS008" => B::linux()
+            .error(NoVisibleDevices, "pycuda._driver.LogicError: cuDeviceGet failed: invalid device")
+            .with(|i| i.setting.device_index = f("1".into(), "input line 16"))
+            .build(),
         "ENV012" => B::linux()
             .env_var("CUDA_VISIBLE_DEVICES", "3")
             .with(|i| i.setting.unexported_assignment = f("CUDA_VISIBLE_DEVICES=3".into(), "input line 4"))
@@ -1484,6 +1488,12 @@ fn near_miss_rest(code: &str) -> Inventory {
             .error(CudaLibraryMissing, "Failed to load library libonnxruntime_providers_tensorrt.so with error: libnvinfer.so.8: cannot open shared object file: No such file or directory")
             .build(),
         // Beside a failure the usage figure is a symptom of it, not a question.
+        // CUDA_VISIBLE_DEVICES narrows the GPUs: the variable is the cause (ERR014).
+        "MIS008" => B::linux()
+            .error(NoVisibleDevices, "RuntimeError: CUDA error: invalid device ordinal")
+            .env_var("CUDA_VISIBLE_DEVICES", "2,3")
+            .with(|i| i.setting.device_index = f("3".into(), "input line 2"))
+            .build(),
         "MIS007" => B(Inventory::new("explain issue.txt"))
             .error(UsageGraphQuestion, "GPU usage jumps briefly then drops to 0% and the model falls back to CPU.")
             .error(NoDevice, "RuntimeError: No CUDA GPUs are available")
