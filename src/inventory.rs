@@ -961,6 +961,10 @@ pub enum ErrorKind {
     /// The GPU stopped answering on the PCI bus ("GPU has fallen off the
     /// bus", Xid 79).
     GpuFellOffBus,
+    /// The GPU's PCI memory windows (BARs) were left unassigned or could not
+    /// be reserved ("BAR0 is 0M", "The system BIOS may have misconfigured
+    /// your GPU", "BAR 1: can't reserve").
+    PciResourceUnassigned,
     /// The nvcc on PATH and the toolkit a build or program uses are not one
     /// install ("nvcc path != CUDA_PATH", "stub version of nvrtc",
     /// "Path to libdevice library not specified", an HPC SDK nvcc for a CUDA

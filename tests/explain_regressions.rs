@@ -3774,3 +3774,37 @@ fn torchs_no_gpus_in_a_script_while_torch_opened_the_gpu_is_the_scripts_environm
     assert!(fires(&f, "ERR082"), "{f:?}");
     assert!(!fires(&f, "ERR006"), "{f:?}");
 }
+
+#[test]
+fn a_gpu_whose_memory_windows_the_firmware_left_unassigned_is_the_platform() {
+    // An eGPU the nvidia module refused: "BAR0 is 0M", not a legacy branch.
+    let (_, f) = explain("corpus/c77f-system76-egpu-akitio-bar0-bios-misconfigured.txt");
+    assert!(fires(&f, "ERR088"), "{f:?}");
+    assert!(!fires(&f, "ARCH005"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverBranch), 0, "{f:?}");
+    // vfio-pci could not reserve a BAR that the framebuffer held.
+    let (_, f) = explain("corpus/c15b-harvester-p5000-passthrough-bar1-efifb.txt");
+    assert!(categories(&f).contains(&Category::PlatformPosture), "{f:?}");
+}
+
+#[test]
+fn an_lspci_block_cut_after_its_subsystem_line_says_nothing_of_the_driver() {
+    let (inv, f) = explain("corpus/c77c-folding-at-home-docker-gpus-no-nvidia-runtime.txt");
+    assert!(inv.pci.iter().all(|d| d.driver.is_none()), "{:?}", inv.pci);
+    assert!(!fires(&f, "DRV002"), "{f:?}");
+    assert!(fires(&f, "ERR010"), "{f:?}");
+}
+
+#[test]
+fn a_legacy_gpu_is_not_named_where_another_reading_claims_the_no_device_error() {
+    // CUDA_VISIBLE_DEVICES="$0" hides the TITAN X: the variable, not the branch.
+    let (_, f) = explain("corpus/c65c-cuda-visible-devices-dollar-zero.txt");
+    assert!(!fires(&f, "ARCH005"), "{f:?}");
+    assert!(categories(&f).contains(&Category::EnvVar), "{f:?}");
+    // Under WSL1 the GPU is not there for Linux at all.
+    let (_, f) = explain("corpus/c2-wsl1-2019-nvidia-smi-no-gpu-access.txt");
+    assert!(!fires(&f, "ARCH005"), "{f:?}");
+    // A K80 with nvidia-smi failing and nothing else in sight: still the branch.
+    let (_, f) = explain("corpus/c13b-skypilot-azure-k80-dsvm-driver-nvidia-smi-failed.txt");
+    assert!(fires(&f, "ARCH005"), "{f:?}");
+}

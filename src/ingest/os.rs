@@ -76,7 +76,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 if let Some(d) = t.strip_prefix("Kernel driver in use:") {
                     dev.driver = Some(d.trim().to_string());
                     *seen = true;
-                } else if t.starts_with("Kernel modules:") || t.starts_with("Subsystem:") {
+                } else if t.starts_with("Kernel modules:") {
+                    // lspci prints the driver in use before the modules: a
+                    // block cut after `Subsystem:` has not said there is none.
                     *seen = true;
                 } else if dev.driver.is_none()
                     && ["Control:", "Capabilities:", "Region ", "Flags:"]
@@ -675,6 +677,14 @@ mod tests {
         let inv = run("01:00.0 VGA compatible controller: NVIDIA Corporation TU104 [GeForce RTX 2080] (rev a1)\n");
         assert!(inv.pci.is_empty());
         assert_eq!(inv.notes.len(), 1);
+    }
+
+    #[test]
+    fn lspci_cut_after_its_subsystem_line_names_no_driver() {
+        // `lspci -v` prints the driver after the regions: a block cut after
+        // `Subsystem:` has not said that nothing is bound.
+        let inv = run("01:00.0 VGA compatible controller: NVIDIA Corporation GP104GLM [Quadro P5000 Mobile] (rev a1) (prog-if 00 [VGA controller])\n        Subsystem: Hewlett-Packard Company GP104GLM [Quadro P5000 Mobile]\n");
+        assert!(inv.pci.is_empty(), "{:?}", inv.pci);
     }
 
     #[test]

@@ -362,14 +362,29 @@ pub static ARCH005: Rule = Rule {
 };
 
 fn check_arch005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
-    if facts::driver(inv).is_some() {
+    // Under WSL the driver is Windows'; in a container the host's, given or
+    // not by the runtime; a GPU the firmware left unmapped or that fell off
+    // the bus fails whatever the branch.
+    if facts::driver(inv).is_some()
+        || facts::is_wsl(inv)
+        || facts::in_container(inv)
+        || !inv
+            .errors_of(&[ErrorKind::PciResourceUnassigned, ErrorKind::GpuFellOffBus])
+            .is_empty()
+    {
         return vec![];
     }
-    let errs = inv.errors_of(&[
-        ErrorKind::SmiNoDriver,
-        ErrorKind::NoNvidiaDriver,
-        ErrorKind::NoDevice,
-    ]);
+    // Errors another reading claims (CUDA_VISIBLE_DEVICES, a launcher, the
+    // platform) are not the driver's silence.
+    let errs: Vec<_> = inv
+        .errors_of(&[
+            ErrorKind::SmiNoDriver,
+            ErrorKind::NoNvidiaDriver,
+            ErrorKind::NoDevice,
+        ])
+        .into_iter()
+        .filter(|e| super::observed::claimed_by(inv, e).map_or(true, |c| c == "ERR006"))
+        .collect();
     if errs.is_empty() {
         return vec![];
     }

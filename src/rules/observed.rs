@@ -142,6 +142,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "the GPU stopped answering on the PCI bus (Xid 79, 'fallen off the bus'): power delivery, heat, the slot or riser, or firmware; until a reset or reboot the driver has no GPU",
             "sudo dmesg | grep -i -E 'xid|fallen off'; nvidia-smi -q -d TEMPERATURE,POWER",
         ),
+        PciResourceUnassigned => (
+            "the GPU's PCI memory windows (BARs) were not assigned or could not be reserved: the firmware, a Thunderbolt or hotplug bridge, a hypervisor's passthrough window, or a framebuffer driver holding the region; the driver cannot use a GPU it cannot map",
+            "sudo dmesg | grep -i -E 'BAR|NVRM'; sudo lspci -vvv -d 10de: | grep -i region",
+        ),
         ModuleBuildFailed => (
             "the nvidia kernel module could not be built for the running kernel (DKMS), so after boot there is no driver",
             "uname -r; dkms status; ls /var/lib/dkms/nvidia/*/build/make.log",
@@ -2645,6 +2649,13 @@ observed_rule!(ERR083, check_err083, "ERR083", "observed-gpu-fell-off-bus", Cate
     "Reboot (or power-cycle) to bring the GPU back, then look for the cause: power cables and the power supply's headroom, the card's seating and any riser, temperatures under load (`nvidia-smi -q -d TEMPERATURE,POWER`), and the slot's PCIe settings in the firmware; if it recurs, try the GPU in another slot or machine and collect `sudo nvidia-bug-report.sh` for NVIDIA.",
     ["https://docs.nvidia.com/deploy/xid-errors/ (Xid 79: GPU has fallen off the bus; possible causes: hardware error, driver error, system memory corruption, thermal issue)", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/507"]);
 
+observed_rule!(ERR088, check_err088, "ERR088", "observed-gpu-memory-window-unassigned", Category::PlatformPosture, Severity::Error,
+    [PciResourceUnassigned], [],
+    "The kernel could not map the GPU's PCI memory windows (BARs): NVRM's 'BAR0 is 0M' / 'The system BIOS may have misconfigured your GPU', or 'BAR N: can't reserve'.",
+    "A GPU exposes its registers and memory through PCI BARs that the firmware (or the kernel, for hotplugged devices) places in the address space. Large BARs need 64-bit addressing (Above 4G Decoding) and room behind every bridge on the way; a Thunderbolt enclosure, an old board, or a VM whose passthrough window is too small leaves them unassigned, and a framebuffer driver (efifb, simplefb) can hold the region a passthrough driver needs. The NVIDIA driver then refuses the GPU whatever its version.",
+    "Enable Above 4G Decoding (and Resizable BAR where offered) in the firmware; for eGPUs and hotplug bridges boot with `pci=realloc` (or `pci=hpmemsize=` large enough); in a VM give the guest a 64-bit MMIO window large enough for the GPU's BARs; for passthrough keep the console framebuffer off the GPU (`video=efifb:off`).",
+    ["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/commonproblems.html (NVRM messages for a PCI I/O region the system BIOS misconfigured)", "https://docs.kernel.org/admin-guide/kernel-parameters.html (pci=realloc, pci=hpmemsize)", "https://github.com/system76/firmware-open/issues/66 (an eGPU whose Thunderbolt bridge got no memory window)"]);
+
 observed_rule!(ERR071, check_err071, "ERR071", "observed-xla-no-libdevice", Category::EnvVar, Severity::Error,
     [XlaLibdeviceMissing], [],
     "XLA (TensorFlow, jax) compiled a GPU kernel and found no CUDA libdevice ('libdevice not found at ./libdevice.10.bc').",
@@ -2840,5 +2851,5 @@ pub static RULES: &[&Rule] = &[
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
     &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
-    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085, &ERR086, &ERR087,
+    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085, &ERR086, &ERR087, &ERR088,
 ];

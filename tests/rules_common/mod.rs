@@ -935,6 +935,7 @@ fn firing_rest(code: &str) -> Inventory {
         "ERR080" => pasted(EccUncorrectable, "CUDA Error: uncorrectable ECC error encountered"),
         "ERR082" => pasted(NoDevice, "RuntimeError: No CUDA GPUs are available"),
         "ERR083" => pasted(GpuFellOffBus, "NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the bus."),
+        "ERR088" => pasted(PciResourceUnassigned, "NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:"),
         "ERR081" => pasted(LibcudaSymbolMissing, "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found"),
         "ERR075" => pasted(MpsUnsupported, "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead"),
         "ERR076" => pasted(XpuNotRegistered, " PyTorch is not linked with support for xpu devices"),
@@ -1625,6 +1626,8 @@ fn near_miss_rest(code: &str) -> Inventory {
             .build(),
         // Another Xid (13, a program's fault) is no bus failure.
         "ERR083" => pasted(Other, "NVRM: Xid (PCI:0000:02:00): 13, Graphics Exception: ESR 0x404600=0x80000002"),
+        // The driver probed the GPU and failed later: not its memory windows.
+        "ERR088" => pasted(InitFailed, "NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:884)"),
         "ERR081" => pasted(InitFailed, "failed to get PTX kernel \"broadcast\" from module: CUDA_ERROR_NOT_FOUND: named symbol not found"),
         // No kernel image at all is ERR004's.
         "ERR079" => pasted(NoKernelImage, "RuntimeError: CUDA error: no kernel image is available for execution on the device"),
