@@ -3808,3 +3808,84 @@ fn a_legacy_gpu_is_not_named_where_another_reading_claims_the_no_device_error() 
     let (_, f) = explain("corpus/c13b-skypilot-azure-k80-dsvm-driver-nvidia-smi-failed.txt");
     assert!(fires(&f, "ARCH005"), "{f:?}");
 }
+
+#[test]
+fn a_geforce_generation_named_in_prose_gives_its_compute_capability() {
+    let (inv, f) = explain("corpus/c76b-tf220-rtx50-sm120-invalid-ptx.txt");
+    let g = &inv.gpus[0];
+    assert_eq!(
+        g.compute_capability.as_ref().unwrap().value.to_string(),
+        "12.0"
+    );
+    assert!(g
+        .name
+        .as_ref()
+        .unwrap()
+        .note
+        .as_deref()
+        .unwrap_or("")
+        .contains("generation"));
+    // TensorFlow's JIT could not compile its PTX for the GPU.
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    // A model number alone (Quadro RTX 5000) is not a generation.
+    let (inv, _) = explain_text("t", "GPU: Quadro RTX 5000\n");
+    assert_eq!(
+        inv.gpus[0]
+            .compute_capability
+            .as_ref()
+            .unwrap()
+            .value
+            .to_string(),
+        "7.5"
+    );
+}
+
+#[test]
+fn error_35_in_a_container_on_a_jetson_is_an_image_made_for_discrete_gpus() {
+    let (_, f) = explain("corpus/c76c-triton-x86-container-on-jetson-agx-l4t.txt");
+    let m = finding(&f, "ERR078");
+    assert!(m.message.contains("discrete-GPU"), "{m:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+}
+
+#[test]
+fn nvenc_libraries_missing_under_wsl_are_wsls() {
+    let (_, f) = explain("corpus/c76e-wsl2-ffmpeg-nvenc-cannot-load-libnvidia-encode.txt");
+    let m = finding(&f, "ERR011");
+    assert!(m.message.contains("libnvidia-encode"), "{m:?}");
+}
+
+#[test]
+fn a_module_named_for_another_driver_release_is_two_releases_mixed() {
+    let (_, f) = explain("corpus/c76f-keras-theano-gtx1080-nvidia-361-uvm.txt");
+    let m = finding(&f, "ERR001");
+    assert!(m.message.contains("two driver releases"), "{m:?}");
+    // A module without a release in its name says nothing of two releases.
+    let (inv, _) = explain_text(
+        "t",
+        "modprobe: ERROR: could not insert 'nvidia_uvm': Invalid argument\n",
+    );
+    assert!(
+        inv.errors
+            .iter()
+            .all(|e| e.kind != ErrorKind::NvmlDriverLibraryMismatch),
+        "{:?}",
+        inv.errors
+    );
+}
+
+#[test]
+fn dotnets_dll_not_found_for_cudnn_and_a_miners_cuda_initialize_error() {
+    let (_, f) = explain("corpus/c77b-convnetsharp-windows-cudnn64-6-dll-missing.txt");
+    assert!(categories(&f).contains(&Category::CudnnMismatch), "{f:?}");
+    for rel in [
+        "corpus/c77d-trex-cuda-initialize-error-driver-pre-410.txt",
+        "corpus/c26b-trex-driver-391-below-397.txt",
+    ] {
+        let (_, f) = explain(rel);
+        assert!(
+            categories(&f).contains(&Category::DriverTooOld),
+            "{rel}: {f:?}"
+        );
+    }
+}

@@ -277,6 +277,10 @@ pub static CATALOG: &[Entry] = &[
         "Kernel module load error: Operation not permitted"),
     ea("modprobe-not-permitted", "could not insert 'nvidia", &["operation not permitted"], K::ModuleLoadNotPermitted, None,
         "modprobe: ERROR: could not insert 'nvidia': Operation not permitted"),
+    // A module named for another driver release (Ubuntu's `nvidia_361_uvm`)
+    // refused: two driver releases installed, their pieces mixed.
+    ex("modprobe-other-release-module", "could not insert 'nvidia_", &["invalid argument", "exec format error", "unknown symbol"], K::NvmlDriverLibraryMismatch, None,
+        "modprobe: ERROR: could not insert 'nvidia_361_uvm': Invalid argument", release_named_module),
     ea("nvrm-fallen-off-the-bus", "the bus", &["fallen off", "falls off", "fell off"], K::GpuFellOffBus, Some(79),
         "NVRM: GPU 0000:01:00.0: GPU has fallen off the bus."),
     // The GPU's PCI memory windows left unassigned (firmware, eGPU bridges, passthrough).
@@ -330,6 +334,9 @@ pub static CATALOG: &[Entry] = &[
     // "video driver is too old" too, without it).
     ea("app-video-driver-too-old-for-cuda", "video driver is too old", &["cuda"], K::DriverTooOld, None,
         "Can't start miner, video driver is too old Please update the video driver or use T-Rex Competted with Cuda V11.0 or older."),
+    // T-Rex's start-up message when cuInit fails.
+    e("miner-cuda-initialize-error", "CUDA initialize error", K::DriverTooOld, None,
+        "20211213 15:51:28 ERROR: Can't start T-Rex, CUDA initialize error, memory dump:"),
     ea("driver-symbol-lookup-failed", "symbol lookup for cu", &["failed"], K::DriverTooOld, None,
         "msg=\"unable to load cuda driver library\" library=C:\\WINDOWS\\system32\\nvcuda.dll error=\"symbol lookup for cuCtxCreate_v3 failed\""),
     // --- GPU architecture ------------------------------------------------------------------------
@@ -341,6 +348,10 @@ pub static CATALOG: &[Entry] = &[
     // The same message retyped by hand, with its usual misspelling.
     ex("cuda-no-kernel-image-retyped", "no kernal image", &[], K::NoKernelImage, Some(209),
         "CUDA error: no kernal image is available for excution on the device", kernel_image_of),
+    // A PTX the driver's JIT could not compile for this GPU (TensorFlow's
+    // generated kernels on a GPU newer than the build targets).
+    e("cuda-invalid-ptx", "CUDA_ERROR_INVALID_PTX", K::ArchNotCompiled, Some(218),
+        "W tensorflow/compiler/mlir/tools/kernel_gen/tf_gpu_runtime_wrappers.cc:40] 'cuModuleLoadData(&module, data)' failed with 'CUDA_ERROR_INVALID_PTX'"),
     e("cuda-no-binary-for-gpu", "CUDA_ERROR_NO_BINARY_FOR_GPU", K::NoKernelImage, Some(209),
         "CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available for execution on the device"),
     // cudaErrorInvalidSymbol: a __constant__ / __device__ symbol with no module
@@ -1180,6 +1191,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ollama-amdgpu-type-not-supported", &["https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides (HSA_OVERRIDE_GFX_VERSION for gfx targets outside Ollama's ROCm list)"]),
     ("cuda-init-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError: 35 insufficient driver, 100 no device, 209 no kernel image, 222 unsupported PTX, 802-804)", "https://github.com/SthPhoenix/InsightFace-REST/issues/24 (TensorRT's 'CUDA initialization failure with error 222' under a driver older than the container's CUDA)"]),
     ("cuda-error-code", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUresult: 100 CUDA_ERROR_NO_DEVICE, 209 NO_BINARY_FOR_GPU, 222 UNSUPPORTED_PTX_VERSION, 802-804)", "https://docs.nvidia.com/cuda/archive/10.0/cuda-runtime-api/group__CUDART__TYPES.html (before CUDA 10.1: 38 cudaErrorNoDevice, 48 cudaErrorNoKernelImageForDevice)", "https://github.com/ollama/ollama/issues/1877"]),
+    ("miner-cuda-initialize-error", &["https://github.com/trexminer/T-Rex/issues/925 (a driver older than 410)", "https://github.com/trexminer/T-Rex/issues/208 (driver 391.35, below the 397 T-Rex needed)"]),
+    ("modprobe-other-release-module", &["https://github.com/keras-team/keras/issues/3043 (nvidia_361_uvm refused beside the loaded 367.27 driver: both releases installed)"]),
+    ("cuda-invalid-ptx", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_INVALID_PTX = 218: a PTX JIT compilation failed)", "https://github.com/tensorflow/tensorflow/issues/99592 (TensorFlow 2.20 wheels on a compute capability 12.0 GPU)"]),
     ("nvrm-pci-region-invalid", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/commonproblems.html", "https://github.com/system76/firmware-open/issues/66"]),
     ("nvrm-bios-misconfigured-gpu", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/commonproblems.html", "https://github.com/system76/firmware-open/issues/66"]),
     ("pci-bar-cannot-reserve", &["https://docs.kernel.org/admin-guide/kernel-parameters.html (pci=realloc, pci=hpmemsize)", "https://github.com/harvester/pcidevices/issues/81 (vfio-pci could not reserve BAR 1 held by efifb)"]),
@@ -1875,6 +1889,14 @@ fn open_module_unsupported(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<Err
 
 /// XLA/TensorFlow: `kernel version 470.182.3 does not match DSO version 520.61.5`:
 /// the loaded kernel module against the libcuda the process loaded.
+/// `could not insert 'nvidia_361_uvm'`: only a module whose name carries a
+/// driver release (a distribution's per-release packaging).
+fn release_named_module(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let at = c.line.find("'nvidia_")? + "'nvidia_".len();
+    let digits = c.line[at..].bytes().take_while(u8::is_ascii_digit).count();
+    (digits == 3).then_some(k)
+}
+
 fn kernel_dso_mismatch(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
     let r = re(
@@ -2088,8 +2110,10 @@ fn nvenc_version_known(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorK
 /// Kubernetes); on a host they are a driver package question this entry
 /// does not claim.
 fn video_libraries_in_container(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    if mentions(c) & (CONTAINER | CONTAINER_SAID) == 0 {
-        return None;
+    let m = mentions(c);
+    if m & (CONTAINER | CONTAINER_SAID) == 0 {
+        // Under WSL2 the video libraries come from the Windows driver, as libcuda does.
+        return (m & WSL != 0).then_some(ErrorKind::WslLibcuda);
     }
     mark_container(c, b);
     Some(k)
@@ -2760,6 +2784,8 @@ fn cudnn_dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKi
         "cannot be loaded",
         "error loading",
         "could not find module",
+        // .NET's DllNotFoundException.
+        "unable to load dll",
     ];
     fail.iter()
         .any(|f| l.contains(f))

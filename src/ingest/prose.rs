@@ -88,6 +88,12 @@ regex_fn!(
     r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?(?:GeForce\s+)?MX\s?[1-5][0-9]0|(?:NVIDIA\s+)?GeForce\s+[89][1-6]0MX?|[89][1-6]0MX|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?|(?:NVIDIA\s+)?(?:GB10|GB[23]00|B[123]00)|DGX\s+Spark)\b"
 );
 
+// `RTX 5000 series`, `RTX 50-series`, `GTX 10xx`: a GeForce generation, not one model.
+regex_fn!(
+    geforce_series_re,
+    r"(?i)\b(?:geforce\s+)?(gtx|rtx)\s?(10|16|20|30|40|50)(?:00)?(?:[\s-]*series\b|xx\b)"
+);
+
 regex_fn!(
     proprietary_re,
     r"(?i)\bproprietary\s+(?:nvidia\s+)?(?:kernel\s+)?(?:kmod|modules?|module\s+flavou?r)\b|--kernel-module-type[= ]proprietary\b"
@@ -904,6 +910,18 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
                 );
                 return;
             }
+        }
+    }
+    // A GeForce generation (`an RTX 5000-series card`): every model of it
+    // (the name cut short, as nvidia-smi does) shares its compute capability.
+    if b.inv.gpus.iter().all(|g| g.name.is_none()) && (has_ci(t, "series") || has_ci(t, "xx")) {
+        if let Some(m) = geforce_series_re().captures(t) {
+            let family = m[1].to_ascii_uppercase();
+            let name = format!("NVIDIA GeForce {family} {}...", &m[2]);
+            b.gpu(0).name = Some(
+                Fact::new(name, &src)
+                    .with_note("a GeForce generation the report names, not one model"),
+            );
         }
     }
     // A GPU named in a short typed line (`**Setup:** i7-8750H, GTX 1070, 16 GB RAM`).

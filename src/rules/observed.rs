@@ -876,6 +876,14 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR078");
     }
+    // Error 35 in a container on a Jetson: an image built for discrete GPUs
+    // (x86_64, SBSA servers), whose CUDA does not run on the L4T driver.
+    if k == ErrorKind::InsufficientDriver
+        && flag(&inv.setting.jetson) == Some(true)
+        && facts::in_container(inv)
+    {
+        return Some("ERR078");
+    }
     if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing) && ort_only(inv) {
         return Some("ERR036");
     }
@@ -1578,6 +1586,16 @@ fn special_case(
         )),
         // A Jetson's build step: after the other ERR010 readings, which name
         // their own cause.
+        // A module of another release (`nvidia_361_uvm`) refused beside the loaded driver.
+        "ERR001" if say("could not insert") => explained(
+            "Observed error: the kernel refused a module named for another driver release (`nvidia_NNN_uvm`) than the driver in use: two driver releases are installed (a distribution's per-release packages beside a newer driver, often pulled in by a CUDA package), and the tools of one try to load the other's modules. To be sure, run: dpkg -l | grep -E 'nvidia-[0-9]{3}|nvidia-driver'; cat /proc/driver/nvidia/version",
+            "remove the other release's packages so that one driver release remains (`sudo apt purge` the older nvidia-NNN packages), reinstall that release's driver and reboot",
+        ),
+        // NVENC/NVDEC under WSL2: the video libraries come from the Windows driver too.
+        "ERR011" if say_any(&["libnvidia-encode", "libnvcuvid"]) => explained(
+            "Observed error: inside WSL2 the NVIDIA video libraries (libnvidia-encode for NVENC, libnvcuvid for NVDEC) could not be loaded. Under WSL2 they come from the Windows driver through /usr/lib/wsl/lib, like libcuda, and WSL's first GPU support exposed CUDA only; the encoder's own driver-version message says nothing about the Windows driver. To be sure, run: ls /usr/lib/wsl/lib | grep -E 'encode|nvcuvid'; cmd.exe /c ver",
+            "update Windows (WSL) and the Windows NVIDIA driver to releases whose WSL support includes NVENC/NVDEC (then `wsl --shutdown`), or encode on the Windows side",
+        ),
         "ERR010" if jetson_build_step(inv) => explained(
             "Observed error: a `docker build` step on a Jetson could not load a CUDA or cuDNN library. On JetPack 4 (L4T R32) the NVIDIA container runtime mounts CUDA, cuDNN and TensorRT from the host into containers, and build steps get that runtime only when it is Docker's default, so a step that imports torch or builds against CUDA finds nothing. To be sure, run: cat /etc/docker/daemon.json (\"default-runtime\": \"nvidia\"); cat /etc/nv_tegra_release",
             "set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json, `sudo systemctl restart docker`, and build again (JetPack 5 and later images carry CUDA themselves)",
@@ -1607,6 +1625,8 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         return Some("Observed error: CUDA found no device (error 100) in one program, while torch in the same report opened the GPU: the driver, the GPU and (under WSL) its sharing work, so what fails is this program's own CUDA setup: how it was built and linked (its CUDA runtime and libraries), or the GPUs visible to it when it starts. To be sure, run the failing program and the torch check in the same shell: echo $CUDA_VISIBLE_DEVICES; ldd ./PROGRAM | grep -E 'cuda|cublas'".into());
     }
     match code {
+        // A miner's own words for a failed cuInit: the driver, most often.
+        "ERR002" if all_say(errs, "CUDA initialize error") => Some("Observed error: the program could not initialize CUDA ('CUDA initialize error', T-Rex's words when cuInit fails). Most often the driver is older than the CUDA the program's build needs; a machine with no NVIDIA driver or no NVIDIA GPU gives the same message. To be sure, run: nvidia-smi (the driver version and its 'CUDA Version'), and compare with the CUDA the program's release notes name for its build".into()),
         // A device attribute the driver does not know.
         "ERR002" if all_say(errs, "cuDeviceGetAttribute") => Some("Observed error: the driver refused a device attribute the program asked for (CUDA_ERROR_INVALID_VALUE from cuDeviceGetAttribute). Each CUDA release adds attributes, and a driver older than the CUDA the program was built for does not know the newer ones: unless the device index itself is wrong, the driver is older than the program expects. To be sure, run: nvidia-smi (its 'CUDA Version' is the driver's maximum) and the program's own CUDA version (cuda-python's, the framework's)".into()),
         // LightGBM's OpenCL learner missing: a CPU build, or a CUDA build asked
@@ -1890,7 +1910,20 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
             }
             "ERR078" => {
                 add("Jetson", &s.jetson);
-                f.message = "Observed error on a Jetson: a CUDA or cuDNN library of one version could not be loaded. On Jetson the JetPack (L4T) release fixes the CUDA and cuDNN versions, so the package asking for this one was built for another JetPack release. To be sure, run: cat /etc/nv_tegra_release; ls /usr/local/cuda/lib64 | grep -E 'cudart|cufft|cudnn'".into();
+                let error_35 = inv
+                    .errors
+                    .iter()
+                    .any(|e| e.kind == ErrorKind::InsufficientDriver);
+                if error_35 && facts::in_container(inv) {
+                    // The image's CUDA is not Jetson's: made for discrete GPUs.
+                    f.message = "Observed error: CUDA error 35 in a container on a Jetson. Jetson's CUDA driver is the one its L4T (JetPack) release ships for the integrated GPU, and an image built for discrete-GPU servers (x86_64, or arm64 SBSA such as the plain NGC `-py3` tags) carries a CUDA that does not run on it, whatever the versions say. To be sure, run: cat /etc/nv_tegra_release; docker image inspect IMAGE | grep -i -E 'architecture|l4t|igpu'".into();
+                    f.fix = Some(crate::finding::Fix {
+                        note: Some("run an image built for Jetson and this L4T release (an NGC `-igpu` tag where the product publishes one, an l4t / jetson-containers image), or the product's Jetson release outside a container".into()),
+                        ..Default::default()
+                    });
+                } else {
+                    f.message = "Observed error on a Jetson: a CUDA or cuDNN library of one version could not be loaded. On Jetson the JetPack (L4T) release fixes the CUDA and cuDNN versions, so the package asking for this one was built for another JetPack release. To be sure, run: cat /etc/nv_tegra_release; ls /usr/local/cuda/lib64 | grep -E 'cudart|cufft|cudnn'".into();
+                }
             }
             "ERR048" => {
                 f.message = "Observed error: a CUDA library is missing inside a container on a Jetson. The NVIDIA container runtime mounts the host's CUDA, cuDNN and TensorRT into l4t containers (JetPack 4) and gives newer ones the GPU; this container was started without it, or from an image of another L4T release than the host's. To be sure, run on the host: docker info | grep -i runtime; cat /etc/nv_tegra_release".into();
@@ -2455,10 +2488,10 @@ fn check_err046(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
 
 setting_rule!(ERR078, check_err078, "ERR078", "observed-jetson-package-for-another-jetpack", Category::DriverBranch, [],
     "On a Jetson, a CUDA or cuDNN library of one version could not be loaded: the package was built for another JetPack (L4T) release.",
-    "CUDA and cuDNN library load failures (`libcudart.so.10.0`, `libcufft.so.10.0`, `libcudnn.so.8`) in a report from a Jetson host (Jetson, Tegra, L4T or JetPack named), outside a container (ERR048 covers containers).",
+    "CUDA and cuDNN library load failures (`libcudart.so.10.0`, `libcufft.so.10.0`, `libcudnn.so.8`) in a report from a Jetson host (Jetson, Tegra, L4T or JetPack named), outside a container (ERR048 covers containers); and CUDA error 35 in a container on a Jetson, from an image built for discrete GPUs.",
     "On Jetson, CUDA, cuDNN and TensorRT are not installed separately: each JetPack (L4T) release ships one version of each (JetPack 4.3: CUDA 10.0; 4.4: CUDA 10.2; 5.x: CUDA 11.4; 6.x: CUDA 12.2 and later). A wheel or binary built for another JetPack links against the libraries of that release's CUDA, which this one does not have, and the import fails.",
     "Install the build made for this JetPack release (NVIDIA's 'PyTorch for Jetson' wheels or the jetson-ai-lab index for that JetPack and Python; for other packages, build them on the device), after `cat /etc/nv_tegra_release` shows the L4T release; or run a jetson-containers / l4t image for that release.",
-    ["https://forums.developer.nvidia.com/t/pytorch-for-jetson/72048 (wheels per JetPack release)", "https://developer.nvidia.com/embedded/jetpack-archive (the CUDA each JetPack release ships)", "https://github.com/dusty-nv/jetson-inference/issues/559", "https://github.com/pytorch/pytorch/issues/41975"]);
+    ["https://forums.developer.nvidia.com/t/pytorch-for-jetson/72048 (wheels per JetPack release)", "https://developer.nvidia.com/embedded/jetpack-archive (the CUDA each JetPack release ships)", "https://github.com/dusty-nv/jetson-inference/issues/559", "https://github.com/pytorch/pytorch/issues/41975", "https://github.com/triton-inference-server/server/issues/6373 (the x86/SBSA tritonserver image on a Jetson AGX: error 35; Jetson has its own release)"]);
 
 setting_rule!(ERR048, check_err048, "ERR048", "observed-jetson-container-without-host-cuda", Category::Container, [],
     "A CUDA library (libcudart, libcublas, libcurand, cuDNN ...) is missing inside a container on a Jetson: the NVIDIA runtime did not mount the host's CUDA into it.",
