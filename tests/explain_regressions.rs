@@ -3889,3 +3889,16 @@ fn dotnets_dll_not_found_for_cudnn_and_a_miners_cuda_initialize_error() {
         );
     }
 }
+
+#[test]
+fn is_available_named_without_its_parentheses_still_reads_false() {
+    let (inv, f) = explain("corpus/c32c-jetson-inference-jp512-py310-pip-torch-no-cuda.txt");
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.kind == ErrorKind::CudaUnavailable),
+        "{:?}",
+        inv.errors
+    );
+    assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
+}

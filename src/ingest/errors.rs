@@ -649,7 +649,8 @@ pub static CATALOG: &[Entry] = &[
         "pynvml.nvml.NVMLError_DriverNotLoaded: Driver Not Loaded"),
     e("cuda-python-dlopen-libcuda", "Failed to dlopen libcuda.so", K::LibcudaMissing, None,
         "RuntimeError: Failed to dlopen libcuda.so.1"),
-    ea("torch-cuda-available-false", "cuda.is_available()", &[": false", "= false", ") false", " false"], K::CudaUnavailable, None,
+    // With or without its parentheses: "`torch.cuda.is_available` returns False".
+    ea("torch-cuda-available-false", "cuda.is_available", &[": false", "= false", ") false", " false"], K::CudaUnavailable, None,
         "torch.cuda.is_available(): False"),
     // A program's own check of torch.cuda.is_available() failing.
     ea("assert-cuda-not-available", "AssertionError: CUDA", &["is not available", "not available"], K::CudaUnavailable, None,
