@@ -3902,3 +3902,16 @@ fn is_available_named_without_its_parentheses_still_reads_false() {
     );
     assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
 }
+
+#[test]
+fn no_kernel_image_quoted_in_a_sentence_is_still_read() {
+    let (inv, f) = explain("corpus/c75a-cudf-k40m-kepler-no-kernel-image.txt");
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.kind == ErrorKind::NoKernelImage),
+        "{:?}",
+        inv.errors
+    );
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+}

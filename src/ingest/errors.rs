@@ -345,6 +345,9 @@ pub static CATALOG: &[Entry] = &[
         "Could not start Candle backend: Could not start backend: Runtime compute cap 70 is not compatible with compile time compute cap 80"),
     ex("cuda-no-kernel-image", "no kernel image is available", &[], K::NoKernelImage, Some(209),
         "RuntimeError: CUDA error: no kernel image is available for execution on the device", kernel_image_of),
+    // The message cut short in a sentence: "hit the error 'no kernel image'".
+    ea("cuda-no-kernel-image-said", "no kernel image", &["error 'no kernel image", "error \"no kernel image", "error: no kernel image"], K::NoKernelImage, Some(209),
+        "Running cuDF on it, they hit the error 'no kernel image'."),
     // The same message retyped by hand, with its usual misspelling.
     ex("cuda-no-kernel-image-retyped", "no kernal image", &[], K::NoKernelImage, Some(209),
         "CUDA error: no kernal image is available for excution on the device", kernel_image_of),
@@ -1192,6 +1195,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("ollama-amdgpu-type-not-supported", &["https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides (HSA_OVERRIDE_GFX_VERSION for gfx targets outside Ollama's ROCm list)"]),
     ("cuda-init-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError: 35 insufficient driver, 100 no device, 209 no kernel image, 222 unsupported PTX, 802-804)", "https://github.com/SthPhoenix/InsightFace-REST/issues/24 (TensorRT's 'CUDA initialization failure with error 222' under a driver older than the container's CUDA)"]),
     ("cuda-error-code", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUresult: 100 CUDA_ERROR_NO_DEVICE, 209 NO_BINARY_FOR_GPU, 222 UNSUPPORTED_PTX_VERSION, 802-804)", "https://docs.nvidia.com/cuda/archive/10.0/cuda-runtime-api/group__CUDART__TYPES.html (before CUDA 10.1: 38 cudaErrorNoDevice, 48 cudaErrorNoKernelImageForDevice)", "https://github.com/ollama/ollama/issues/1877"]),
+    ("cuda-no-kernel-image-said", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorNoKernelImageForDevice = 209: 'no kernel image is available for execution on the device')", "https://github.com/NVIDIA/cudf/issues/7682"]),
     ("miner-cuda-initialize-error", &["https://github.com/trexminer/T-Rex/issues/925 (a driver older than 410)", "https://github.com/trexminer/T-Rex/issues/208 (driver 391.35, below the 397 T-Rex needed)"]),
     ("modprobe-other-release-module", &["https://github.com/keras-team/keras/issues/3043 (nvidia_361_uvm refused beside the loaded 367.27 driver: both releases installed)"]),
     ("cuda-invalid-ptx", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_INVALID_PTX = 218: a PTX JIT compilation failed)", "https://github.com/tensorflow/tensorflow/issues/99592 (TensorFlow 2.20 wheels on a compute capability 12.0 GPU)"]),
