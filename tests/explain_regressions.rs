@@ -3915,3 +3915,18 @@ fn no_kernel_image_quoted_in_a_sentence_is_still_read() {
     );
     assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
 }
+
+#[test]
+fn a_driver_and_a_gpu_typed_in_one_sentence_are_both_read() {
+    let (inv, _) = explain_text("t", "My driver is 531.41 and I have an RTX 3060\n");
+    assert_eq!(inv.driver_version().unwrap().value.to_string(), "531.41");
+    assert_eq!(
+        inv.gpus[0]
+            .compute_capability
+            .as_ref()
+            .unwrap()
+            .value
+            .to_string(),
+        "8.6"
+    );
+}

@@ -60,6 +60,9 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
                 continue;
             }
         }
+        if device_query(t, src, b) {
+            continue;
+        }
         if let Some(rest) = t.strip_prefix("CUDA Version ") {
             if let Ok(v) = rest.trim().parse::<CudaVersion>() {
                 add(b, "/usr/local/cuda".to_string(), v, src, false);
@@ -73,6 +76,40 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             b.note("nvcc", format!("no nvcc on PATH ({src})"));
         }
     }
+}
+
+/// The CUDA sample deviceQuery: `CUDA Driver Version / Runtime Version  12.4 / 12.1`
+/// is the driver's newest CUDA (cuDriverGetVersion) and the runtime the sample
+/// was built with; `CUDA Capability Major/Minor version number:  8.6` is the
+/// device's compute capability. True when the line was one of them.
+fn device_query(t: &str, src: &str, b: &mut Builder) -> bool {
+    if let Some(rest) = t.strip_prefix("CUDA Driver Version / Runtime Version") {
+        let mut v = rest.split('/').map(|s| s.trim().parse::<CudaVersion>());
+        if let (Some(Ok(driver)), Some(Ok(runtime))) = (v.next(), v.next()) {
+            if b.inv.nvidia.cuda_max.is_none() {
+                b.inv.nvidia.cuda_max =
+                    Some(Fact::new(driver, src).with_note("deviceQuery's CUDA Driver Version"));
+            }
+            add(
+                b,
+                "CUDA runtime of deviceQuery".to_string(),
+                runtime,
+                src,
+                false,
+            );
+        }
+        return true;
+    }
+    if let Some(rest) = t.strip_prefix("CUDA Capability Major/Minor version number:") {
+        if let Ok(cc) = rest.trim().parse::<crate::version::ComputeCapability>() {
+            let g = b.gpu(0);
+            if g.compute_capability.is_none() {
+                g.compute_capability = Some(Fact::new(cc, src).with_note("deviceQuery"));
+            }
+        }
+        return true;
+    }
+    false
 }
 
 /// `/usr/local/cuda-11.8/bin/nvcc` → `/usr/local/cuda-11.8`.
@@ -141,5 +178,23 @@ Build cuda_12.4.r12.4/compiler.34097967_0");
         assert_eq!(inv.toolkits[0].path, "/usr/local/cuda");
         assert!(!inv.toolkits[0].has_nvcc);
         assert_eq!(inv.notes.len(), 1);
+    }
+
+    #[test]
+    fn device_query_gives_the_drivers_cuda_the_runtime_and_the_capability() {
+        let inv = run("  CUDA Driver Version / Runtime Version          13.0 / 13.4\n  CUDA Capability Major/Minor version number:    7.5\n");
+        assert_eq!(inv.nvidia.cuda_max.unwrap().value.to_string(), "13.0");
+        let t = &inv.toolkits[0];
+        assert_eq!(t.version.value.to_string(), "13.4");
+        assert!(!t.has_nvcc);
+        assert_eq!(
+            inv.gpus[0]
+                .compute_capability
+                .as_ref()
+                .unwrap()
+                .value
+                .to_string(),
+            "7.5"
+        );
     }
 }

@@ -885,9 +885,7 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
         {
             b.inv.nvidia.driver_version =
                 Some(Fact::new(v, &src).with_note("typed in the report, not a tool's output"));
-            return;
-        }
-        if let Some(v) = driver_in_sentence(t) {
+        } else if let Some(v) = driver_in_sentence(t) {
             let note = if v.is_branch_only() {
                 "typed in the report, its branch only, not a tool's output"
             } else {
