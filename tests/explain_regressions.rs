@@ -3930,3 +3930,16 @@ fn a_driver_and_a_gpu_typed_in_one_sentence_are_both_read() {
         "8.6"
     );
 }
+
+#[test]
+fn a_program_said_to_run_on_the_cpu_on_an_amd_machine_is_rocms() {
+    let (inv, f) = explain("corpus/c76d-invokeai-main-rocm-image-ships-cuda-torch.txt");
+    assert!(
+        inv.errors
+            .iter()
+            .any(|e| e.kind == ErrorKind::CudaUnavailable),
+        "{:?}",
+        inv.errors
+    );
+    assert!(categories(&f).contains(&Category::AmdRocm), "{f:?}");
+}

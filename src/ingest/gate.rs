@@ -398,6 +398,8 @@ const WORDS: &[(Gate, &[&str])] = &[
             "mx",
             "nvidia",
             "proprietary",
+            // `it still uses the CPU`: the reporter's words for a fallback.
+            "cpu",
         ],
     ),
 ];
