@@ -3943,3 +3943,24 @@ fn a_program_said_to_run_on_the_cpu_on_an_amd_machine_is_rocms() {
     );
     assert!(categories(&f).contains(&Category::AmdRocm), "{f:?}");
 }
+
+#[test]
+fn nouveau_said_to_drive_the_gpu_is_read_from_prose() {
+    let (inv, f) = explain("corpus/c77a-nvtop-nouveau-no-gpu-to-monitor.txt");
+    assert_eq!(
+        inv.pci[0].driver.as_deref(),
+        Some("nouveau"),
+        "{:?}",
+        inv.pci
+    );
+    let m = finding(&f, "DRV002");
+    assert!(m.message.contains("Thin evidence"), "{m:?}");
+    // Steps taken against nouveau say nothing of what is bound now.
+    for t in [
+        "I blacklisted nouveau and rebooted.\n",
+        "The installer asks to disable the nouveau driver that is loaded.\n",
+    ] {
+        let (inv, _) = explain_text("t", t);
+        assert!(inv.pci.is_empty(), "{t}: {:?}", inv.pci);
+    }
+}

@@ -400,6 +400,7 @@ const WORDS: &[(Gate, &[&str])] = &[
             "proprietary",
             // `it still uses the CPU`: the reporter's words for a fallback.
             "cpu",
+            "nouveau",
         ],
     ),
 ];

@@ -94,6 +94,13 @@ regex_fn!(
     r"(?i)\b(?:geforce\s+)?(gtx|rtx)\s?(10|16|20|30|40|50)(?:00)?(?:[\s-]*series\b|xx\b)"
 );
 
+// `only the nouveau driver loaded`, `cards driven by nouveau`: the open-source
+// driver bound to the NVIDIA GPU, as the reporter says it.
+regex_fn!(
+    nouveau_said_re,
+    r"(?i)\bnouveau\s+(?:display\s+)?(?:driver\s+|module\s+)?(?:is\s+|was\s+)?(?:still\s+)?(?:loaded|in\s+use|active|bound|running)\b|\bdriven\s+by\s+(?:the\s+)?nouveau\b|\b(?:only|still|running|using)\s+(?:the\s+)?(?:open[- ]source\s+)?nouveau\b"
+);
+
 regex_fn!(
     proprietary_re,
     r"(?i)\bproprietary\s+(?:nvidia\s+)?(?:kernel\s+)?(?:kmod|modules?|module\s+flavou?r)\b|--kernel-module-type[= ]proprietary\b"
@@ -861,6 +868,43 @@ fn driver_in_sentence(t: &str) -> Option<DriverVersion> {
     None
 }
 
+/// The reporter says nouveau drives the NVIDIA GPU: the GPU bound to it, as
+/// lspci would show, unless a tool's output already said what is bound.
+fn nouveau_said(t: &str, src: &str, b: &mut Builder) {
+    if !has_ci(t, "nouveau")
+        || b.inv
+            .pci
+            .iter()
+            .any(|p| p.vendor == crate::inventory::GpuVendor::Nvidia)
+    {
+        return;
+    }
+    let l = t.to_ascii_lowercase();
+    let denied = [
+        "blacklist",
+        "disabl",
+        "not ",
+        "n't",
+        "no longer",
+        "instead of",
+        "unload",
+        "remov",
+        "purg",
+        "avoid",
+        "without",
+    ];
+    if denied.iter().any(|w| l.contains(w)) || !nouveau_said_re().is_match(t) {
+        return;
+    }
+    let mut p = crate::inventory::PciDevice::named(
+        crate::inventory::GpuVendor::Nvidia,
+        "NVIDIA GPU (bound to nouveau, as the report says)",
+        src,
+    );
+    p.driver = Some("nouveau".to_string());
+    b.inv.pci.push(p);
+}
+
 /// The typed facts of one line or sentence.
 fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     if t.len() > 200 {
@@ -948,6 +992,7 @@ fn statement(line: &super::clean::Line, t: &str, b: &mut Builder) {
     }
     bare_gpu(t, &src, b);
     module_said(t, &src, b);
+    nouveau_said(t, &src, b);
     // The reporter says the program ran on the CPU: CUDA was unavailable to it.
     if has_ci(t, "cpu") || has_ci(t, "gpu") {
         if let Some(m) = cpu_fallback_said_re().find(t) {

@@ -193,7 +193,11 @@ impl GpuView<'_> {
             } else {
                 format!("{} {}", p.vendor_id, p.device_id)
             };
-            let f = f.evidence(format!("PCI device {}", p.address), id, &p.source);
+            let f = f.evidence(
+                format!("PCI device {}", p.address).trim_end().to_string(),
+                id,
+                &p.source,
+            );
             return match self.row {
                 Some(r) => f.kb(r.kb()),
                 None => f,
@@ -419,6 +423,8 @@ pub fn gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
             .or_insert_with(|| kb.gpu_by_pci_id(&p.device_id));
         let name = pci_row.map(|r| r.name.clone()).or_else(|| p.name.clone());
         let label = match &name {
+            // Named in the report, with no bus address.
+            Some(n) if p.address.is_empty() => n.clone(),
             Some(n) => format!("{} ({n})", p.address),
             None if p.device_id.is_empty() => format!("{} (an NVIDIA device)", p.address),
             None => format!("{} (device {})", p.address, p.device_id),
