@@ -3964,3 +3964,9 @@ fn nouveau_said_to_drive_the_gpu_is_read_from_prose() {
         assert!(inv.pci.is_empty(), "{t}: {:?}", inv.pci);
     }
 }
+
+#[test]
+fn an_egl_context_with_no_cuda_device_is_no_device() {
+    let (_, f) = explain("corpus/c75e-habitat-sim-ubuntu-vm-no-gpu-egl-cuda-device-0.txt");
+    assert!(categories(&f).contains(&Category::NoDriver), "{f:?}");
+}

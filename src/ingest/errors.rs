@@ -552,6 +552,10 @@ pub static CATALOG: &[Entry] = &[
         "failed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol not found", kernel_not_in_module),
     e("cuda-invalid-device-ordinal", "invalid device ordinal", K::NoVisibleDevices, Some(101),
         "RuntimeError: CUDA error: invalid device ordinal"),
+    // Magnum's windowless EGL context (habitat-sim) asks for the EGL device of
+    // a CUDA device: none when no NVIDIA driver gives CUDA devices.
+    e("magnum-egl-no-cuda-device", "unable to find CUDA device", K::NoDevice, None,
+        "Platform::WindowlessEglApplication::tryCreateContext(): unable to find CUDA device 0 among 2 EGL devices in total"),
     // PyCUDA's and the driver API's name for the same thing (CUDA_ERROR_INVALID_DEVICE).
     ea("cudevice-get-invalid-device", "cuDeviceGet failed", &["invalid device"], K::NoVisibleDevices, Some(101),
         "pycuda._driver.LogicError: cuDeviceGet failed: invalid device"),
@@ -1166,7 +1170,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("libtorch-cuda-split-missing", &["https://github.com/Dao-AILab/flash-attention/issues/236", "https://github.com/ayaanzhaque/instruct-nerf2nerf/issues/3"]),
     ("rapids-conda-not-on-windows", &["https://docs.rapids.ai/install/ (system requirements: Linux, or Windows through WSL2)", "https://github.com/NVIDIA/cuml/issues/5869"]),
     ("cdi-spec-unknown-field", &["https://github.com/NVIDIA/nvidia-container-toolkit/issues/38", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/1860", "https://github.com/cncf-tags/container-device-interface/blob/main/SPEC.md (spec versions and the fields each adds)"]),
-    ("ffmpeg-video-library-missing", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: video mounts the Video Codec SDK libraries; the default is compute,utility)", "https://github.com/FFmpeg/nv-codec-headers (dynlink loader: 'Cannot load libnvcuvid.so.1', 'Cannot load libnvidia-encode.so.1')", "https://github.com/jellyfin-archive/jellyfin-metapackages/issues/2", "https://github.com/styler00dollar/VSGAN-tensorrt-docker/issues/42"]),
+    ("ffmpeg-video-library-missing", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html (NVIDIA_DRIVER_CAPABILITIES: video mounts the Video Codec SDK libraries; the default is compute,utility)", "https://github.com/FFmpeg/nv-codec-headers (dynlink loader: 'Cannot load libnvcuvid.so.1', 'Cannot load libnvidia-encode.so.1')", "https://github.com/jellyfin-archive/jellyfin-metapackages/issues/2", "https://github.com/styler00dollar/VSGAN-tensorrt-docker/issues/42", "https://github.com/microsoft/WSL/issues/6367 (under WSL2, libnvidia-encode missing: WSL's GPU support then exposed CUDA only)"]),
     ("torch-driver-too-old-short", &["https://github.com/pytorch/pytorch/blob/main/torch/csrc/cuda/Module.cpp (\"The NVIDIA driver on your system is too old (found version %d)\")", "https://github.com/NVIDIA-BioNeMo/nvMolKit/issues/209"]),
     ("tf-no-kernel-binaries-for-cc", &["https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/common_runtime/gpu/gpu_device.cc (warning: 'TensorFlow was not built with CUDA kernel binaries compatible with compute capability')", "https://github.com/tensorflow/tensorflow/issues/112272"]),
     ("llvm-ptx-version-too-old-for-sm", &["https://github.com/llvm/llvm-project/blob/main/llvm/lib/Target/NVPTX/NVPTX.td (each sm_ target requires a minimum PTX ISA version)", "https://github.com/tensorflow/tensorflow/issues/111958", "https://github.com/TaterTotterson/microWakeWord-Trainer-Nvidia-Docker/issues/56"]),
@@ -1199,9 +1203,10 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("miner-cuda-initialize-error", &["https://github.com/trexminer/T-Rex/issues/925 (a driver older than 410)", "https://github.com/trexminer/T-Rex/issues/208 (driver 391.35, below the 397 T-Rex needed)"]),
     ("modprobe-other-release-module", &["https://github.com/keras-team/keras/issues/3043 (nvidia_361_uvm refused beside the loaded 367.27 driver: both releases installed)"]),
     ("cuda-invalid-ptx", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_INVALID_PTX = 218: a PTX JIT compilation failed)", "https://github.com/tensorflow/tensorflow/issues/99592 (TensorFlow 2.20 wheels on a compute capability 12.0 GPU)"]),
-    ("nvrm-pci-region-invalid", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/commonproblems.html", "https://github.com/system76/firmware-open/issues/66"]),
-    ("nvrm-bios-misconfigured-gpu", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/commonproblems.html", "https://github.com/system76/firmware-open/issues/66"]),
+    ("nvrm-pci-region-invalid", &["https://github.com/system76/firmware-open/issues/66 (NVRM: BAR0 is 0M, the system BIOS may have misconfigured your GPU; the firmware gave the Thunderbolt bridge no memory window)"]),
+    ("nvrm-bios-misconfigured-gpu", &["https://github.com/system76/firmware-open/issues/66 (NVRM: BAR0 is 0M, the system BIOS may have misconfigured your GPU; the firmware gave the Thunderbolt bridge no memory window)"]),
     ("pci-bar-cannot-reserve", &["https://docs.kernel.org/admin-guide/kernel-parameters.html (pci=realloc, pci=hpmemsize)", "https://github.com/harvester/pcidevices/issues/81 (vfio-pci could not reserve BAR 1 held by efifb)"]),
+    ("magnum-egl-no-cuda-device", &["https://github.com/facebookresearch/habitat-sim/issues/2554 (an Ubuntu VM without an NVIDIA GPU)"]),
     ("cudevice-get-invalid-device", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGet: CUDA_ERROR_INVALID_DEVICE for an ordinal outside the devices)", "https://github.com/chainer/chainer/issues/42 (--gpu 1 on a one-GPU machine)"]),
     ("cuda-device-attribute-unknown", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGetAttribute: CUDA_ERROR_INVALID_VALUE)", "https://github.com/NVIDIA/cuda-python/issues/184 (an attribute added in CUDA 12.5 asked of a driver for CUDA 12.4)", "https://github.com/taichi-dev/taichi/issues/3917 (an attribute of CUDA 11 asked of a CUDA 10.2 driver)"]),
     ("cuda-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInsufficientDriver = 35)", "https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/providers/cuda/cuda_call.cc (ONNX Runtime's 'CUDA failure N: message')"]),
