@@ -58,6 +58,19 @@ fn fires(f: &[Finding], code: &str) -> bool {
     f.iter().any(|x| x.code == code)
 }
 
+/// Whether the pipeline read an error of this kind.
+fn read_kind(inv: &Inventory, k: ErrorKind) -> bool {
+    inv.errors.iter().any(|e| e.kind == k)
+}
+
+/// The first GPU's compute capability as read or resolved ("" when unknown).
+fn gpu0_cc(inv: &Inventory) -> String {
+    inv.gpus
+        .first()
+        .and_then(|g| g.compute_capability.as_ref())
+        .map_or(String::new(), |c| c.value.to_string())
+}
+
 fn errors_in(f: &[Finding], c: Category) -> usize {
     f.iter()
         .filter(|f| f.category == c && f.severity == Severity::Error)
@@ -3813,10 +3826,7 @@ fn a_legacy_gpu_is_not_named_where_another_reading_claims_the_no_device_error() 
 fn a_geforce_generation_named_in_prose_gives_its_compute_capability() {
     let (inv, f) = explain("corpus/c76b-tf220-rtx50-sm120-invalid-ptx.txt");
     let g = &inv.gpus[0];
-    assert_eq!(
-        g.compute_capability.as_ref().unwrap().value.to_string(),
-        "12.0"
-    );
+    assert_eq!(gpu0_cc(&inv), "12.0");
     assert!(g
         .name
         .as_ref()
@@ -3829,15 +3839,7 @@ fn a_geforce_generation_named_in_prose_gives_its_compute_capability() {
     assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
     // A model number alone (Quadro RTX 5000) is not a generation.
     let (inv, _) = explain_text("t", "GPU: Quadro RTX 5000\n");
-    assert_eq!(
-        inv.gpus[0]
-            .compute_capability
-            .as_ref()
-            .unwrap()
-            .value
-            .to_string(),
-        "7.5"
-    );
+    assert_eq!(gpu0_cc(&inv), "7.5");
 }
 
 #[test]
@@ -3866,9 +3868,7 @@ fn a_module_named_for_another_driver_release_is_two_releases_mixed() {
         "modprobe: ERROR: could not insert 'nvidia_uvm': Invalid argument\n",
     );
     assert!(
-        inv.errors
-            .iter()
-            .all(|e| e.kind != ErrorKind::NvmlDriverLibraryMismatch),
+        !read_kind(&inv, ErrorKind::NvmlDriverLibraryMismatch),
         "{:?}",
         inv.errors
     );
@@ -3894,9 +3894,7 @@ fn dotnets_dll_not_found_for_cudnn_and_a_miners_cuda_initialize_error() {
 fn is_available_named_without_its_parentheses_still_reads_false() {
     let (inv, f) = explain("corpus/c32c-jetson-inference-jp512-py310-pip-torch-no-cuda.txt");
     assert!(
-        inv.errors
-            .iter()
-            .any(|e| e.kind == ErrorKind::CudaUnavailable),
+        read_kind(&inv, ErrorKind::CudaUnavailable),
         "{:?}",
         inv.errors
     );
@@ -3907,9 +3905,7 @@ fn is_available_named_without_its_parentheses_still_reads_false() {
 fn no_kernel_image_quoted_in_a_sentence_is_still_read() {
     let (inv, f) = explain("corpus/c75a-cudf-k40m-kepler-no-kernel-image.txt");
     assert!(
-        inv.errors
-            .iter()
-            .any(|e| e.kind == ErrorKind::NoKernelImage),
+        read_kind(&inv, ErrorKind::NoKernelImage),
         "{:?}",
         inv.errors
     );
@@ -3920,24 +3916,14 @@ fn no_kernel_image_quoted_in_a_sentence_is_still_read() {
 fn a_driver_and_a_gpu_typed_in_one_sentence_are_both_read() {
     let (inv, _) = explain_text("t", "My driver is 531.41 and I have an RTX 3060\n");
     assert_eq!(inv.driver_version().unwrap().value.to_string(), "531.41");
-    assert_eq!(
-        inv.gpus[0]
-            .compute_capability
-            .as_ref()
-            .unwrap()
-            .value
-            .to_string(),
-        "8.6"
-    );
+    assert_eq!(gpu0_cc(&inv), "8.6");
 }
 
 #[test]
 fn a_program_said_to_run_on_the_cpu_on_an_amd_machine_is_rocms() {
     let (inv, f) = explain("corpus/c76d-invokeai-main-rocm-image-ships-cuda-torch.txt");
     assert!(
-        inv.errors
-            .iter()
-            .any(|e| e.kind == ErrorKind::CudaUnavailable),
+        read_kind(&inv, ErrorKind::CudaUnavailable),
         "{:?}",
         inv.errors
     );
