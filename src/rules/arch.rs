@@ -349,7 +349,7 @@ pub static ARCH005: Rule = Rule {
     summary: "A GPU that only a legacy driver branch still drives (Kepler: R470; Maxwell, Pascal, Volta: R580) is named next to a driver that does not load or finds no device, and the driver's version is not in sight.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "Reports with a no-driver error (nvidia-smi cannot talk to the driver, no NVIDIA driver, no CUDA device) that name a GPU whose architecture's support ended with a driver branch, when no driver version is shown. With the version in sight ARCH003 decides.",
+        what_it_checks: "Reports with a no-driver error (nvidia-smi cannot talk to the driver, no NVIDIA driver, no CUDA device) that name a GPU whose architecture's support ended with a driver branch, when no driver version is shown. With the version in sight ARCH003 decides. It stays quiet under WSL and in containers (the driver is Windows' or the host's), beside a GPU the firmware left unmapped or that fell off the bus, and for errors another reading claims (CUDA_VISIBLE_DEVICES, a launcher, the platform).",
         why_it_breaks: "Each driver branch after an architecture's last one ignores those GPUs: the module loads but claims no device ('NVRM: ... supported through the NVIDIA 470.xx Legacy drivers'), so nvidia-smi fails and CUDA finds nothing. A distribution's or a cloud image's current driver is often such a newer branch.",
         how_to_fix: "Install the last branch that drives the GPU (`sudo apt install nvidia-driver-470` for Kepler, `nvidia-driver-580` for Maxwell, Pascal and Volta), with CUDA builds it supports; `nvidia-smi` then lists the GPU. `sudo dmesg | grep NVRM` shows the driver's own refusal.",
         sources: &[
