@@ -3794,6 +3794,8 @@ fn a_gpu_whose_memory_windows_the_firmware_left_unassigned_is_the_platform() {
     let (_, f) = explain("corpus/c77f-system76-egpu-akitio-bar0-bios-misconfigured.txt");
     assert!(fires(&f, "ERR088"), "{f:?}");
     assert!(!fires(&f, "ARCH005"), "{f:?}");
+    // nvidia-smi's failure follows from it: one finding, not two causes.
+    assert!(!fires(&f, "ERR006"), "{f:?}");
     assert_eq!(errors_in(&f, Category::DriverBranch), 0, "{f:?}");
     // vfio-pci could not reserve a BAR that the framebuffer held.
     let (_, f) = explain("corpus/c15b-harvester-p5000-passthrough-bar1-efifb.txt");

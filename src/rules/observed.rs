@@ -606,6 +606,18 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     {
         return Some("ERR083");
     }
+    // A GPU whose memory windows were never mapped: the driver cannot start on it.
+    if has(ErrorKind::PciResourceUnassigned)
+        && matches!(
+            k,
+            ErrorKind::InitFailed
+                | ErrorKind::NoDevice
+                | ErrorKind::SmiNoDriver
+                | ErrorKind::NoNvidiaDriver
+        )
+    {
+        return Some("ERR088");
+    }
     // From torch 2.5 the XPU device is torch's own: not linked means no XPU build.
     if k == ErrorKind::XpuNotRegistered && torch_at_least(inv, TORCH_XPU) {
         return Some("ERR052");
@@ -2684,7 +2696,7 @@ observed_rule!(ERR083, check_err083, "ERR083", "observed-gpu-fell-off-bus", Cate
 
 observed_rule!(ERR088, check_err088, "ERR088", "observed-gpu-memory-window-unassigned", Category::PlatformPosture, Severity::Error,
     [PciResourceUnassigned], [],
-    "The kernel could not map the GPU's PCI memory windows (BARs): NVRM's 'BAR0 is 0M' / 'The system BIOS may have misconfigured your GPU', or 'BAR N: can't reserve'.",
+    "The kernel could not map the GPU's PCI memory windows (BARs): NVRM's 'BAR0 is 0M' / 'The system BIOS may have misconfigured your GPU', or 'BAR N: can't reserve'; the no-driver and no-device errors beside it follow from it.",
     "A GPU exposes its registers and memory through PCI BARs that the firmware (or the kernel, for hotplugged devices) places in the address space. Large BARs need 64-bit addressing (Above 4G Decoding) and room behind every bridge on the way; a Thunderbolt enclosure, an old board, or a VM whose passthrough window is too small leaves them unassigned, and a framebuffer driver (efifb, simplefb) can hold the region a passthrough driver needs. The NVIDIA driver then refuses the GPU whatever its version.",
     "Enable Above 4G Decoding (and Resizable BAR where offered) in the firmware; for eGPUs and hotplug bridges boot with `pci=realloc` (or `pci=hpmemsize=` large enough); in a VM give the guest a 64-bit MMIO window large enough for the GPU's BARs; for passthrough keep the console framebuffer off the GPU (`video=efifb:off`).",
     ["https://docs.kernel.org/admin-guide/kernel-parameters.html (pci=realloc, pci=hpmemsize)", "https://github.com/system76/firmware-open/issues/66 (an eGPU whose Thunderbolt bridge got no memory window)"]);
