@@ -395,6 +395,17 @@ impl PciDevice {
         }
     }
 
+    /// `before ADDRESS after` for evidence labels; without the address where
+    /// the report named the device without one.
+    pub fn with_address(&self, before: &str, after: &str) -> String {
+        [before, self.address.as_str(), after]
+            .iter()
+            .filter(|w| !w.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// WSL2's paravirtualized GPU as lspci lists it: Microsoft's device 008e
     /// ("3D controller: Microsoft Corporation Device 008e", "Basic Render
     /// Driver" where pci.ids names it), Hyper-V's GPU-PV adapter.

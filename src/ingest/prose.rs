@@ -871,12 +871,7 @@ fn driver_in_sentence(t: &str) -> Option<DriverVersion> {
 /// The reporter says nouveau drives the NVIDIA GPU: the GPU bound to it, as
 /// lspci would show, unless a tool's output already said what is bound.
 fn nouveau_said(t: &str, src: &str, b: &mut Builder) {
-    if !has_ci(t, "nouveau")
-        || b.inv
-            .pci
-            .iter()
-            .any(|p| p.vendor == crate::inventory::GpuVendor::Nvidia)
-    {
+    if !has_ci(t, "nouveau") || b.inv.nvidia_pci().next().is_some() {
         return;
     }
     let l = t.to_ascii_lowercase();

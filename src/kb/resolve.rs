@@ -193,11 +193,7 @@ impl GpuView<'_> {
             } else {
                 format!("{} {}", p.vendor_id, p.device_id)
             };
-            let f = f.evidence(
-                format!("PCI device {}", p.address).trim_end().to_string(),
-                id,
-                &p.source,
-            );
+            let f = f.evidence(p.with_address("PCI device", ""), id, &p.source);
             return match self.row {
                 Some(r) => f.kb(r.kb()),
                 None => f,

@@ -210,7 +210,7 @@ fn check_drv002(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         for g in &devs {
             if let Some(p) = g.pci {
                 f = f.evidence(
-                    format!("PCI {} bound driver", p.address).replace("  ", " "),
+                    p.with_address("PCI", "bound driver"),
                     p.driver.as_deref().unwrap_or("none"),
                     &p.source,
                 );

@@ -457,10 +457,13 @@ fn check_ext005(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
         .first()
         .and_then(|g| g.cc.as_ref())
         .map_or("X.Y".into(), |c| c.value.to_string());
-    for t in facts::torch_views(inv, kb)
-        .into_iter()
-        .filter(|_| !gpus.is_empty())
-    {
+    // Which torch carries kernels for the GPUs needs GPUs to compare with.
+    let torch = if gpus.is_empty() {
+        Vec::new()
+    } else {
+        facts::torch_views(inv, kb)
+    };
+    for t in torch {
         if t.cuda().is_none() {
             continue;
         }

@@ -424,18 +424,17 @@ fn check_mis008(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let Some(index) = &inv.setting.device_index else {
         return vec![];
     };
-    let errs: Vec<_> = inv
+    let ordinal = inv
         .errors_of(&[ErrorKind::NoVisibleDevices])
-        .into_iter()
-        .filter(|e| crate::ingest::clean::has_ci(&e.text, "invalid device"))
-        .collect();
+        .iter()
+        .any(|e| crate::ingest::clean::has_ci(&e.text, "invalid device"));
     // Something else decides which GPUs the process sees: ERR014's to name.
     let restricted = inv.env.contains_key("CUDA_VISIBLE_DEVICES")
         || inv.setting.renumbered_devices.is_some()
         || inv.setting.slurm_gpus.is_some()
         || inv.setting.slurm_gpus_per_task.is_some()
         || inv.setting.ray_without_gpus.is_some();
-    if errs.is_empty() || restricted {
+    if !ordinal || restricted {
         return vec![];
     }
     let f = MIS008

@@ -855,8 +855,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     // torch's own 'No CUDA GPUs are available' there, outside a container or
     // cluster, is the same torch started where the GPUs are hidden (ERR082).
     if k == ErrorKind::NoDevice && torch_opened(inv) {
-        let torch_said = crate::ingest::clean::has_ci(&e.text, "No CUDA GPUs are available");
-        if torch_said && !facts::in_container(inv) && !facts::is_kubernetes(inv) {
+        if torch_no_gpus_outside_cluster(e, inv) {
             return Some("ERR082");
         }
         return Some("ERR006");
@@ -875,9 +874,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::CudaLibraryMissing && crate::ingest::clean::has_ci(&e.text, ".dll") {
         return Some("ERR050");
     }
-    if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing)
-        && flag(&inv.setting.jetson) == Some(true)
-        && facts::in_container(inv)
+    if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing) && jetson_container(inv)
     {
         return Some("ERR048");
     }
@@ -890,10 +887,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     }
     // Error 35 in a container on a Jetson: an image built for discrete GPUs
     // (x86_64, SBSA servers), whose CUDA does not run on the L4T driver.
-    if k == ErrorKind::InsufficientDriver
-        && flag(&inv.setting.jetson) == Some(true)
-        && facts::in_container(inv)
-    {
+    if k == ErrorKind::InsufficientDriver && jetson_container(inv) {
         return Some("ERR078");
     }
     if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing) && ort_only(inv) {
@@ -933,9 +927,7 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     // that answered, outside a container, cluster or MIG: what hides the GPUs
     // is the process's CUDA_VISIBLE_DEVICES.
     if k == ErrorKind::NoDevice
-        && crate::ingest::clean::has_ci(&e.text, "No CUDA GPUs are available")
-        && !facts::in_container(inv)
-        && !facts::is_kubernetes(inv)
+        && torch_no_gpus_outside_cluster(e, inv)
         && inv
             .errors
             .iter()
@@ -988,6 +980,19 @@ fn jetson_torch(inv: &Inventory) -> bool {
 /// A `docker build` step failing on a Jetson.
 fn jetson_build_step(inv: &Inventory) -> bool {
     flag(&inv.setting.jetson) == Some(true) && flag(&inv.setting.docker_build_step) == Some(true)
+}
+
+/// torch's own 'No CUDA GPUs are available', outside a container or
+/// Kubernetes: the driver answered, and the process saw no device.
+fn torch_no_gpus_outside_cluster(e: &ObservedError, inv: &Inventory) -> bool {
+    crate::ingest::clean::has_ci(&e.text, "No CUDA GPUs are available")
+        && !facts::in_container(inv)
+        && !facts::is_kubernetes(inv)
+}
+
+/// A report from a container on a Jetson.
+fn jetson_container(inv: &Inventory) -> bool {
+    flag(&inv.setting.jetson) == Some(true) && facts::in_container(inv)
 }
 
 /// torch's output in the report (not its words) shows CUDA available.
@@ -1596,8 +1601,6 @@ fn special_case(
                 ..Default::default()
             },
         )),
-        // A Jetson's build step: after the other ERR010 readings, which name
-        // their own cause.
         // A module of another release (`nvidia_361_uvm`) refused beside the loaded driver.
         "ERR001" if say("could not insert") => explained(
             "Observed error: the kernel refused a module named for another driver release (`nvidia_NNN_uvm`) than the driver in use: two driver releases are installed (a distribution's per-release packages beside a newer driver, often pulled in by a CUDA package), and the tools of one try to load the other's modules. To be sure, run: dpkg -l | grep -E 'nvidia-[0-9]{3}|nvidia-driver'; cat /proc/driver/nvidia/version",
@@ -1608,6 +1611,8 @@ fn special_case(
             "Observed error: inside WSL2 the NVIDIA video libraries (libnvidia-encode for NVENC, libnvcuvid for NVDEC) could not be loaded. Under WSL2 they come from the Windows driver through /usr/lib/wsl/lib, like libcuda, and WSL's first GPU support exposed CUDA only; the encoder's own driver-version message says nothing about the Windows driver. To be sure, run: ls /usr/lib/wsl/lib | grep -E 'encode|nvcuvid'; cmd.exe /c ver",
             "update Windows (WSL) and the Windows NVIDIA driver to releases whose WSL support includes NVENC/NVDEC (then `wsl --shutdown`), or encode on the Windows side",
         ),
+        // A Jetson's build step: after the other ERR010 readings, which name
+        // their own cause.
         "ERR010" if jetson_build_step(inv) => explained(
             "Observed error: a `docker build` step on a Jetson could not load a CUDA or cuDNN library. On JetPack 4 (L4T R32) the NVIDIA container runtime mounts CUDA, cuDNN and TensorRT from the host into containers, and build steps get that runtime only when it is Docker's default, so a step that imports torch or builds against CUDA finds nothing. To be sure, run: cat /etc/docker/daemon.json (\"default-runtime\": \"nvidia\"); cat /etc/nv_tegra_release",
             "set `\"default-runtime\": \"nvidia\"` in /etc/docker/daemon.json, `sudo systemctl restart docker`, and build again (JetPack 5 and later images carry CUDA themselves)",
@@ -1926,7 +1931,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     .errors
                     .iter()
                     .any(|e| e.kind == ErrorKind::InsufficientDriver);
-                if error_35 && facts::in_container(inv) {
+                if error_35 && jetson_container(inv) {
                     // The image's CUDA is not Jetson's: made for discrete GPUs.
                     f.message = "Observed error: CUDA error 35 in a container on a Jetson. Jetson's CUDA driver is the one its L4T (JetPack) release ships for the integrated GPU, and an image built for discrete-GPU servers (x86_64, or arm64 SBSA such as the plain NGC `-py3` tags) carries a CUDA that does not run on it, whatever the versions say. To be sure, run: cat /etc/nv_tegra_release; docker image inspect IMAGE | grep -i -E 'architecture|l4t|igpu'".into();
                     f.fix = Some(crate::finding::Fix {
