@@ -3958,3 +3958,167 @@ fn an_egl_context_with_no_cuda_device_is_no_device() {
     let (_, f) = explain("corpus/c75e-habitat-sim-ubuntu-vm-no-gpu-egl-cuda-device-0.txt");
     assert!(categories(&f).contains(&Category::NoDriver), "{f:?}");
 }
+
+#[test]
+fn bfloat16_refused_by_a_gpu_is_a_precision_not_a_fault() {
+    // vLLM's dtype check on a Tesla P40: no error, float16 is the fix.
+    let (_, f) = explain("corpus/c78d-pascal-p40-vllm-bfloat16-dtype.txt");
+    assert!(f.iter().all(|x| x.severity != Severity::Error), "{f:?}");
+    let m = finding(&f, "ERR004");
+    assert!(m.message.contains("bfloat16"), "{m:?}");
+    let fix = m.fix.as_ref().and_then(|x| x.note.as_deref()).unwrap_or("");
+    assert!(fix.contains("--dtype half"), "{fix}");
+    assert_eq!(finding(&f, "ARCH006").severity, Severity::Warning);
+    // torch's autocast words it its own way.
+    let (inv, f) = explain_text(
+        "t",
+        "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.\n",
+    );
+    assert!(
+        read_kind(&inv, ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+    assert_eq!(finding(&f, "ERR004").severity, Severity::Warning);
+    // A kernel image missing on the same GPU stays an error.
+    let (_, f) = explain_text(
+        "t",
+        "GPU: Tesla P40\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+    );
+    assert!(errors_in(&f, Category::ArchUnsupported) > 0, "{f:?}");
+}
+
+#[test]
+fn singularity_nv_container_is_a_container() {
+    let (inv, f) = explain("corpus/c78a-singularity3-nv-nvidia-smi-missing.txt");
+    assert_eq!(
+        inv.container.runtime.as_ref().map(|r| r.value.as_str()),
+        Some("singularity")
+    );
+    assert_eq!(
+        inv.setting.docker_run_gpus.as_ref().map(|g| g.value),
+        Some(true)
+    );
+    let m = finding(&f, "ERR042");
+    assert!(m.message.contains("Singularity/Apptainer"), "{m:?}");
+    assert_eq!(errors_in(&f, Category::NoDriver), 0, "{f:?}");
+    // Without --nv the container was given no GPU.
+    let (inv, _) = explain_text("t", "$ apptainer exec image.sif python train.py\n");
+    assert_eq!(
+        inv.setting.docker_run_gpus.as_ref().map(|g| g.value),
+        Some(false)
+    );
+    // A command cut before its image says nothing of --nv.
+    let (inv, _) = explain_text("t", "$ singularity shell -\n");
+    assert!(inv.container.runtime.is_some());
+    assert!(inv.setting.docker_run_gpus.is_none());
+    // A sentence about the tool names no container.
+    let (inv, _) = explain_text("t", "I have not tried singularity yet.\n");
+    assert!(inv.container.runtime.is_none());
+}
+
+#[test]
+fn ptx_refused_on_a_jetson_is_a_build_for_another_platform() {
+    let (_, f) = explain("corpus/c78d-ollama-jetson-orin-ptx-toolchain.txt");
+    assert!(categories(&f).contains(&Category::DriverBranch), "{f:?}");
+    assert_eq!(errors_in(&f, Category::DriverTooOld), 0, "{f:?}");
+    // Off a Jetson the same error is the driver's.
+    let (_, f) = explain_text(
+        "t",
+        "CUDA error: the provided PTX was compiled with an unsupported toolchain.\n",
+    );
+    assert!(!fires(&f, "ERR078"), "{f:?}");
+}
+
+#[test]
+fn a_cuda_call_s_status_number_is_read() {
+    let (inv, f) = explain("corpus/c78f-paddle-aistudio-post107-error35-cuda92.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::InsufficientDriver),
+        "{:?}",
+        inv.errors
+    );
+    assert!(categories(&f).contains(&Category::DriverTooOld), "{f:?}");
+    let (inv, _) = explain_text("t", "cudaGetDeviceCount returned 100\n");
+    assert!(read_kind(&inv, ErrorKind::NoDevice), "{:?}", inv.errors);
+    // A number that names no state, or one beside its own message, adds nothing.
+    let (inv, _) = explain_text("t", "cudaGetDeviceCount returned 2\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn invalid_ordinal_with_nothing_narrowing_the_gpus_is_the_program_s_index() {
+    let (_, f) = explain("corpus/c79c-alpaca-nproc-invalid-ordinal.txt");
+    let m = finding(&f, "ERR014");
+    assert_eq!(m.severity, Severity::Warning, "{m:?}");
+    assert!(m.message.contains("nproc_per_node"), "{m:?}");
+    // With CUDA_VISIBLE_DEVICES in sight it is the variable's, an error.
+    let (_, f) = explain_text(
+        "t",
+        "export CUDA_VISIBLE_DEVICES=3\nRuntimeError: CUDA error: invalid device ordinal\n",
+    );
+    assert!(errors_in(&f, Category::EnvVar) > 0, "{f:?}");
+    assert!(
+        !f.iter().any(|x| x.message.contains("nproc_per_node")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn a_cuda_folder_that_is_not_there_is_a_stale_variable() {
+    let (_, f) = explain("corpus/c79a-llama-cpp-stale-cuda-path-112.txt");
+    let m = finding(&f, "ERR039");
+    assert!(m.message.contains("does not exist"), "{m:?}");
+    // Any other missing path is not CUDA's.
+    let (inv, _) = explain_text(
+        "t",
+        "FileNotFoundError: [WinError 3] The system cannot find the path specified: 'C:\\\\data\\\\images'\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn ldd_listing_a_cuda_library_not_found_is_read() {
+    let (inv, f) = explain("corpus/c46b-mxnet-2019-arch4edu-libmxnet-cuda100-system-cuda101.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::CudaLibraryMissing),
+        "{:?}",
+        inv.errors
+    );
+    assert!(categories(&f).contains(&Category::MultipleCuda), "{f:?}");
+    // Libraries of no GPU stack are nobody's concern here.
+    let (inv, _) = explain_text("t", "\tlibpng16.so.16 => not found\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn a_package_operator_missing_from_torch_ops_is_its_extension() {
+    let (inv, f) = explain("corpus/c78c-lora-scripts-xformers013-no-such-operator.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::ExtensionMismatch),
+        "{:?}",
+        inv.errors
+    );
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    // A sentence without an operator's name is nothing.
+    let (inv, _) = explain_text("t", "There is no such operator in the docs.\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn curand_launch_failure_points_at_a_cuda_older_than_the_gpu() {
+    let (_, f) = explain("corpus/c21a-digits4-docker-cuda75-p100-curand-launch-failure.txt");
+    let m = finding(&f, "ERR004");
+    assert_eq!(m.severity, Severity::Warning, "{m:?}");
+    assert!(m.message.contains("cuRAND"), "{m:?}");
+    // Another cuRAND status is no launch failure.
+    let (inv, _) = explain_text("t", "CURAND_STATUS_NOT_INITIALIZED\n");
+    assert!(
+        !read_kind(&inv, ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+}

@@ -27,6 +27,7 @@ regex_fn!(
     |(?P<jetson>\bjetson\b|\btegra\b|\bl4t\b|\bjetpack\b|\bnvidia-l4t|\bagx\s+orin\b|\borin\s+nano\b|\bxavier\b)
     |(?P<mig>-mig-[1-7]g\.[0-9]+gb\b|\bmig\s+[1-7]g\.[0-9]+gb\b|\bmig\s+(?:mode\s+)?(?:is\s+)?enabled\b|\benabled\s+mig\s+mode\s+for\s+gpu\b|\bmig-[0-9a-f]{8}-|\bmig\s+(?:a100|a30|h100|h200|h800|a800|b200|gb200)\b|\b(?:a100|a30|h100|h200)\s+(?:with\s+)?mig\b|\bmig\s+(?:instances?|partitions?|slices?|devices?)\b|\bmulti-instance\s+gpu\b|\bpartitioned\s+(?:nvidia\s+)?(?:a100|a30|h100|h200|h800|a800|b200)\b)
     |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
+    |(?P<sing>\b(?:singularity|apptainer)\s+(?:shell|exec|run|instance\s+start)\b)
     |(?P<docker>\(container\)\s*[$\x23]|\b(?:nvidia-)?docker\s+run\b|\bpodman\s+run\b|\bdocker\s+compose\b|\bdocker-compose\b|\bdocker\s+exec\b|\broot@[0-9a-f]{12}:|/\.dockerenv\b)
     |(?P<incontainer>\b(?:inside|within|in)\s+(?:the|a|my|this|that|an)\s+(?:docker\s+|podman\s+|singularity\s+|apptainer\s+|lxd\s+|lxc\s+)?container\b|\b(?:inside|within|in)\s+docker\b|\(docker\)|\brootless\s+(?:docker|podman)\b|^\s*container_name\s*:|\bdocker\s+desktop\b|\bnvcr\.io/nvidia/[a-z0-9_.-]+:)
     |(?P<sb>\bsecure\s?boot\s+(?:is\s+|was\s+)?(?:enabled|on|turned\s+on|active)\b|\b(?:enabled|turned\s+on)\s+(?:uefi\s+)?secure\s?boot\b)
@@ -154,6 +155,10 @@ pub struct Clues {
     docker_build: Option<String>,
     docker_run: Option<(bool, String)>,
     docker_other: Option<String>,
+    /// A Singularity/Apptainer container started (`singularity exec --nv`):
+    /// the runtime's name and whether `--nv` gave it the GPUs (unknown for
+    /// a command cut before its image).
+    singularity: Option<(String, Option<bool>, String)>,
     in_container: Option<String>,
     ray_remote: Option<String>,
     ray_num_gpus: bool,
@@ -392,6 +397,32 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                     }
                 } else {
                     first(&mut c.docker_other);
+                }
+            }
+            if let Some(w) = m.name("sing") {
+                if c.singularity.is_none() {
+                    let name = w.as_str()[..w.as_str().find(char::is_whitespace).unwrap_or(0)]
+                        .to_ascii_lowercase();
+                    // Without `--nv` the container has no GPU, if the command
+                    // is whole: it goes on to name its image.
+                    let rest = &lower[w.end()..];
+                    let image = [
+                        ".sif",
+                        ".simg",
+                        "docker://",
+                        "library://",
+                        "shub://",
+                        "oras://",
+                        "/",
+                    ]
+                    .iter()
+                    .any(|i| rest.contains(i));
+                    let gpus = if lower.contains("--nv") {
+                        Some(true)
+                    } else {
+                        image.then_some(false)
+                    };
+                    c.singularity = Some((name, gpus, src.to_string()));
                 }
             }
             if let Some(w) = m.name("incontainer") {
@@ -934,6 +965,16 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     if let Some((gpus, src)) = &c.docker_run {
         s.docker_run_gpus
             .get_or_insert_with(|| Fact::new(*gpus, src).with_note("a pasted docker run"));
+    }
+    if let (None, Some((name, gpus, src))) = (&inv.container.runtime, &c.singularity) {
+        inv.container.runtime =
+            Some(Fact::new(name.clone(), src).with_note("a pasted container command"));
+        if let Some(gpus) = gpus {
+            s.docker_run_gpus.get_or_insert_with(|| {
+                Fact::new(*gpus, src)
+                    .with_note("a pasted Singularity/Apptainer command (--nv gives the GPUs)")
+            });
+        }
     }
     if inv.container.runtime.is_none() {
         let src = c

@@ -389,6 +389,9 @@ pub static CATALOG: &[Entry] = &[
     // vLLM refuses bfloat16 below compute capability 8.0.
     e("vllm-bf16-needs-cc80", "Bfloat16 is only supported on GPUs with compute capability", K::ArchNotCompiled, None,
         "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla V100-SXM2-32GB GPU has compute capability 7.0. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half."),
+    // torch's autocast refuses bfloat16 on a GPU without it (before Ampere).
+    e("torch-autocast-bf16-unsupported", "Device does not support bfloat16", K::ArchNotCompiled, None,
+        "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16."),
     // A program's own minimum: "GPU compute capability 8.0 (Ampere) or higher is required".
     ea("program-needs-newer-cc", "compute capability", &["or higher is required", "or newer is required", "or above is required", "or later is required", "or higher required"], K::ArchNotCompiled, None,
         "RuntimeError: GPU compute capability 8.0 (Ampere) or higher is required to install kernl"),
@@ -498,6 +501,12 @@ pub static CATALOG: &[Entry] = &[
         "Title: imagegenius immich container on UnRAID: CUDA failure 35", bare_cuda_code),
     ex("numba-linker-cuda-code", "results in UNKNOWN_CUDA_ERROR", &[], K::UnsupportedPtx, None,
         "numba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR", bare_cuda_code),
+    // A runtime call's status as a bare number (Paddle's `cudaGetDeviceCount
+    // failed ..., error code : 35`, a sample's `cudaGetDeviceCount returned 35`).
+    ex("cuda-call-error-code", "error code", CUDA_CALLS, K::InsufficientDriver, None,
+        "Error: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCountImpl, error code : 35, Please see detail in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html", call_cuda_code),
+    ex("cuda-call-returned-code", "returned", CUDA_CALLS, K::NoDevice, None,
+        "cudaGetDeviceCount returned 100", call_cuda_code),
     e("cuda-system-not-ready", "system not yet initialized", K::SystemNotReady, Some(802),
         "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 802: system not yet initialized"),
     e("cuda-system-not-ready-enum", "CUDA_ERROR_SYSTEM_NOT_READY", K::SystemNotReady, Some(802),
@@ -604,6 +613,10 @@ pub static CATALOG: &[Entry] = &[
     // extension that links them was built against torch 1.x.
     ea("libtorch-cuda-split-missing", "libtorch_cuda_c", LOAD_FAIL, K::ExtensionMismatch, None,
         "ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory"),
+    // A package's operator missing from torch.ops: its compiled library did
+    // not load or was built for another torch (xformers, torchvision).
+    ea("torch-ops-no-such-operator", "No such operator", &["::", "xformers"], K::ExtensionMismatch, None,
+        "RuntimeError: No such operator xformers::efficient_attention_forward_cutlass - did you forget to build xformers with `python setup.py develop`?"),
     ex("xformers-built-for", "xFormers was built for", &[], K::ExtensionMismatch, None,
         "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.2+cu118)", xformers_built_for),
     // What a program or library prints about its own compiled ops: built
@@ -722,6 +735,11 @@ pub static CATALOG: &[Entry] = &[
     ea("ptxas-feature-requires-target", "requires .target sm_", &["feature"], K::ArchNotCompiled, None,
         "ptxas /tmp/compile-ptx-src-38292b, line 100; error   : Feature '.bf16' requires .target sm_80 or higher"),
     // cuBLAS refusing the GPU: its release has no kernels for this architecture.
+    // cuRAND could not launch its kernel: most often a CUDA older than the GPU.
+    e("curand-launch-failure", "CURAND_STATUS_LAUNCH_FAILURE", K::ArchNotCompiled, Some(201),
+        "F0118 23:29:34.400086 13613 math_functions.cu:408] Check failed: status == CURAND_STATUS_SUCCESS (201 vs. 0)  CURAND_STATUS_LAUNCH_FAILURE"),
+    e("curand-failure-201", "CURAND failure 201", K::ArchNotCompiled, Some(201),
+        "Running the CNTK 1.7.2 binary release fails with a 'CURAND failure 201' error"),
     e("cublas-arch-mismatch", "CUBLAS_STATUS_ARCH_MISMATCH", K::ArchNotCompiled, None,
         "RuntimeError: CUDA error: CUBLAS_STATUS_ARCH_MISMATCH when calling `cublasCreate(handle)`"),
     e("cudnn-sublibrary-version-mismatch", "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", K::CudnnVersionMismatch, None,
@@ -766,6 +784,9 @@ pub static CATALOG: &[Entry] = &[
     ex("torch-cudnn-incompatibility", "cuDNN version incompatibility", &[], K::CudnnVersionMismatch, None,
         "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.", torch_cudnn_mismatch),
     // --- other CUDA libraries --------------------------------------------------------------------
+    // ldd's listing of a binary's dependencies: one the loader cannot find.
+    ex("ldd-library-not-found", "=> not found", &[], K::CudaLibraryMissing, None,
+        "\tlibcublas.so.12 => not found", ldd_not_found),
     ex("cuda-library-missing", "cannot open shared object file", &[], K::CudaLibraryMissing, None,
         "ImportError: libcublas.so.11: cannot open shared object file: No such file or directory", shared_object_missing),
     ex("importerror-bare-library", "ImportError: lib", &[], K::CudaLibraryMissing, None,
@@ -780,6 +801,10 @@ pub static CATALOG: &[Entry] = &[
         "OSError: [WinError 126] The specified module could not be found. Error loading \"C:\\venv\\Lib\\site-packages\\torch\\lib\\cufft64_10.dll\" or one of its dependencies.", dll_missing),
     ea("cuda-path-bin-bin", "\\\\bin\\\\bin", &["cuda"], K::CudaPathIsBin, None,
         "FileNotFoundError: [WinError 2] The system cannot find the file specified: 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v10.2\\\\bin\\\\bin'"),
+    // A CUDA folder a program was told of (CUDA_PATH's `bin`, handed to
+    // os.add_dll_directory) that is not there: a toolkit since removed.
+    ea("cuda-path-folder-missing", "cannot find the path specified", &["cuda"], K::CudaPathIsBin, None,
+        "FileNotFoundError: [WinError 3] The system cannot find the path specified: 'C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\11.2\\bin'"),
     // A build that ran `<CUDA_HOME>/bin/nvcc` with a list in CUDA_HOME.
     ex("nvcc-path-holds-a-list", ":/bin/nvcc", &["unable to execute", "failed with exit status", "no such file", "not found"], K::ToolkitNotFound, None,
         "unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory", nvcc_path_list),
@@ -1080,6 +1105,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("paddle-dynamic-library-not-configured", &["https://github.com/PaddlePaddle/Paddle/blob/develop/paddle/fluid/platform/dynload/dynamic_loader.cc (later paddle/phi/backends/dynload/: the loader that reports a third-party library it could not open)", "https://github.com/PaddlePaddle/Paddle/issues/34837", "https://github.com/PaddlePaddle/PaddleOCR/issues/9913"]),
     ("cuda-invalid-device-function", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidDeviceFunction = 98: the kernel is not compiled for this device's architecture)", "https://github.com/pjreddie/darknet/issues/686", "https://github.com/PaddlePaddle/Paddle/issues/15183"]),
     ("undefined-symbol", &["https://github.com/Dao-AILab/flash-attention/issues/1644", "https://github.com/Dao-AILab/flash-attention/issues/931", "https://github.com/pytorch/audio/issues/171"]),
+    ("torch-ops-no-such-operator", &["https://github.com/facebookresearch/xformers/blob/main/xformers/ops/common.py (get_operator: 'No such operator {library}::{name}' when torch.ops lacks it)", "https://github.com/Akegarasu/lora-scripts/issues/81 (xformers 0.0.13 beside a newer torch; 0.0.16 fixed it)"]),
     ("xformers-built-for", &["https://github.com/facebookresearch/xformers/issues/874", "https://github.com/LykosAI/StabilityMatrix/issues/1276"]),
     ("flash-attn-needs-ampere", &["https://github.com/Dao-AILab/flash-attention/issues/762", "https://github.com/Dao-AILab/flash-attention/commit/bbb21d6533e9c8d6537e58843df288af86f57193 (first in v2.7.3: the check accepted only sm_8x and sm_90 before, any CC >= 8.0 after)"]),
     ("torch-device-assert", &["https://github.com/pytorch/pytorch/issues/130181"]),
@@ -1146,6 +1172,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("deepspeed-ignores-visible-devices", &["https://github.com/deepspeedai/DeepSpeed/blob/master/deepspeed/launcher/runner.py (CUDA_VISIBLE_DEVICES is ignored when --include/--exclude/--num_gpus/--num_nodes are given)", "https://github.com/huggingface/accelerate/issues/663"]),
     ("hf-trainer-device-cpu", &["https://github.com/huggingface/transformers/blob/main/src/transformers/training_args.py (TrainingArguments: n_gpu from torch.cuda.device_count(), device cpu without CUDA)", "https://github.com/hiyouga/LlamaFactory/issues/3228 (a CPU-only torch on an 8x A100 server)"]),
     ("ptxas-feature-requires-target", &["https://docs.nvidia.com/cuda/parallel-thread-execution/index.html (PTX ISA: each instruction's target ISA requirement, e.g. bf16 conversions need sm_80)", "https://github.com/unslothai/unsloth/issues/501 (Triton's bf16 kernels on a Tesla T4, sm_75)"]),
+    ("curand-launch-failure", &["https://docs.nvidia.com/cuda/nvmath-python/latest/bindings/generated/nvmath.bindings.curand.Status.html (curandStatus: LAUNCH_FAILURE = 201)", "https://github.com/BVLC/caffe/issues/5195 (CUDA 7 libraries left beside CUDA 8 on a GTX 1080)", "https://github.com/NVIDIA/DIGITS/issues/1282 (a CUDA 7.5 image on a Tesla P100: cuRAND has no code for Pascal)", "https://github.com/NVIDIA/nvidia-docker/issues/221"]),
+    ("curand-failure-201", &["https://docs.nvidia.com/cuda/nvmath-python/latest/bindings/generated/nvmath.bindings.curand.Status.html (curandStatus: LAUNCH_FAILURE = 201)", "https://github.com/microsoft/CNTK/issues/912 (a CNTK binary built with CUDA 7.5 on a GTX 1080)"]),
     ("cublas-arch-mismatch", &["https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t (CUBLAS_STATUS_ARCH_MISMATCH: the function requires a feature absent from the device architecture)", "https://github.com/Differentiable-Electron-Crystallography/diffBloch/issues/144 (a CUDA 13 torch on Tesla P100s)"]),
     ("cudnn-arch-mismatch", &["https://docs.nvidia.com/deeplearning/cudnn/backend/latest/api/cudnn-graph-library.html (CUDNN_STATUS_ARCH_MISMATCH: the function requires a feature absent from the current GPU device)", "https://github.com/nagadomi/waifu2x/issues/176 (a GPU below cuDNN's minimum compute capability)"]),
     ("nvidia-module-unknown-symbol", &["https://github.com/AOSC-Dev/aosc-os-abbs/issues/2594 (nvidia-uvm and Linux 5.9's GPL-only symbol checks)", "https://github.com/src-d/coreos-nvidia/issues/3 (a prebuilt nvidia.ko needing IPMI modules not loaded)"]),
@@ -1209,6 +1237,10 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("magnum-egl-no-cuda-device", &["https://github.com/facebookresearch/habitat-sim/issues/2554 (an Ubuntu VM without an NVIDIA GPU)"]),
     ("cudevice-get-invalid-device", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGet: CUDA_ERROR_INVALID_DEVICE for an ordinal outside the devices)", "https://github.com/chainer/chainer/issues/42 (--gpu 1 on a one-GPU machine)"]),
     ("cuda-device-attribute-unknown", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGetAttribute: CUDA_ERROR_INVALID_VALUE)", "https://github.com/NVIDIA/cuda-python/issues/184 (an attribute added in CUDA 12.5 asked of a driver for CUDA 12.4)", "https://github.com/taichi-dev/taichi/issues/3917 (an attribute of CUDA 11 asked of a CUDA 10.2 driver)"]),
+    ("cuda-call-error-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError_t numbers: 35 insufficient driver, 100 no device, 209 no kernel image)", "https://github.com/PaddlePaddle/Paddle/issues/22576 (Paddle's 'cudaGetDeviceCount failed ..., error code : 35')"]),
+    ("cuda-call-returned-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError_t numbers)", "https://github.com/NVIDIA/cuda-samples/blob/master/Samples/1_Utilities/deviceQuery/deviceQuery.cpp (deviceQuery's 'cudaGetDeviceCount returned N')"]),
+    ("ldd-library-not-found", &["https://man7.org/linux/man-pages/man1/ldd.1.html (ldd prints each shared object a program needs, 'not found' where the loader finds none)", "https://github.com/cyrusbehr/tensorrt-cpp-api/issues/45 (a CUDA 12 TensorRT on a CUDA 11.7 machine: libcublas.so.12 => not found)"]),
+    ("cuda-path-folder-missing", &["https://github.com/abetlen/llama-cpp-python/issues/1077 (CUDA_PATH still named an uninstalled CUDA 11.2; llama_cpp adds %CUDA_PATH%\\bin as a DLL directory)"]),
     ("cuda-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInsufficientDriver = 35)", "https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/providers/cuda/cuda_call.cc (ONNX Runtime's 'CUDA failure N: message')"]),
     ("numba-linker-cuda-code", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/driver.py (LinkerError '[code] Call to cuLinkAddData results in ...')", "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222)"]),
     ("mps-no-float64", &["https://pytorch.org/docs/stable/notes/mps.html (the MPS backend)", "https://github.com/huggingface/diffusers/issues/9224 (float64 tensors on device='mps')"]),
@@ -1263,6 +1295,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("rust-cuda-no-binary-for-gpu", &["https://docs.rs/rustacuda/latest/rustacuda/error/enum.CudaError.html (NoBinaryForGpu: CUDA_ERROR_NO_BINARY_FOR_GPU)", "https://github.com/filecoin-project/rust-gpu-tools"]),
     ("bnb-cuda-setup-failed", &["https://github.com/yangjianxin1/Firefly/issues/26 (bitsandbytes 0.39 found no libcudart of a CUDA it ships a binary for; built from source for CUDA 11.0)"]),
     ("accelerate-bf16-unsupported", &["https://github.com/Linaqruf/kohya-trainer/issues/246 (bf16 on Colab's T4: use fp16)", "https://github.com/huggingface/accelerate/blob/main/src/accelerate/accelerator.py (mixed_precision='bf16' needs torch's bf16 support on the device)"]),
+    ("torch-autocast-bf16-unsupported", &["https://github.com/pytorch/pytorch/blob/291bc5ca4fa222e66d9e6114e1280570c5b736c6/torch/amp/autocast_mode.py (autocast on CUDA with bfloat16 when torch.cuda.is_bf16_supported() is false)", "https://github.com/metavoiceio/metavoice-src/issues/27 (a T4: switch the dtype to float16)"]),
     ("vllm-bf16-needs-cc80", &["https://github.com/vllm-project/vllm/blob/6ae52299e0b5dc74b480709e4a08d93c8cb13916/vllm/worker/worker.py (_check_if_gpu_supports_dtype: bfloat16 needs compute capability 8.0)"]),
     ("torch-nccl-not-built-windows", &["https://pytorch.org/docs/stable/distributed.html (NCCL is built and included on Linux with CUDA; Windows has Gloo)", "https://github.com/kohya-ss/sd-scripts/issues/317"]),
     ("cdi-spec-lists-missing-driver-file", &["https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html (generate a new CDI specification after the driver changes)", "https://github.com/NVIDIA/nvidia-container-toolkit/issues/450"]),
@@ -2155,6 +2188,40 @@ fn bare_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
     }
     let caps = r.captures(c.line)?;
     let code: i64 = caps.get(1).or(caps.get(2))?.as_str().parse().ok()?;
+    code_kind(code)
+}
+
+/// The CUDA runtime calls a program makes first, whose failure numbers
+/// name the driver or device state.
+const CUDA_CALLS: &[&str] = &[
+    "cudaGetDeviceCount",
+    "cudaSetDevice",
+    "cudaGetDeviceProperties",
+    "cudaGetDevice",
+];
+
+/// A status number right after `error code` / `returned` on a line that
+/// names a CUDA runtime call; lines that also carry the message are left to
+/// its own entry.
+fn call_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    static R: OnceLock<Regex> = OnceLock::new();
+    let r = re(
+        &R,
+        r"(?i)\bcuda(?:GetDeviceCount|SetDevice|GetDeviceProperties|GetDevice)\b.{0,120}?\b(?:error code\s*[:=]?\s*|returned\s+)([0-9]{1,3})\b",
+    );
+    let lower = c.line.to_ascii_lowercase();
+    if ["insufficient", "cuda-capable", "kernel image", "ptx"]
+        .iter()
+        .any(|w| lower.contains(w))
+    {
+        return None;
+    }
+    let code: i64 = r.captures(c.line)?.get(1)?.as_str().parse().ok()?;
+    code_kind(code)
+}
+
+/// The kind a CUDA status number stands for, where it names one.
+fn code_kind(code: i64) -> Option<ErrorKind> {
     Some(match code {
         35 => K::InsufficientDriver,
         38 | 100 => K::NoDevice,
@@ -3061,6 +3128,14 @@ fn shared_object_missing(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<Erro
         return Some(K::ContainerToolkitNoDriver);
     }
     Some(kind)
+}
+
+/// `libcublas.so.12 => not found` (ldd): a CUDA, cuDNN or driver library
+/// the binary links that the loader does not find.
+fn ldd_not_found(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let name = c.line.split("=>").next()?.trim();
+    let lib = missing_library(name)?;
+    classify_library(&lib)
 }
 
 fn dll_missing(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {

@@ -294,6 +294,8 @@ const WORDS: &[(Gate, &[&str])] = &[
             "xavier",
             "docker",
             "podman",
+            "singularity",
+            "apptainer",
             "container",
             "update",
             "updates",

@@ -431,7 +431,7 @@ pub static ARCH006: Rule = Rule {
     summary: "The application the report is about supports only GPUs of a higher compute capability than this one (Ollama: 5.0 and newer).",
     semantics: &[CompatSemantic::Binary],
     docs: Docs {
-        what_it_checks: "Reports that name an application with a documented GPU floor (`apps` table: Ollama, vLLM, RAPIDS) and an NVIDIA GPU whose compute capability is below it. An error when every NVIDIA GPU named is below the floor, a warning when some other GPU meets it.",
+        what_it_checks: "Reports that name an application with a documented GPU floor (`apps` table: Ollama, vLLM, RAPIDS) and an NVIDIA GPU whose compute capability is below it. An error when every NVIDIA GPU named is below the floor, a warning when some other GPU meets it or when the only error shown is the program refusing bfloat16 (a check made before any kernel runs).",
         why_it_breaks: "An application's CUDA build carries kernels only for the architectures its project builds for, whatever the driver and the toolkit would allow. Below that floor it finds no usable GPU and falls back to the CPU (or stops), and no driver or CUDA install changes that.",
         how_to_fix: "Use a GPU at or above the application's floor, or build the application from source for the older GPU where its project documents how.",
         sources: &[
@@ -489,13 +489,25 @@ fn check_arch006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 .evidence("application", &app.value, &app.source)
                 .kb(app_kb(row))
                 .observed(errs.iter().copied());
-            if !all_below {
+            // The error shown is the program refusing bfloat16, a check made
+            // before any kernel runs: the floor is advice, not its cause.
+            if !all_below || bf16_refused_only(inv) {
                 f.severity = Severity::Warning;
             }
             let more = row.note.as_deref().map(|n| format!(". {n}")).unwrap_or_default();
             f.fix_note(format!("use a GPU of compute capability {floor} or newer{more}"))
         })
         .collect()
+}
+
+/// Every error the report shows is a program refusing bfloat16.
+fn bf16_refused_only(inv: &Inventory) -> bool {
+    !inv.errors.is_empty()
+        && inv.errors.iter().all(|e| {
+            super::observed::BF16_REFUSED
+                .iter()
+                .any(|w| crate::ingest::clean::has_ci(&e.text, w))
+        })
 }
 
 pub static ARCH007: Rule = Rule {

@@ -545,6 +545,21 @@ pub(crate) fn stale_arch_target(
 
 /// ERR006's reading where the report's only GPU is Intel's; its evidence and
 /// fix are added where this message is the one chosen (see `observed`).
+/// A Singularity/Apptainer container, where `--nv` stands for docker's `--gpus`.
+fn singularity(inv: &Inventory) -> bool {
+    inv.container
+        .runtime
+        .as_ref()
+        .is_some_and(|r| matches!(r.value.as_str(), "singularity" | "apptainer"))
+}
+
+/// The words of a program refusing bfloat16 on a GPU without it (vLLM's
+/// dtype check, torch's autocast): a precision to change, not a stack fault.
+pub(crate) const BF16_REFUSED: &[&str] = &[
+    "Bfloat16 is only supported on GPUs with compute capability",
+    "Device does not support bfloat16",
+];
+
 const INTEL_ONLY_NO_DRIVER: &str = "Observed error: the CUDA program found no NVIDIA driver on a machine whose only GPU the report names is Intel's (integrated graphics or Arc). CUDA runs only on NVIDIA GPUs: with no NVIDIA driver at all the CUDA runtime reports 'no driver' or, misleadingly, 'driver version is insufficient' (error 35); no driver update helps. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)";
 
 /// The report names an Intel GPU and no NVIDIA or AMD one, and no NVIDIA
@@ -888,6 +903,13 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     // Error 35 in a container on a Jetson: an image built for discrete GPUs
     // (x86_64, SBSA servers), whose CUDA does not run on the L4T driver.
     if k == ErrorKind::InsufficientDriver && jetson_container(inv) {
+        return Some("ERR078");
+    }
+    // On a Jetson host, error 35 or 222 from a program: a build for discrete
+    // GPUs or for a newer JetPack, whose CUDA the L4T driver does not run.
+    if matches!(k, ErrorKind::InsufficientDriver | ErrorKind::UnsupportedPtx)
+        && flag(&inv.setting.jetson) == Some(true)
+    {
         return Some("ERR078");
     }
     if matches!(k, ErrorKind::CudnnMissing | ErrorKind::CudaLibraryMissing) && ort_only(inv) {
@@ -1285,6 +1307,19 @@ fn special_case(
                 ..Default::default()
             },
         )),
+        // A CUDA folder that is not there at all: a variable left from a toolkit since removed.
+        "ERR039" if !errs.iter().any(|e| e.text.contains("bin\\bin") || e.text.contains("bin\\\\bin")) => explained(
+            "Observed error: a program looked for a CUDA toolkit folder that does not exist. Programs that find CUDA's DLLs through CUDA_PATH (or CUDA_HOME) use the folder it names, and this one names a toolkit that is not installed there (one since uninstalled or replaced by another version). To be sure, run: echo %CUDA_PATH% (Windows; also CUDA_PATH_Vxx_y) or echo $CUDA_HOME, and list the toolkits under C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA",
+            "point CUDA_PATH (or CUDA_HOME) at the toolkit that is installed, e.g. `setx CUDA_PATH \"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.3\"`, remove variables left by removed toolkits, and open a new shell",
+        ),
+        // bfloat16 asked of a GPU without it: the precision, not the stack.
+        "ERR004" if all_say_any(errs, BF16_REFUSED) => Some((
+            None,
+            Fix {
+                note: Some("run in float16 instead: `--dtype half` (vLLM), `torch_dtype=torch.float16` (transformers), `torch.autocast('cuda', dtype=torch.float16)`, or the program's own precision setting; bfloat16 needs a GPU of compute capability 8.0 (Ampere) or newer".into()),
+                ..Default::default()
+            },
+        )),
         // CTranslate2's float16 on a GPU before Volta.
         "ERR004" if say("Requested float16 compute type") => explained(
             "Observed error: CTranslate2 (faster-whisper, WhisperX) refused compute_type='float16': it runs float16 only on GPUs with efficient FP16, compute capability 7.0 (Volta) and newer, and this GPU is older (Pascal and before). The driver, CUDA and cuDNN are not the cause. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv",
@@ -1642,6 +1677,20 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         return Some("Observed error: CUDA found no device (error 100) in one program, while torch in the same report opened the GPU: the driver, the GPU and (under WSL) its sharing work, so what fails is this program's own CUDA setup: how it was built and linked (its CUDA runtime and libraries), or the GPUs visible to it when it starts. To be sure, run the failing program and the torch check in the same shell: echo $CUDA_VISIBLE_DEVICES; ldd ./PROGRAM | grep -E 'cuda|cublas'".into());
     }
     match code {
+        // An index beyond the GPUs, with nothing in sight that narrows them
+        // (no CUDA_VISIBLE_DEVICES, scheduler or container): the program's own
+        // index or process count, on a stack that may well be fine.
+        "ERR014"
+            if all_say(errs, "invalid device")
+                && !inv.env.contains_key("CUDA_VISIBLE_DEVICES")
+                && inv.setting.slurm_gpus.is_none()
+                && inv.setting.slurm_gpus_per_task.is_none()
+                && !facts::in_container(inv) =>
+        {
+            Some("Observed error: the program asked for a GPU index this process does not have (invalid device ordinal, CUDA error 101). Nothing in the report narrows the GPUs (no CUDA_VISIBLE_DEVICES, scheduler or container), so the usual cause is the program's own setting: a device index from its config or command line, or a launcher starting more processes per node than the machine has GPUs (torchrun --nproc_per_node, accelerate's num_processes); the driver and CUDA are not in question. To be sure, run where it fails: nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES".into())
+        }
+        "ERR004" if all_say_any(errs, &["CURAND_STATUS_LAUNCH_FAILURE", "CURAND failure 201"]) => Some("Observed error: a cuRAND kernel failed to launch (CURAND_STATUS_LAUNCH_FAILURE, 201). Most often the cuRAND that was loaded is older than the GPU and holds no code for its architecture (CUDA 7.5 on a Pascal GPU, which needs CUDA 8): the program or its container image was built with that CUDA, or an old toolkit's libraries left on the loader path are found before the new one's. A GPU left in a bad state by an earlier crash gives it too. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; ldconfig -p | grep curand (and the CUDA the program or image was built with)".into()),
+        "ERR004" if all_say_any(errs, BF16_REFUSED) => Some("Observed error: the program asked for bfloat16, which this GPU has no native support for (bfloat16 needs compute capability 8.0, Ampere, or newer). The driver, CUDA and the build are not the cause, and the GPU runs the same work in float16. To be sure, run: python -c \"import torch; print(torch.cuda.get_device_name(), torch.cuda.is_bf16_supported())\"".into()),
         // A miner's own words for a failed cuInit: the driver, most often.
         "ERR002" if all_say(errs, "CUDA initialize error") => Some("Observed error: the program could not initialize CUDA ('CUDA initialize error', T-Rex's words when cuInit fails). Most often the driver is older than the CUDA the program's build needs; a machine with no NVIDIA driver or no NVIDIA GPU gives the same message. To be sure, run: nvidia-smi (the driver version and its 'CUDA Version'), and compare with the CUDA the program's release notes name for its build".into()),
         // A device attribute the driver does not know.
@@ -1889,6 +1938,16 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     f.push_evidence("container", &r.value, &r.source);
                 }
             }
+            "ERR042" if singularity(inv) => {
+                f.message = "Observed error: nvidia-smi is missing inside a Singularity/Apptainer container. With `--nv` the runtime binds the host's nvidia-smi and driver libraries into the container, reading their names from nvliblist.conf and looking them up on the host's PATH and ldconfig cache: a container started without `--nv`, a tool the runtime did not find where it looked (a symlink, a versioned driver directory), or a runtime release with a binding bug leaves it out. To be sure, run inside the container: ls /.singularity.d/libs; echo $PATH".into();
+                f.fix = Some(Fix {
+                    note: Some("start the container with `--nv` (or `--nvccli`, which uses nvidia-container-cli); if it already has `--nv`, check the runtime's nvliblist.conf and its verbose output (`singularity -v exec --nv ...`) for the binaries it could not find, and update Singularity/Apptainer if it is a release with a known --nv binding bug".into()),
+                    ..Default::default()
+                });
+                if let Some(r) = &inv.container.runtime {
+                    f.push_evidence("container", &r.value, &r.source);
+                }
+            }
             "ERR042" => {
                 f.message = "Observed error: nvidia-smi is missing inside a container. The NVIDIA container runtime mounts it, with libcuda, only into containers started with GPUs (--gpus, --runtime=nvidia, CDI) and the utility capability; the image itself has none. To be sure, run on the host: docker inspect CONTAINER --format '{{.HostConfig.DeviceRequests}} {{.HostConfig.Runtime}}'".into();
                 if let Some(r) = &inv.container.runtime {
@@ -1936,6 +1995,17 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     f.message = "Observed error: CUDA error 35 in a container on a Jetson. Jetson's CUDA driver is the one its L4T (JetPack) release ships for the integrated GPU, and an image built for discrete-GPU servers (x86_64, or arm64 SBSA such as the plain NGC `-py3` tags) carries a CUDA that does not run on it, whatever the versions say. To be sure, run: cat /etc/nv_tegra_release; docker image inspect IMAGE | grep -i -E 'architecture|l4t|igpu'".into();
                     f.fix = Some(crate::finding::Fix {
                         note: Some("run an image built for Jetson and this L4T release (an NGC `-igpu` tag where the product publishes one, an l4t / jetson-containers image), or the product's Jetson release outside a container".into()),
+                        ..Default::default()
+                    });
+                } else if inv.errors.iter().any(|e| {
+                    matches!(
+                        e.kind,
+                        ErrorKind::InsufficientDriver | ErrorKind::UnsupportedPtx
+                    )
+                }) {
+                    f.message = "Observed error on a Jetson: the program's CUDA does not run on this Jetson's driver (error 35, or 222 for its PTX). Jetson's CUDA driver is the one its L4T (JetPack) release ships for the integrated GPU: a build made for discrete GPUs (x86_64, or arm64 SBSA servers, as generic Linux arm64 releases are) or for a newer JetPack carries a CUDA runtime or PTX that this driver does not run. To be sure, run: cat /etc/nv_tegra_release; and check which platform and JetPack the program's build names".into();
+                    f.fix = Some(crate::finding::Fix {
+                        note: Some("install the program's Jetson build for this JetPack release (its L4T/JetPack variant, the jetson-ai-lab index, a jetson-containers image) or build it from source on the device; upgrading JetPack helps only when the build is a Jetson one for a newer release".into()),
                         ..Default::default()
                     });
                 } else {
@@ -2391,7 +2461,7 @@ observed_rule!(ERR038, check_err038, "ERR038", "observed-framework-cpu-build", C
 
 observed_rule!(ERR039, check_err039, "ERR039", "observed-cuda-path-is-bin", Category::EnvVar, Severity::Error,
     [CudaPathIsBin], [],
-    "A program looked for the toolkit in `...\\bin\\bin`: CUDA_PATH (or CUDA_HOME) names the toolkit's bin folder instead of its root.",
+    "A program looked for the toolkit in `...\\bin\\bin`: CUDA_PATH (or CUDA_HOME) names the toolkit's bin folder instead of its root; or it looked in a CUDA folder that is not there (WinError 3), named by a variable left from a toolkit since removed.",
     "Programs that find CUDA from CUDA_PATH or CUDA_HOME (CuPy, numba, torch's cpp_extension, onnxruntime on Windows) append `bin` (and `lib64` or `lib\\x64`) to it. When the variable already ends in `bin`, every path they build is wrong and the DLLs or libraries are not found, although the toolkit is installed.",
     "Set CUDA_PATH to the toolkit root, e.g. `setx CUDA_PATH \"C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.2\"` (Linux: `export CUDA_HOME=/usr/local/cuda-12.4`), and open a new shell.",
     ["https://github.com/cupy/cupy/issues/2950", "https://docs.cupy.dev/en/stable/install.html (CUDA_PATH)"]);
@@ -2505,7 +2575,7 @@ fn check_err046(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
 
 setting_rule!(ERR078, check_err078, "ERR078", "observed-jetson-package-for-another-jetpack", Category::DriverBranch, [],
     "On a Jetson, a CUDA or cuDNN library of one version could not be loaded: the package was built for another JetPack (L4T) release.",
-    "CUDA and cuDNN library load failures (`libcudart.so.10.0`, `libcufft.so.10.0`, `libcudnn.so.8`) in a report from a Jetson host (Jetson, Tegra, L4T or JetPack named), outside a container (ERR048 covers containers); and CUDA error 35 in a container on a Jetson, from an image built for discrete GPUs.",
+    "CUDA and cuDNN library load failures (`libcudart.so.10.0`, `libcufft.so.10.0`, `libcudnn.so.8`) in a report from a Jetson host (Jetson, Tegra, L4T or JetPack named), outside a container (ERR048 covers containers); CUDA error 35 in a container on a Jetson, from an image built for discrete GPUs; and CUDA error 35 or 222 (PTX from an unsupported toolchain) on a Jetson host.",
     "On Jetson, CUDA, cuDNN and TensorRT are not installed separately: each JetPack (L4T) release ships one version of each (JetPack 4.3: CUDA 10.0; 4.4: CUDA 10.2; 5.x: CUDA 11.4; 6.x: CUDA 12.2 and later). A wheel or binary built for another JetPack links against the libraries of that release's CUDA, which this one does not have, and the import fails.",
     "Install the build made for this JetPack release (NVIDIA's 'PyTorch for Jetson' wheels or the jetson-ai-lab index for that JetPack and Python; for other packages, build them on the device), after `cat /etc/nv_tegra_release` shows the L4T release; or run a jetson-containers / l4t image for that release.",
     ["https://forums.developer.nvidia.com/t/pytorch-for-jetson/72048 (wheels per JetPack release)", "https://developer.nvidia.com/embedded/jetpack-archive (the CUDA each JetPack release ships)", "https://github.com/dusty-nv/jetson-inference/issues/559", "https://github.com/pytorch/pytorch/issues/41975", "https://github.com/triton-inference-server/server/issues/6373 (the x86/SBSA tritonserver image on a Jetson AGX: error 35; Jetson has its own release)"]);
