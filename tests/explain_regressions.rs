@@ -4122,3 +4122,34 @@ fn curand_launch_failure_points_at_a_cuda_older_than_the_gpu() {
         inv.errors
     );
 }
+
+#[test]
+fn an_asserted_cuda_check_and_an_extension_dll_are_read() {
+    let (inv, _) = explain("corpus/c39a-so-vits-svc-2023-cpu-training-not-allowed-cpu-torch.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::CudaUnavailable),
+        "{:?}",
+        inv.errors
+    );
+    // The assertion echoed without its failure is source code, not an error.
+    let (inv, _) = explain_text(
+        "t",
+        "    assert torch.cuda.is_available()\n    model.cuda()\n",
+    );
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    let (_, f) = explain("corpus/c58a-exllamav2-flash-attn-dll-load.txt");
+    assert!(
+        categories(&f).contains(&Category::CompiledExtension),
+        "{f:?}"
+    );
+    // A module of no CUDA extension is not one.
+    let (inv, _) = explain_text(
+        "t",
+        "ImportError: DLL load failed while importing _sqlite3\n",
+    );
+    assert!(
+        !read_kind(&inv, ErrorKind::ExtensionMismatch),
+        "{:?}",
+        inv.errors
+    );
+}

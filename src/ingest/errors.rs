@@ -675,6 +675,12 @@ pub static CATALOG: &[Entry] = &[
     // A program's own check of torch.cuda.is_available() failing.
     ea("assert-cuda-not-available", "AssertionError: CUDA", &["is not available", "not available"], K::CudaUnavailable, None,
         "AssertionError: CUDA is not available"),
+    // The check itself, echoed by the traceback above its AssertionError.
+    ex("assert-cuda-available-failed", "assert torch.cuda.is_available()", &[], K::CudaUnavailable, None,
+        "assert torch.cuda.is_available(), \"CPU training is not allowed.\"\nAssertionError: CPU training is not allowed", assertion_follows),
+    // A compiled extension's DLL that Windows would not load, with no reason given.
+    ex("extension-dll-load-failed", "DLL load failed while importing", &["_cuda", "flash_attn", "xformers", "bitsandbytes", "_ext"], K::ExtensionMismatch, None,
+        "ImportError: DLL load failed while importing flash_attn_2_cuda", extension_dll_failed),
     ea("transformers-8bit-needs-bitsandbytes", "requires Accelerate", &["bitsandbytes"], K::CudaUnavailable, None,
         "ImportError: Using `load_in_8bit=True` requires Accelerate: `pip install accelerate` and the latest version of bitsandbytes `pip install -i https://test.pypi.org/simple/ bitsandbytes` or pip install bitsandbytes`"),
     ex("whisper-fp16-on-cpu", "FP16 is not supported on CPU", &[], K::CudaUnavailable, None,
@@ -1106,6 +1112,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-invalid-device-function", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInvalidDeviceFunction = 98: the kernel is not compiled for this device's architecture)", "https://github.com/pjreddie/darknet/issues/686", "https://github.com/PaddlePaddle/Paddle/issues/15183"]),
     ("undefined-symbol", &["https://github.com/Dao-AILab/flash-attention/issues/1644", "https://github.com/Dao-AILab/flash-attention/issues/931", "https://github.com/pytorch/audio/issues/171"]),
     ("torch-ops-no-such-operator", &["https://github.com/facebookresearch/xformers/blob/main/xformers/ops/common.py (get_operator: 'No such operator {library}::{name}' when torch.ops lacks it)", "https://github.com/Akegarasu/lora-scripts/issues/81 (xformers 0.0.13 beside a newer torch; 0.0.16 fixed it)"]),
+    ("assert-cuda-available-failed", &["https://github.com/innnky/so-vits-svc/issues/137 (train.py asserts torch.cuda.is_available(): 'CPU training is not allowed' beside a CPU-only torch)"]),
+    ("extension-dll-load-failed", &["https://github.com/turboderp-org/exllamav2/issues/358 (flash_attn_2_cuda, FlashAttention's compiled module, would not load on Windows)"]),
     ("xformers-built-for", &["https://github.com/facebookresearch/xformers/issues/874", "https://github.com/LykosAI/StabilityMatrix/issues/1276"]),
     ("flash-attn-needs-ampere", &["https://github.com/Dao-AILab/flash-attention/issues/762", "https://github.com/Dao-AILab/flash-attention/commit/bbb21d6533e9c8d6537e58843df288af86f57193 (first in v2.7.3: the check accepted only sm_8x and sm_90 before, any CC >= 8.0 after)"]),
     ("torch-device-assert", &["https://github.com/pytorch/pytorch/issues/130181"]),
@@ -2232,6 +2240,35 @@ fn code_kind(code: i64) -> Option<ErrorKind> {
         804 => K::CompatNotSupported,
         _ => return None,
     })
+}
+
+/// The asserting line is followed, within two lines, by its AssertionError.
+fn assertion_follows(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let t = c.line.trim_start();
+    if !t.starts_with("assert ") {
+        return None;
+    }
+    (1..=2)
+        .any(|n| c.ahead(n).starts_with("AssertionError"))
+        .then_some(k)
+}
+
+/// `DLL load failed while importing flash_attn_2_cuda`: a compiled
+/// extension's module, where the line gives no reason (the procedure and
+/// module reasons have their own entries).
+fn extension_dll_failed(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let l = c.line.to_ascii_lowercase();
+    if l.contains("could not be found") {
+        return None;
+    }
+    let module = l.split("while importing").nth(1)?.trim();
+    let module = module.split([':', ' ', '.']).next()?;
+    let ext = module.ends_with("_cuda")
+        || module.ends_with("_ext")
+        || ["flash_attn", "xformers", "bitsandbytes"]
+            .iter()
+            .any(|w| module.contains(w));
+    ext.then_some(k)
 }
 
 /// `(found version 11040)`: torch prints cudaDriverGetVersion, the newest
