@@ -4153,3 +4153,13 @@ fn an_asserted_cuda_check_and_an_extension_dll_are_read() {
         inv.errors
     );
 }
+
+#[test]
+fn applications_inside_containers_put_the_report_in_one() {
+    let (inv, f) = explain("corpus/c78a-wsl2-driver555-container-error500.txt");
+    assert!(inv.container.runtime.is_some());
+    assert!(categories(&f).contains(&Category::Container), "{f:?}");
+    // Containers as a subject, not a place the report ran, name none.
+    let (inv, _) = explain_text("t", "Support for containers is planned.\n");
+    assert!(inv.container.runtime.is_none());
+}
