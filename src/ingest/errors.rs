@@ -2181,8 +2181,19 @@ fn bare_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
         &R,
         r"(?i)\bcuda (?:initialization failure with error|error|failure)\s*(?:code\s*)?[:(=]?\s*([0-9]{1,3})\b|\[([0-9]{1,3})\] Call to",
     );
-    let lower = c.line.to_ascii_lowercase();
-    let said = [
+    if carries_message(c.line) {
+        return None;
+    }
+    let caps = r.captures(c.line)?;
+    let code: i64 = caps.get(1).or(caps.get(2))?.as_str().parse().ok()?;
+    code_kind(code)
+}
+
+/// A line with a status number that also carries the status's own message,
+/// which that message's entry reads.
+fn carries_message(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    [
         "insufficient",
         "cuda-capable",
         "kernel image",
@@ -2190,13 +2201,9 @@ fn bare_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
         "forward compatib",
         "display driver",
         "not yet initialized",
-    ];
-    if said.iter().any(|w| lower.contains(w)) {
-        return None;
-    }
-    let caps = r.captures(c.line)?;
-    let code: i64 = caps.get(1).or(caps.get(2))?.as_str().parse().ok()?;
-    code_kind(code)
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// The CUDA runtime calls a program makes first, whose failure numbers
@@ -2217,11 +2224,7 @@ fn call_cuda_code(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind>
         &R,
         r"(?i)\bcuda(?:GetDeviceCount|SetDevice|GetDeviceProperties|GetDevice)\b.{0,120}?\b(?:error code\s*[:=]?\s*|returned\s+)([0-9]{1,3})\b",
     );
-    let lower = c.line.to_ascii_lowercase();
-    if ["insufficient", "cuda-capable", "kernel image", "ptx"]
-        .iter()
-        .any(|w| lower.contains(w))
-    {
+    if carries_message(c.line) {
         return None;
     }
     let code: i64 = r.captures(c.line)?.get(1)?.as_str().parse().ok()?;
