@@ -142,6 +142,16 @@ pub struct Fix {
     pub actions: Vec<crate::rules::action::FixAction>,
 }
 
+impl Fix {
+    /// A fix in words alone: no command, no action.
+    pub fn from_note(note: impl Into<String>) -> Fix {
+        Fix {
+            note: Some(note.into()),
+            ..Default::default()
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
     pub code: String,
@@ -221,11 +231,7 @@ impl Finding {
     }
 
     pub fn fix_note(mut self, note: impl Into<String>) -> Self {
-        self.fix = Some(Fix {
-            command: None,
-            note: Some(note.into()),
-            ..Default::default()
-        });
+        self.fix = Some(Fix::from_note(note));
         self
     }
 }

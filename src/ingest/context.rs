@@ -401,8 +401,8 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
             }
             if let Some(w) = m.name("sing") {
                 if c.singularity.is_none() {
-                    let name = w.as_str()[..w.as_str().find(char::is_whitespace).unwrap_or(0)]
-                        .to_ascii_lowercase();
+                    let name = w.as_str().split_whitespace().next().unwrap_or("");
+                    let name = name.to_ascii_lowercase();
                     // Without `--nv` the container has no GPU, if the command
                     // is whole: it goes on to name its image.
                     let rest = &lower[w.end()..];

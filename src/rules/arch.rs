@@ -491,23 +491,13 @@ fn check_arch006(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
                 .observed(errs.iter().copied());
             // The error shown is the program refusing bfloat16, a check made
             // before any kernel runs: the floor is advice, not its cause.
-            if !all_below || bf16_refused_only(inv) {
+            if !all_below || super::observed::bf16_refused_only(inv) {
                 f.severity = Severity::Warning;
             }
             let more = row.note.as_deref().map(|n| format!(". {n}")).unwrap_or_default();
             f.fix_note(format!("use a GPU of compute capability {floor} or newer{more}"))
         })
         .collect()
-}
-
-/// Every error the report shows is a program refusing bfloat16.
-fn bf16_refused_only(inv: &Inventory) -> bool {
-    !inv.errors.is_empty()
-        && inv.errors.iter().all(|e| {
-            super::observed::BF16_REFUSED
-                .iter()
-                .any(|w| crate::ingest::clean::has_ci(&e.text, w))
-        })
 }
 
 pub static ARCH007: Rule = Rule {

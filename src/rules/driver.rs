@@ -875,11 +875,8 @@ fn last_branch_fix(inv: &Inventory, kb: &Kb, drv: &DriverVersion, f: &mut Findin
             sms.join(", ")
         ),
     };
-    Some(Fix {
-        note: Some(format!(
+    Some(Fix::from_note(format!(
             "R{last} is the last driver branch for {}: every newer branch has dropped it, so no supported branch is a fix. The choices: stay on R{last} past its end of life, or replace the GPU.{torch}",
             names.join(", ")
-        )),
-        ..Default::default()
-    })
+        )))
 }

@@ -38,6 +38,14 @@ pub fn cuda_said_available(inv: &Inventory) -> Option<&Fact<bool>> {
     cuda_availability(inv).find(|a| a.value)
 }
 
+/// The report sets which GPUs the process sees: CUDA_VISIBLE_DEVICES, or a
+/// Slurm GPU allocation.
+pub fn gpus_allocated(inv: &Inventory) -> bool {
+    inv.env.contains_key("CUDA_VISIBLE_DEVICES")
+        || inv.setting.slurm_gpus.is_some()
+        || inv.setting.slurm_gpus_per_task.is_some()
+}
+
 pub fn is_kubernetes(inv: &Inventory) -> bool {
     inv.container.kubernetes.as_ref().is_some_and(|f| f.value)
         || inv

@@ -739,13 +739,10 @@ pub fn driver_upgrade_fix(inv: &Inventory, kb: &Kb, min: &DriverVersion, why: &s
     let dropped = dropped_by(inv, kb, min);
     if let Some(last) = dropped.iter().map(|(_, b)| *b).min() {
         let names: Vec<&str> = dropped.iter().map(|(n, _)| n.as_str()).collect();
-        return Fix {
-            note: Some(format!(
+        return Fix::from_note(format!(
                 "no fix by driver upgrade: {why} needs driver {min} or newer, but R{last} is the last branch that drives {}. Keep R{last} and a stack that runs on it, or replace the GPU",
                 names.join(", ")
-            )),
-            ..Default::default()
-        };
+            ));
     }
     let action = vec![FixAction::UpgradeDriver { min: min.clone() }];
     if facts::is_wsl(inv) || facts::driver_os(inv) == OsKind::Windows {

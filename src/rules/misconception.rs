@@ -429,10 +429,8 @@ fn check_mis008(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         .iter()
         .any(|e| crate::ingest::clean::has_ci(&e.text, "invalid device"));
     // Something else decides which GPUs the process sees: ERR014's to name.
-    let restricted = inv.env.contains_key("CUDA_VISIBLE_DEVICES")
+    let restricted = facts::gpus_allocated(inv)
         || inv.setting.renumbered_devices.is_some()
-        || inv.setting.slurm_gpus.is_some()
-        || inv.setting.slurm_gpus_per_task.is_some()
         || inv.setting.ray_without_gpus.is_some();
     if !ordinal || restricted {
         return vec![];

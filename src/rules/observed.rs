@@ -543,8 +543,6 @@ pub(crate) fn stale_arch_target(
             .all(|c| c.is_some_and(|c| c.plain() != refused.plain()))
 }
 
-/// ERR006's reading where the report's only GPU is Intel's; its evidence and
-/// fix are added where this message is the one chosen (see `observed`).
 /// A Singularity/Apptainer container, where `--nv` stands for docker's `--gpus`.
 fn singularity(inv: &Inventory) -> bool {
     inv.container
@@ -555,11 +553,19 @@ fn singularity(inv: &Inventory) -> bool {
 
 /// The words of a program refusing bfloat16 on a GPU without it (vLLM's
 /// dtype check, torch's autocast): a precision to change, not a stack fault.
-pub(crate) const BF16_REFUSED: &[&str] = &[
+const BF16_REFUSED: &[&str] = &[
     "Bfloat16 is only supported on GPUs with compute capability",
     "Device does not support bfloat16",
 ];
 
+/// Every error the report shows is a program refusing bfloat16.
+pub(crate) fn bf16_refused_only(inv: &Inventory) -> bool {
+    let errs: Vec<_> = inv.errors.iter().collect();
+    all_say_any(&errs, BF16_REFUSED)
+}
+
+/// ERR006's reading where the report's only GPU is Intel's; its evidence and
+/// fix are added where this message is the one chosen (see `observed`).
 const INTEL_ONLY_NO_DRIVER: &str = "Observed error: the CUDA program found no NVIDIA driver on a machine whose only GPU the report names is Intel's (integrated graphics or Arc). CUDA runs only on NVIDIA GPUs: with no NVIDIA driver at all the CUDA runtime reports 'no driver' or, misleadingly, 'driver version is insufficient' (error 35); no driver update helps. To be sure, run: nvidia-smi -L; lspci | grep -i -E 'vga|3d|display' (Windows: Device Manager, Display adapters)";
 
 /// The report names an Intel GPU and no NVIDIA or AMD one, and no NVIDIA
@@ -1277,13 +1283,7 @@ const GPUS_PER_TASK: (&str, &str) = (
 
 /// A message of its own and a fix that is a note.
 fn explained(message: &'static str, note: &str) -> Option<(Option<&'static str>, Fix)> {
-    Some((
-        Some(message),
-        Fix {
-            note: Some(note.into()),
-            ..Default::default()
-        },
-    ))
+    Some((Some(message), Fix::from_note(note)))
 }
 
 /// Errors whose own words name what to change better than their kind's
@@ -1302,10 +1302,7 @@ fn special_case(
         // it (the message is `ambiguous_cause`'s).
         "ERR038" if say("GPU Tree Learner") => Some((
             None,
-            Fix {
-                note: Some("with a CUDA build of LightGBM, train with device_type='cuda'; for the OpenCL learner install or build LightGBM with GPU support (`pip install lightgbm --config-settings=cmake.define.USE_GPU=ON`, with an OpenCL runtime)".into()),
-                ..Default::default()
-            },
+            Fix::from_note("with a CUDA build of LightGBM, train with device_type='cuda'; for the OpenCL learner install or build LightGBM with GPU support (`pip install lightgbm --config-settings=cmake.define.USE_GPU=ON`, with an OpenCL runtime)"),
         )),
         // A CUDA folder that is not there at all: a variable left from a toolkit since removed.
         "ERR039" if !errs.iter().any(|e| e.text.contains("bin\\bin") || e.text.contains("bin\\\\bin")) => explained(
@@ -1315,10 +1312,7 @@ fn special_case(
         // bfloat16 asked of a GPU without it: the precision, not the stack.
         "ERR004" if all_say_any(errs, BF16_REFUSED) => Some((
             None,
-            Fix {
-                note: Some("run in float16 instead: `--dtype half` (vLLM), `torch_dtype=torch.float16` (transformers), `torch.autocast('cuda', dtype=torch.float16)`, or the program's own precision setting; bfloat16 needs a GPU of compute capability 8.0 (Ampere) or newer".into()),
-                ..Default::default()
-            },
+            Fix::from_note("run in float16 instead: `--dtype half` (vLLM), `torch_dtype=torch.float16` (transformers), `torch.autocast('cuda', dtype=torch.float16)`, or the program's own precision setting; bfloat16 needs a GPU of compute capability 8.0 (Ampere) or newer"),
         )),
         // CTranslate2's float16 on a GPU before Volta.
         "ERR004" if say("Requested float16 compute type") => explained(
@@ -1467,10 +1461,7 @@ fn special_case(
         // ldconfig's warning about WSL's copies of libcuda: cosmetic.
         "ERR011" if say("is not a symbolic link") => Some((
             None,
-            Fix {
-                note: Some("nothing has to change for CUDA: the warning is cosmetic. It stops when the driver's directory (C:\\Windows\\System32\\lxss\\lib on the Windows side) holds libcuda.so and libcuda.so.1 as links to libcuda.so.1.1, which a Windows driver update undoes".into()),
-                ..Default::default()
-            },
+            Fix::from_note("nothing has to change for CUDA: the warning is cosmetic. It stops when the driver's directory (C:\\Windows\\System32\\lxss\\lib on the Windows side) holds libcuda.so and libcuda.so.1 as links to libcuda.so.1.1, which a Windows driver update undoes"),
         )),
         // Error 35 in a container: the runtime gave it no driver.
         "ERR010" if all(&|e| e.kind == ErrorKind::InsufficientDriver) => explained(
@@ -1682,9 +1673,7 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         // index or process count, on a stack that may well be fine.
         "ERR014"
             if all_say(errs, "invalid device")
-                && !inv.env.contains_key("CUDA_VISIBLE_DEVICES")
-                && inv.setting.slurm_gpus.is_none()
-                && inv.setting.slurm_gpus_per_task.is_none()
+                && !facts::gpus_allocated(inv)
                 && !facts::in_container(inv) =>
         {
             Some("Observed error: the program asked for a GPU index this process does not have (invalid device ordinal, CUDA error 101). Nothing in the report narrows the GPUs (no CUDA_VISIBLE_DEVICES, scheduler or container), so the usual cause is the program's own setting: a device index from its config or command line, or a launcher starting more processes per node than the machine has GPUs (torchrun --nproc_per_node, accelerate's num_processes); the driver and CUDA are not in question. To be sure, run where it fails: nvidia-smi -L; echo $CUDA_VISIBLE_DEVICES".into())
@@ -1938,18 +1927,13 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     f.push_evidence("container", &r.value, &r.source);
                 }
             }
-            "ERR042" if singularity(inv) => {
-                f.message = "Observed error: nvidia-smi is missing inside a Singularity/Apptainer container. With `--nv` the runtime binds the host's nvidia-smi and driver libraries into the container, reading their names from nvliblist.conf and looking them up on the host's PATH and ldconfig cache: a container started without `--nv`, a tool the runtime did not find where it looked (a symlink, a versioned driver directory), or a runtime release with a binding bug leaves it out. To be sure, run inside the container: ls /.singularity.d/libs; echo $PATH".into();
-                f.fix = Some(Fix {
-                    note: Some("start the container with `--nv` (or `--nvccli`, which uses nvidia-container-cli); if it already has `--nv`, check the runtime's nvliblist.conf and its verbose output (`singularity -v exec --nv ...`) for the binaries it could not find, and update Singularity/Apptainer if it is a release with a known --nv binding bug".into()),
-                    ..Default::default()
-                });
-                if let Some(r) = &inv.container.runtime {
-                    f.push_evidence("container", &r.value, &r.source);
-                }
-            }
             "ERR042" => {
-                f.message = "Observed error: nvidia-smi is missing inside a container. The NVIDIA container runtime mounts it, with libcuda, only into containers started with GPUs (--gpus, --runtime=nvidia, CDI) and the utility capability; the image itself has none. To be sure, run on the host: docker inspect CONTAINER --format '{{.HostConfig.DeviceRequests}} {{.HostConfig.Runtime}}'".into();
+                if singularity(inv) {
+                    f.message = "Observed error: nvidia-smi is missing inside a Singularity/Apptainer container. With `--nv` the runtime binds the host's nvidia-smi and driver libraries into the container, reading their names from nvliblist.conf and looking them up on the host's PATH and ldconfig cache: a container started without `--nv`, a tool the runtime did not find where it looked (a symlink, a versioned driver directory), or a runtime release with a binding bug leaves it out. To be sure, run inside the container: ls /.singularity.d/libs; echo $PATH".into();
+                    f.fix = Some(Fix::from_note("start the container with `--nv` (or `--nvccli`, which uses nvidia-container-cli); if it already has `--nv`, check the runtime's nvliblist.conf and its verbose output (`singularity -v exec --nv ...`) for the binaries it could not find, and update Singularity/Apptainer if it is a release with a known --nv binding bug"));
+                } else {
+                    f.message = "Observed error: nvidia-smi is missing inside a container. The NVIDIA container runtime mounts it, with libcuda, only into containers started with GPUs (--gpus, --runtime=nvidia, CDI) and the utility capability; the image itself has none. To be sure, run on the host: docker inspect CONTAINER --format '{{.HostConfig.DeviceRequests}} {{.HostConfig.Runtime}}'".into();
+                }
                 if let Some(r) = &inv.container.runtime {
                     f.push_evidence("container", &r.value, &r.source);
                 }
@@ -1993,10 +1977,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 if error_35 && jetson_container(inv) {
                     // The image's CUDA is not Jetson's: made for discrete GPUs.
                     f.message = "Observed error: CUDA error 35 in a container on a Jetson. Jetson's CUDA driver is the one its L4T (JetPack) release ships for the integrated GPU, and an image built for discrete-GPU servers (x86_64, or arm64 SBSA such as the plain NGC `-py3` tags) carries a CUDA that does not run on it, whatever the versions say. To be sure, run: cat /etc/nv_tegra_release; docker image inspect IMAGE | grep -i -E 'architecture|l4t|igpu'".into();
-                    f.fix = Some(crate::finding::Fix {
-                        note: Some("run an image built for Jetson and this L4T release (an NGC `-igpu` tag where the product publishes one, an l4t / jetson-containers image), or the product's Jetson release outside a container".into()),
-                        ..Default::default()
-                    });
+                    f.fix = Some(Fix::from_note("run an image built for Jetson and this L4T release (an NGC `-igpu` tag where the product publishes one, an l4t / jetson-containers image), or the product's Jetson release outside a container"));
                 } else if inv.errors.iter().any(|e| {
                     matches!(
                         e.kind,
@@ -2004,10 +1985,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                     )
                 }) {
                     f.message = "Observed error on a Jetson: the program's CUDA does not run on this Jetson's driver (error 35, or 222 for its PTX). Jetson's CUDA driver is the one its L4T (JetPack) release ships for the integrated GPU: a build made for discrete GPUs (x86_64, or arm64 SBSA servers, as generic Linux arm64 releases are) or for a newer JetPack carries a CUDA runtime or PTX that this driver does not run. To be sure, run: cat /etc/nv_tegra_release; and check which platform and JetPack the program's build names".into();
-                    f.fix = Some(crate::finding::Fix {
-                        note: Some("install the program's Jetson build for this JetPack release (its L4T/JetPack variant, the jetson-ai-lab index, a jetson-containers image) or build it from source on the device; upgrading JetPack helps only when the build is a Jetson one for a newer release".into()),
-                        ..Default::default()
-                    });
+                    f.fix = Some(Fix::from_note("install the program's Jetson build for this JetPack release (its L4T/JetPack variant, the jetson-ai-lab index, a jetson-containers image) or build it from source on the device; upgrading JetPack helps only when the build is a Jetson one for a newer release"));
                 } else {
                     f.message = "Observed error on a Jetson: a CUDA or cuDNN library of one version could not be loaded. On Jetson the JetPack (L4T) release fixes the CUDA and cuDNN versions, so the package asking for this one was built for another JetPack release. To be sure, run: cat /etc/nv_tegra_release; ls /usr/local/cuda/lib64 | grep -E 'cudart|cufft|cudnn'".into();
                 }
@@ -2084,10 +2062,7 @@ fn in_setting(rule: &'static Rule, inv: &Inventory, fix: &str) -> Vec<Finding> {
                 };
                 if let Some((message, note)) = said {
                     f.message = message.into();
-                    f.fix = Some(crate::finding::Fix {
-                        note: Some(note.into()),
-                        ..Default::default()
-                    });
+                    f.fix = Some(Fix::from_note(note));
                 }
                 if let Some(v) = inv.env.get("CUDA_VISIBLE_DEVICES") {
                     f.push_evidence("CUDA_VISIBLE_DEVICES", &v.value, &v.source);
