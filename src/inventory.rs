@@ -301,6 +301,14 @@ pub struct Setting {
     /// base knows (`ollama`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: F<String>,
+    /// A `deepspeed` launch given `--num_gpus`, `--include`, `--exclude` or
+    /// `--num_nodes` (the launcher then sets CUDA_VISIBLE_DEVICES itself), or
+    /// its warning that it ignores the variable: the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deepspeed_picks_gpus: F<String>,
+    /// A CUDA_VISIBLE_DEVICES assignment the report shows commented out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visible_devices_commented: F<bool>,
     /// Subjects of the stack the report mentions (first line of each), for
     /// hints when no rule names a cause.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -4163,3 +4163,213 @@ fn applications_inside_containers_put_the_report_in_one() {
     let (inv, _) = explain_text("t", "Support for containers is planned.\n");
     assert!(inv.container.runtime.is_none());
 }
+
+#[test]
+fn a_loader_trace_names_the_copy_that_shadows_the_wheel_s() {
+    let (inv, f) = explain("corpus/c80f-jax-cusparse-nvhpc-ldpath.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::LibraryShadowed),
+        "{:?}",
+        inv.errors
+    );
+    assert_eq!(finding(&f, "ERR027").severity, Severity::Error);
+    assert!(fires(&f, "ENV014"), "{f:?}");
+    // The trace's search path is the LD_LIBRARY_PATH the loader used.
+    let ldp = &inv.env["LD_LIBRARY_PATH"];
+    assert!(ldp.value.contains("/cuda/12.4/lib64"), "{ldp:?}");
+    assert!(!ldp.value.contains("glibc-hwcaps"), "{ldp:?}");
+    // The plugin failed to start: not a CPU-only jaxlib.
+    assert!(!fires(&f, "ERR038"), "{f:?}");
+    // A library mapped from the environment's own copy shadows nothing.
+    let (inv, _) = explain_text(
+        "t",
+        "  4709:\tfile=libnvJitLink.so.12 [0];  needed by /e/lib/python3.11/site-packages/nvidia/cusparse/lib/libcusparse.so.12 [0]\n  4709:\t  trying file=/e/lib/python3.11/site-packages/nvidia/nvjitlink/lib/libnvJitLink.so.12\n  4709:\tfile=libnvJitLink.so.12 [0];  generating link map\n",
+    );
+    assert!(
+        !read_kind(&inv, ErrorKind::LibraryShadowed),
+        "{:?}",
+        inv.errors
+    );
+    // A system library no package ships a copy of is the system's to load.
+    let (inv, _) = explain_text(
+        "t",
+        "     32577:       trying file=/usr/local/cuda/lib64/libcudart.so.12\n     32577:     calling init: /usr/local/cuda/lib64/libcudart.so.12\n",
+    );
+    assert!(
+        !read_kind(&inv, ErrorKind::LibraryShadowed),
+        "{:?}",
+        inv.errors
+    );
+}
+
+#[test]
+fn an_ld_library_path_set_in_python_is_read_without_its_fields() {
+    let (inv, f) = explain("corpus/c73b-kaggle-cusparse-nvjitlink-conda-ld-path.txt");
+    assert_eq!(inv.env["LD_LIBRARY_PATH"].value, "/opt/conda/lib:");
+    assert!(fires(&f, "ENV014"), "{f:?}");
+}
+
+#[test]
+fn jax_s_unloadable_library_is_read_by_its_name() {
+    let (inv, f) = explain("corpus/c77c-localcolabfold-jaxlib-unable-to-load-cudnn.txt");
+    assert!(read_kind(&inv, ErrorKind::CudnnMissing), "{:?}", inv.errors);
+    assert!(categories(&f).contains(&Category::CudnnMismatch), "{f:?}");
+    let (inv, _) = explain_text(
+        "t",
+        "RuntimeError: Unable to load cuSPARSE. Is it installed?\n",
+    );
+    assert!(
+        read_kind(&inv, ErrorKind::CudaLibraryMissing),
+        "{:?}",
+        inv.errors
+    );
+    // Another program's question is not jax's.
+    let (inv, _) = explain_text("t", "Unable to load config. Is it installed?\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn jax_s_fallback_warning_alone_is_a_notice() {
+    let (inv, f) = explain("corpus/c81c-kohya-colab-jaxlib-fallback-warning.txt");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+    assert!(fires(&f, "MIS004"), "{f:?}");
+    assert_eq!(errors_in(&f, Category::CpuOnlyWheel), 0);
+    // A report about JAX itself keeps the warning as its error.
+    let (_, f) = explain("corpus/c52e-colabdock-2025-cpu-jax-installed-driver-550.txt");
+    assert!(categories(&f).contains(&Category::CpuOnlyWheel), "{f:?}");
+}
+
+#[test]
+fn an_extension_dll_missing_a_module_may_be_a_cpu_torch() {
+    let (_, f) = explain("corpus/c81f-flash-attn-dll-load-cpu-torch.txt");
+    let e = finding(&f, "ERR026");
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("CPU build"), "{}", e.message);
+    // A missing entry point is the extension's build: an error.
+    let (_, f) = explain("corpus/c67b-wan21-flash-attn-dll-procedure-not-found.txt");
+    assert_eq!(finding(&f, "ERR026").severity, Severity::Error);
+}
+
+#[test]
+fn cufft_s_internal_error_on_ada_with_cuda_11_7() {
+    let (inv, f) = explain("corpus/c81d-l4-cufft-hyenadna-cu117.txt");
+    assert_eq!(gpu0_cc(&inv), "8.9");
+    assert!(
+        read_kind(&inv, ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    // An Ada GPU and torch's CUDA 11.7: the error, with its reading.
+    let (_, f) = explain_text(
+        "t",
+        "GPU 0: NVIDIA GeForce RTX 4090\ntorch 1.13.1+cu117\nRuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR\n",
+    );
+    let e = finding(&f, "ERR004");
+    assert_eq!(e.severity, Severity::Error);
+    assert!(e.message.contains("11.8"), "{}", e.message);
+    // The same error with a CUDA 12 torch is not that: a warning.
+    let (_, f) = explain_text(
+        "t",
+        "GPU 0: NVIDIA GeForce RTX 4090\ntorch 2.3.1+cu121\nRuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR\n",
+    );
+    assert_eq!(finding(&f, "ERR004").severity, Severity::Warning);
+}
+
+#[test]
+fn a_list_in_cuda_home_is_read_from_the_nvcc_path_the_build_ran() {
+    let (inv, f) = explain("corpus/c80e-apex-cuda-home-colon-path.txt");
+    assert_eq!(
+        inv.env["CUDA_HOME"].value,
+        ":/usr/local/cuda:/usr/local/cuda-10.1"
+    );
+    assert!(fires(&f, "ENV007"), "{f:?}");
+    // One directory is no list.
+    let (inv, _) = explain_text(
+        "t",
+        "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda-10.1/bin/nvcc'\n",
+    );
+    assert!(!inv.env.contains_key("CUDA_HOME"), "{:?}", inv.env);
+}
+
+#[test]
+fn an_extension_op_built_without_cuda_is_read() {
+    let (inv, f) = explain("corpus/c80e-torch-scatter-jetson-cu114-cpu-build.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::ExtensionMismatch),
+        "{:?}",
+        inv.errors
+    );
+    assert!(finding(&f, "ERR026")
+        .message
+        .contains("without its CUDA kernels"));
+    // A package's sentence about itself has its own entry.
+    let (inv, _) = explain_text(
+        "t",
+        "ValueError: This CTranslate2 package was not compiled with CUDA support\n",
+    );
+    assert!(
+        !read_kind(&inv, ErrorKind::ExtensionMismatch),
+        "{:?}",
+        inv.errors
+    );
+}
+
+#[test]
+fn a_message_cut_before_its_words_is_read_across_the_cut() {
+    let (inv, f) = explain("corpus/c81d-h100-animateanyone-torch1-cu117.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+    let (inv, _) = explain_text(
+        "t",
+        "NVIDIA H100 PCIe with CUDA capability sm_90\nis not compatible with the current PyTorch installation.\n",
+    );
+    assert!(
+        read_kind(&inv, ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+    // The next line's message without the words it needs stays unread.
+    let (inv, _) = explain_text(
+        "t",
+        "Some other line\nis not compatible with the current PyTorch installation.\n",
+    );
+    assert!(
+        !read_kind(&inv, ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+}
+
+#[test]
+fn deepspeed_s_own_gpu_options_override_cuda_visible_devices() {
+    let (_, f) = explain("corpus/c71c-deepspeed-launcher-ignores-cvd.txt");
+    assert!(fires(&f, "ENV015"), "{f:?}");
+    assert!(!fires(&f, "MIS002"), "{f:?}");
+    // The launcher without a selector of its own leaves the variable alone.
+    let (_, f) = explain_text(
+        "t",
+        "CUDA_VISIBLE_DEVICES=2,3 deepspeed train.py --deepspeed ds.json\n",
+    );
+    assert!(!fires(&f, "ENV015"), "{f:?}");
+}
+
+#[test]
+fn a_gpu_named_in_words_is_no_gpu_the_container_listed() {
+    let (inv, f) = explain("corpus/c63b-vllm-k8s-l4-nvml-not-found-ldpath.txt");
+    assert_eq!(gpu0_cc(&inv), "8.9");
+    assert!(fires(&f, "CTR001"), "{f:?}");
+}
+
+#[test]
+fn a_container_under_wsl2_gets_both_hints() {
+    let (_, f) = explain("corpus/c62b-ollama-docker-wsl2-cuda-init-500.txt");
+    assert!(fires(&f, "HINT003") && fires(&f, "HINT010"), "{f:?}");
+    // Outside WSL one hint is kept.
+    let (_, f) = explain("corpus/c78b-textymcspeechy-rtx4090-cufft-docker.txt");
+    assert!(!fires(&f, "HINT003"), "{f:?}");
+}

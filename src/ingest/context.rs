@@ -29,7 +29,7 @@ regex_fn!(
     |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
     |(?P<sing>\b(?:singularity|apptainer)\s+(?:shell|exec|run|instance\s+start)\b)
     |(?P<docker>\(container\)\s*[$\x23]|\b(?:nvidia-)?docker\s+run\b|\bpodman\s+run\b|\bdocker\s+compose\b|\bdocker-compose\b|\bdocker\s+exec\b|\broot@[0-9a-f]{12}:|/\.dockerenv\b)
-    |(?P<incontainer>\b(?:inside|within|in)\s+(?:the|a|my|this|that|an)\s+(?:docker\s+|podman\s+|singularity\s+|apptainer\s+|lxd\s+|lxc\s+)?container\b|\b(?:inside|within)\s+(?:docker\s+|podman\s+)?containers\b|\b(?:inside|within|in)\s+docker\b|\(docker\)|\brootless\s+(?:docker|podman)\b|^\s*container_name\s*:|\bdocker\s+desktop\b|\bnvcr\.io/nvidia/[a-z0-9_.-]+:)
+    |(?P<incontainer>\b(?:inside|within|in)\s+(?:the|a|my|this|that|an)\s+(?:docker\s+|podman\s+|singularity\s+|apptainer\s+|lxd\s+|lxc\s+)?container\b|\b(?:inside|within)\s+(?:docker\s+|podman\s+)?containers\b|\b(?:inside|within|in|with|using|via|through)\s+docker\b|\(docker\)|\brootless\s+(?:docker|podman)\b|^\s*container_name\s*:|\bdocker\s+desktop\b|\bnvcr\.io/nvidia/[a-z0-9_.-]+:)
     |(?P<sb>\bsecure\s?boot\s+(?:is\s+|was\s+)?(?:enabled|on|turned\s+on|active)\b|\b(?:enabled|turned\s+on)\s+(?:uefi\s+)?secure\s?boot\b)
     |(?P<sboff>\bsecure\s?boot\s+is\s+(?:already\s+)?(?:disabled|off|turned\s+off|not\s+enabled)\b)
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
@@ -191,6 +191,33 @@ pub struct Clues {
     notice: Option<(String, String)>,
     app: Option<(String, String)>,
     l4t_image: Option<(u32, String, String)>,
+    /// A DeepSpeed launch that picks its own GPUs, and where.
+    deepspeed_picks: Option<(String, String)>,
+    /// A CUDA_VISIBLE_DEVICES assignment the paste shows commented out.
+    commented_visible: Option<String>,
+}
+
+/// A `deepspeed` launch that chooses the GPUs itself (`--num_gpus`,
+/// `--include`, `--exclude`, `--num_nodes`), or the launcher's own warning
+/// that it ignores CUDA_VISIBLE_DEVICES for that reason: what it shows.
+fn deepspeed_picks(t: &str) -> Option<String> {
+    if t.contains("but ignoring it because one or several of --include") {
+        return Some(t.trim().to_string());
+    }
+    let at = t.find("deepspeed ")?;
+    // The command itself, after any `VAR=value` prefixes or a prompt.
+    let before = &t[..at];
+    let prefix_ok = before
+        .split_whitespace()
+        .all(|w| w.contains('=') || w == "$" || w == "#" || w.ends_with('$') || w == "env");
+    if !prefix_ok {
+        return None;
+    }
+    let rest = &t[at..];
+    ["--num_gpus", "--include", "--exclude", "--num_nodes"]
+        .iter()
+        .any(|f| rest.contains(f))
+        .then(|| rest.trim().to_string())
 }
 
 /// A Markdown checklist item left unticked: `- [ ] Mac`, `* [ ] AMD`.
@@ -209,6 +236,17 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
         i += 1;
         if t.len() >= 3 && line.gate(super::gate::Gate::Devices) {
             devices(t, line.src.as_str(), c);
+            if c.commented_visible.is_none()
+                && t.trim_start().starts_with('#')
+                && t.contains("CUDA_VISIBLE_DEVICES=")
+            {
+                c.commented_visible = Some(line.src.clone());
+            }
+        }
+        if c.deepspeed_picks.is_none() && line.gate(super::gate::Gate::Context) {
+            if let Some(what) = deepspeed_picks(t) {
+                c.deepspeed_picks = Some((what, line.src.clone()));
+            }
         }
         let context = line.gate(super::gate::Gate::Context);
         if i >= 2 && (context || doc.lines[i - 2].gate(super::gate::Gate::Context)) {
@@ -1021,6 +1059,17 @@ pub fn apply(c: &Clues, b: &mut Builder) {
     if let Some((app, src)) = &c.app {
         s.app
             .get_or_insert_with(|| Fact::new(app.clone(), src).with_note("the report names it"));
+    }
+    if let Some((what, src)) = &c.deepspeed_picks {
+        s.deepspeed_picks_gpus.get_or_insert_with(|| {
+            Fact::new(what.clone(), src)
+                .with_note("the deepspeed launcher chooses the GPUs from its own options")
+        });
+    }
+    if let Some(src) = &c.commented_visible {
+        s.visible_devices_commented.get_or_insert_with(|| {
+            Fact::new(true, src).with_note("a CUDA_VISIBLE_DEVICES assignment, commented out")
+        });
     }
     if let Some((text, src)) = &c.notice {
         s.benign_notice.get_or_insert_with(|| {

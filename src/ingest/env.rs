@@ -105,6 +105,16 @@ pub fn parse(doc: &Doc, b: &mut Builder) {
             }
             continue;
         }
+        // The loader's trace (LD_DEBUG=libs) prints the directories it took
+        // from LD_LIBRARY_PATH: `search path=/a:/b:tls:x86_64  (LD_LIBRARY_PATH)`.
+        if t.ends_with("(LD_LIBRARY_PATH)") {
+            if let Some(dirs) = ld_trace_search_path(t) {
+                if !b.inv.env.contains_key("LD_LIBRARY_PATH") {
+                    b.env_var("LD_LIBRARY_PATH", &dirs, &format!("{src} (LD_DEBUG trace)"));
+                }
+            }
+            continue;
+        }
         if line.command().is_none() && !line.gate(Gate::Env) && !first_token_assigns(t) {
             continue;
         }
@@ -217,6 +227,12 @@ fn python_assignments(t: &str) -> Vec<(String, String)> {
             continue;
         };
         let after = after.trim_start();
+        // An f-string: its `{...}` parts are other values (the old
+        // variable), its text the directories this assignment adds.
+        let (after, formatted) = match after.strip_prefix(['f', 'F']) {
+            Some(a) => (a, true),
+            None => (after, false),
+        };
         let Some(vq) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else {
             continue;
         };
@@ -224,7 +240,28 @@ fn python_assignments(t: &str) -> Vec<(String, String)> {
             continue;
         };
         if is_gpu_var(name) {
-            out.push((name.to_string(), after[1..1 + vend].to_string()));
+            let value = &after[1..1 + vend];
+            let value = if formatted {
+                without_placeholders(value)
+            } else {
+                value.to_string()
+            };
+            out.push((name.to_string(), value));
+        }
+    }
+    out
+}
+
+/// An f-string's text without its `{...}` fields.
+fn without_placeholders(v: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for ch in v.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(ch),
+            _ => {}
         }
     }
     out
@@ -332,6 +369,28 @@ fn split_shell(s: &str) -> Vec<String> {
         out.push(cur);
     }
     out
+}
+
+/// The directories of an LD_DEBUG `search path=` line, as LD_LIBRARY_PATH
+/// lists them: the loader's own subdirectories (`tls`, `x86_64`,
+/// `glibc-hwcaps/...`) dropped, each directory once.
+fn ld_trace_search_path(t: &str) -> Option<String> {
+    let list = t.split("search path=").nth(1)?;
+    let list = list.trim_end_matches("(LD_LIBRARY_PATH)").trim();
+    let mut dirs: Vec<&str> = Vec::new();
+    for d in list.split(':') {
+        let mut d = d.trim();
+        for sub in ["/tls/x86_64", "/tls", "/x86_64"] {
+            d = d.strip_suffix(sub).unwrap_or(d);
+        }
+        if let Some(p) = d.find("/glibc-hwcaps/") {
+            d = &d[..p];
+        }
+        if d.starts_with('/') && !dirs.contains(&d) {
+            dirs.push(d);
+        }
+    }
+    (!dirs.is_empty()).then(|| dirs.join(":"))
 }
 
 #[cfg(test)]

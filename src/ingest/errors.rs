@@ -703,6 +703,9 @@ pub static CATALOG: &[Entry] = &[
         "[W 06/24/21 15:54:08.105 4009] [__init__.py:adaptive_arch_select@656] Arch=[<Arch.cuda: 5>] is not supported, falling back to CPU"),
     // An extension's op compiled without its CUDA kernels (mmcv's DeformConv,
     // detectron2, torchvision's ops built without CUDA).
+    // PyG's extensions (torch-scatter, torch-sparse, torch-cluster) built without WITH_CUDA.
+    ex("extension-not-compiled-with-cuda", "Not compiled with CUDA support", &[], K::ExtensionMismatch, None,
+        "RuntimeError: Not compiled with CUDA support", bare_not_compiled_with_cuda),
     e("extension-op-without-gpu", "is not compiled with GPU support", K::ExtensionMismatch, None,
         "RuntimeError: DeformConv is not compiled with GPU support"),
     e("custom-ops-not-loaded", "Failed to load custom C++ ops", K::ExtensionNotBuilt, None,
@@ -722,8 +725,11 @@ pub static CATALOG: &[Entry] = &[
     // jax's CUDA plugin calling into a jaxlib of another release.
     ex("jax-plugin-jaxlib-mismatch", "Jax plugin configuration error", &["jax_plugins.xla_cuda", "jax_cuda"], K::ExtensionMismatch, None,
         "Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\nAttributeError: module 'jaxlib.xla_client' has no attribute 'register_custom_type_id_handler'", jax_plugin_mismatch),
-    e("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", K::FrameworkCpuBuild, None,
-        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."),
+    ex("jax-cuda-jaxlib-missing", "a CUDA-enabled jaxlib is not installed", &[], K::FrameworkCpuBuild, None,
+        "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.\nimport jax", jax_fallback),
+    // jax's CUDA plugin checking the libraries it loads at start-up.
+    ex("jax-unable-to-load-library", "Is it installed?", &["Unable to load cu", "Unable to load nv", "Unable to load nccl"], K::CudaLibraryMissing, None,
+        "RuntimeError: Unable to load cuSPARSE. Is it installed?", jax_library_unloadable),
     // JAX asked for a backend it has none of: the jaxlib installed has no
     // CUDA (or ROCm) support (an older jaxlib: `Unknown backend gpu`).
     ea("jax-unknown-backend-gpu", "Unknown backend", &["unknown backend gpu", "unknown backend: 'gpu'", "unknown backend: 'cuda'"], K::FrameworkCpuBuild, None,
@@ -742,6 +748,9 @@ pub static CATALOG: &[Entry] = &[
         "ptxas /tmp/compile-ptx-src-38292b, line 100; error   : Feature '.bf16' requires .target sm_80 or higher"),
     // cuBLAS refusing the GPU: its release has no kernels for this architecture.
     // cuRAND could not launch its kernel: most often a CUDA older than the GPU.
+    // cuFFT from before CUDA 11.8 on an Ada or Hopper GPU, most often.
+    e("cufft-internal-error", "CUFFT_INTERNAL_ERROR", K::ArchNotCompiled, None,
+        "RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR"),
     e("curand-launch-failure", "CURAND_STATUS_LAUNCH_FAILURE", K::ArchNotCompiled, Some(201),
         "F0118 23:29:34.400086 13613 math_functions.cu:408] Check failed: status == CURAND_STATUS_SUCCESS (201 vs. 0)  CURAND_STATUS_LAUNCH_FAILURE"),
     e("curand-failure-201", "CURAND failure 201", K::ArchNotCompiled, Some(201),
@@ -791,6 +800,12 @@ pub static CATALOG: &[Entry] = &[
         "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 7, 0) but found runtime version (8, 5, 0). PyTorch already comes bundled with cuDNN.", torch_cudnn_mismatch),
     // --- other CUDA libraries --------------------------------------------------------------------
     // ldd's listing of a binary's dependencies: one the loader cannot find.
+    // The loader's own trace (LD_DEBUG=libs): a CUDA library taken from a
+    // directory outside the package that ships its own copy.
+    ex("ld-debug-system-copy-loaded", "calling init:", &[], K::LibraryShadowed, None,
+        "     32577:       trying file=/usr/local/cuda/9.0/lib64/libcudart.so.9.0\n     32577:     calling init: /usr/local/cuda/9.0/lib64/libcudart.so.9.0\n     33717:       trying file=/envs/t/lib/python3.7/site-packages/torch/lib/libcudart.so.9.0", ld_trace_shadow),
+    ex("ld-debug-system-copy-mapped", "generating link map", &[], K::LibraryShadowed, None,
+        "  4709:\tfile=libnvJitLink.so.12 [0];  needed by /m/envs/s/lib/python3.11/site-packages/nvidia/cusparse/lib/libcusparse.so.12 [0]\n  4709:\t  trying file=/opt/nvidia/hpc_sdk/Linux_x86_64/24.5/cuda/12.4/lib64/libnvJitLink.so.12\n  4709:\tfile=libnvJitLink.so.12 [0];  generating link map", ld_trace_shadow),
     ex("ldd-library-not-found", "=> not found", &[], K::CudaLibraryMissing, None,
         "\tlibcublas.so.12 => not found", ldd_not_found),
     ex("cuda-library-missing", "cannot open shared object file", &[], K::CudaLibraryMissing, None,
@@ -812,7 +827,7 @@ pub static CATALOG: &[Entry] = &[
     ea("cuda-path-folder-missing", "cannot find the path specified", &["cuda"], K::CudaPathIsBin, None,
         "FileNotFoundError: [WinError 3] The system cannot find the path specified: 'C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\11.2\\bin'"),
     // A build that ran `<CUDA_HOME>/bin/nvcc` with a list in CUDA_HOME.
-    ex("nvcc-path-holds-a-list", ":/bin/nvcc", &["unable to execute", "failed with exit status", "no such file", "not found"], K::ToolkitNotFound, None,
+    ex("nvcc-path-holds-a-list", "/bin/nvcc", &["unable to execute", "failed with exit status", "no such file", "not found"], K::ToolkitNotFound, None,
         "unable to execute '/usr/local/cuda:/bin/nvcc': No such file or directory", nvcc_path_list),
     // A build that ran `<dir>/bin/nvcc` where no nvcc is: CUDA_HOME / CUDA_PATH
     // (or a Makefile's default) names a directory that holds no toolkit.
@@ -1125,6 +1140,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuinit-named-symbol-not-found", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_NOT_FOUND = 500)", "https://github.com/tensorflow/tensorflow/issues/68710"]),
     ("device-count-named-symbol-not-found", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorSymbolNotFound = 500)", "https://github.com/jhj0517/Whisper-WebUI/issues/279"]),
     ("macos-symbol-not-found", &["https://github.com/pytorch/audio/issues/2610 (a torchaudio nightly linked against another libtorch)"]),
+    ("extension-not-compiled-with-cuda", &["https://github.com/rusty1s/pytorch_sparse/blob/master/csrc/spmm.cpp (without WITH_CUDA: AT_ERROR(\"Not compiled with CUDA support\"))", "https://github.com/rusty1s/pytorch_scatter/issues/384 (a torch-scatter built from source without CUDA on a Jetson)"]),
     ("extension-op-without-gpu", &["https://github.com/open-mmlab/mmcv/blob/v1.7.1/mmcv/ops/csrc/pytorch/deform_conv.cpp (without MMCV_WITH_CUDA: AT_ERROR(\"DeformConv is not compiled with GPU support\"))", "https://github.com/Adamdad/ConsistentTeacher/issues/24"]),
     ("xla-cant-find-libdevice-dir", &["https://github.com/openxla/xla/blob/main/xla/service/gpu/nvptx_compiler.cc (searches the CUDA data directories for nvvm/libdevice; XLA_FLAGS=--xla_gpu_cuda_data_dir names one)", "https://github.com/tensorflow/tensorflow/issues/58681"]),
     ("xla-libdevice-not-found", &["https://github.com/tensorflow/tensorflow/blob/732e2b91ab70ce6fbb2fd5fc65b5ebae06c6f881/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc (GetLibdeviceDir; the XLA_FLAGS advice)", "https://github.com/conda-forge/tensorflow-feedstock/issues/296"]),
@@ -1180,6 +1196,7 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("deepspeed-ignores-visible-devices", &["https://github.com/deepspeedai/DeepSpeed/blob/master/deepspeed/launcher/runner.py (CUDA_VISIBLE_DEVICES is ignored when --include/--exclude/--num_gpus/--num_nodes are given)", "https://github.com/huggingface/accelerate/issues/663"]),
     ("hf-trainer-device-cpu", &["https://github.com/huggingface/transformers/blob/main/src/transformers/training_args.py (TrainingArguments: n_gpu from torch.cuda.device_count(), device cpu without CUDA)", "https://github.com/hiyouga/LlamaFactory/issues/3228 (a CPU-only torch on an 8x A100 server)"]),
     ("ptxas-feature-requires-target", &["https://docs.nvidia.com/cuda/parallel-thread-execution/index.html (PTX ISA: each instruction's target ISA requirement, e.g. bf16 conversions need sm_80)", "https://github.com/unslothai/unsloth/issues/501 (Triton's bf16 kernels on a Tesla T4, sm_75)"]),
+    ("cufft-internal-error", &["https://docs.nvidia.com/cuda/cufft/index.html (cufftResult: CUFFT_INTERNAL_ERROR)", "https://github.com/Anjok07/ultimatevocalremovergui/issues/746 (RTX 4090 with a CUDA 11.7 torch; a cu118 build fixed it)", "https://github.com/HazyResearch/hyena-dna/issues/75 (NVIDIA L4 with a CUDA 11.7 torch; the cu118 build fixed it)"]),
     ("curand-launch-failure", &["https://docs.nvidia.com/cuda/nvmath-python/latest/bindings/generated/nvmath.bindings.curand.Status.html (curandStatus: LAUNCH_FAILURE = 201)", "https://github.com/BVLC/caffe/issues/5195 (CUDA 7 libraries left beside CUDA 8 on a GTX 1080)", "https://github.com/NVIDIA/DIGITS/issues/1282 (a CUDA 7.5 image on a Tesla P100: cuRAND has no code for Pascal)", "https://github.com/NVIDIA/nvidia-docker/issues/221"]),
     ("curand-failure-201", &["https://docs.nvidia.com/cuda/nvmath-python/latest/bindings/generated/nvmath.bindings.curand.Status.html (curandStatus: LAUNCH_FAILURE = 201)", "https://github.com/microsoft/CNTK/issues/912 (a CNTK binary built with CUDA 7.5 on a GTX 1080)"]),
     ("cublas-arch-mismatch", &["https://docs.nvidia.com/cuda/cublas/index.html#cublasstatus-t (CUBLAS_STATUS_ARCH_MISMATCH: the function requires a feature absent from the device architecture)", "https://github.com/Differentiable-Electron-Crystallography/diffBloch/issues/144 (a CUDA 13 torch on Tesla P100s)"]),
@@ -1247,6 +1264,10 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-device-attribute-unknown", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGetAttribute: CUDA_ERROR_INVALID_VALUE)", "https://github.com/NVIDIA/cuda-python/issues/184 (an attribute added in CUDA 12.5 asked of a driver for CUDA 12.4)", "https://github.com/taichi-dev/taichi/issues/3917 (an attribute of CUDA 11 asked of a CUDA 10.2 driver)"]),
     ("cuda-call-error-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError_t numbers: 35 insufficient driver, 100 no device, 209 no kernel image)", "https://github.com/PaddlePaddle/Paddle/issues/22576 (Paddle's 'cudaGetDeviceCount failed ..., error code : 35')"]),
     ("cuda-call-returned-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError_t numbers)", "https://github.com/NVIDIA/cuda-samples/blob/master/Samples/1_Utilities/deviceQuery/deviceQuery.cpp (deviceQuery's 'cudaGetDeviceCount returned N')"]),
+    ("jax-cuda-jaxlib-missing", &["https://github.com/jax-ml/jax/blob/main/jax/_src/xla_bridge.py (the warning when no GPU backend initialized)"]),
+    ("jax-unable-to-load-library", &["https://github.com/jax-ml/jax/blob/main/jax_plugins/cuda/__init__.py (_version_check: 'Unable to load {name}. Is it installed?')", "https://github.com/jax-ml/jax/issues/30050", "https://github.com/YoshitakaMo/localcolabfold/issues/228"]),
+    ("ld-debug-system-copy-loaded", &["https://man7.org/linux/man-pages/man8/ld.so.8.html (LD_DEBUG=libs: the search path, each file tried, each library initialized)", "https://github.com/pytorch/pytorch/issues/19309 (a system libcudart loaded instead of the conda package's)"]),
+    ("ld-debug-system-copy-mapped", &["https://man7.org/linux/man-pages/man8/ld.so.8.html (LD_DEBUG=libs)", "https://github.com/jax-ml/jax/issues/28929 (libnvJitLink from a CUDA module on LD_LIBRARY_PATH instead of the wheel's)"]),
     ("ldd-library-not-found", &["https://man7.org/linux/man-pages/man1/ldd.1.html (ldd prints each shared object a program needs, 'not found' where the loader finds none)", "https://github.com/cyrusbehr/tensorrt-cpp-api/issues/45 (a CUDA 12 TensorRT on a CUDA 11.7 machine: libcublas.so.12 => not found)"]),
     ("cuda-path-folder-missing", &["https://github.com/abetlen/llama-cpp-python/issues/1077 (CUDA_PATH still named an uninstalled CUDA 11.2; llama_cpp adds %CUDA_PATH%\\bin as a DLL directory)"]),
     ("cuda-failure-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorInsufficientDriver = 35)", "https://github.com/microsoft/onnxruntime/blob/main/onnxruntime/core/providers/cuda/cuda_call.cc (ONNX Runtime's 'CUDA failure N: message')"]),
@@ -1677,13 +1698,18 @@ fn wrapped(doc: &Doc, b: &mut Builder, i: usize, lower: &str, next: &str, cands:
             continue;
         };
         let in_first = lower.contains(n.as_str());
+        let in_next = !in_first && next.contains(n.as_str());
         if in_first {
             // Read whole on the first line: only its condition words can be on the next.
             if entry.any.is_empty() || any_in(entry, lower) {
                 continue;
             }
-        } else if next.contains(n.as_str()) {
-            continue;
+        } else if in_next {
+            // Read whole on the next line: only its condition words can be on
+            // this one (`... with CUDA capability sm_90` / `is not compatible ...`).
+            if entry.any.is_empty() || any_in(entry, next) {
+                continue;
+            }
         }
         let js = joins.get_or_insert_with(|| [join(lower, next), concat(lower, next)]);
         for (k, jl) in js.iter().enumerate() {
@@ -1691,8 +1717,10 @@ fn wrapped(doc: &Doc, b: &mut Builder, i: usize, lower: &str, next: &str, cands:
                 break;
             }
             match jl.find(n.as_str()) {
-                // The message must start on the first line, not only end on it.
-                Some(at) if at < lower.trim_end().len() => {}
+                // The message must start on the first line, not only end on
+                // it (the condition words that start it, for one read whole
+                // on the next line).
+                Some(at) if at < lower.trim_end().len() || in_next => {}
                 _ => continue,
             }
             if !entry.any.is_empty() && !any_in(entry, jl) {
@@ -3072,6 +3100,143 @@ fn classify_library(lib: &str) -> Option<ErrorKind> {
         .then_some(K::CudaLibraryMissing)
 }
 
+/// jax's warning that no CUDA jaxlib is installed, unless the report shows
+/// the CUDA plugin installed and failing to start (then the plugin's own
+/// error is the cause, not a CPU-only install). A report that names JAX
+/// nowhere else shows no program computing with it: jax prints the warning
+/// whenever it is imported, also as another package's dependency, so there
+/// it is a notice, not a failure.
+fn jax_fallback(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    const WARNING: &str = "CUDA-enabled jaxlib is not installed";
+    let mut failing = false;
+    let mut named = false;
+    for l in &c.doc.lines {
+        let t = &*l.text;
+        failing |= t.contains("CUDA backend failed to initialize")
+            || t.contains("Exception when calling jax_plugins.xla_cuda");
+        named |= !t.contains(WARNING) && super::clean::has_ci(t, "jax");
+    }
+    if failing {
+        return None;
+    }
+    if !named {
+        b.inv.setting.benign_notice.get_or_insert_with(|| {
+            crate::inventory::Fact::new(c.line.trim().to_string(), c.src)
+                .with_note("jax's warning, in a report that names JAX nowhere else")
+        });
+        return None;
+    }
+    Some(k)
+}
+
+/// `Unable to load cuSPARSE. Is it installed?`: the library jax's CUDA
+/// plugin could not load, by its name (cuDNN apart from the CUDA libraries).
+fn jax_library_unloadable(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
+    let p = c.line.find("Unable to load ")?;
+    let name = c.line[p + "Unable to load ".len()..]
+        .split(['.', ' '])
+        .next()?
+        .to_ascii_lowercase();
+    if name == "cudnn" {
+        return Some(K::CudnnMissing);
+    }
+    [
+        "cublas",
+        "cusparse",
+        "cusolver",
+        "cufft",
+        "cupti",
+        "nvjitlink",
+        "nccl",
+        "cudart",
+    ]
+    .contains(&name.as_str())
+    .then_some(K::CudaLibraryMissing)
+}
+
+/// The message alone (`RuntimeError: Not compiled with CUDA support`), as a
+/// C++ extension raises it for an op it was built without: not a
+/// package's sentence about itself ("This CTranslate2 package was not
+/// compiled with CUDA support", which has its own entry).
+fn bare_not_compiled_with_cuda(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let p = c.line.find("Not compiled with CUDA support")?;
+    let before = c.line[..p].trim_end();
+    (before.is_empty() || before.ends_with("Error:")).then_some(k)
+}
+
+/// A directory a package keeps its own CUDA libraries in: a Python
+/// environment (pip's nvidia-* wheels, torch/lib, a conda environment), a
+/// Julia artifact, the Nix store.
+fn bundled_dir(path: &str) -> bool {
+    [
+        "site-packages/",
+        "dist-packages/",
+        "/envs/",
+        "conda/lib/",
+        "conda3/lib/",
+        "conda2/lib/",
+        "mamba/lib/",
+        "forge/lib/",
+        "/.julia/artifacts/",
+        "/nix/store/",
+    ]
+    .iter()
+    .any(|w| path.contains(w))
+}
+
+/// A loader trace's line that names where a library was mapped from:
+/// `calling init: PATH`, or `file=NAME [0];  generating link map` after the
+/// `trying file=PATH` that found it. The path, when one can be told.
+fn ld_trace_loaded(c: &Ctx) -> Option<String> {
+    let line = c.line;
+    if let Some(p) = line.find("calling init:") {
+        return Some(line[p + "calling init:".len()..].trim().to_string());
+    }
+    let name = line.split("file=").nth(1)?.split_whitespace().next()?;
+    (1..=12)
+        .map(|k| c.behind(k))
+        .take_while(|t| !t.contains("generating link map"))
+        .find_map(|t| {
+            let p = t.split("trying file=").nth(1)?.trim();
+            p.ends_with(name).then(|| p.to_string())
+        })
+}
+
+/// A CUDA library the loader took from outside the package that ships its
+/// own copy: the trace maps it from a system directory (/usr/local/cuda,
+/// an HPC module, LD_LIBRARY_PATH) while the same report shows the copy a
+/// Python environment carries (the same file tried there, or a pip
+/// nvidia-* wheel's library asking for it).
+fn ld_trace_shadow(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let path = ld_trace_loaded(c)?;
+    let name = path.rsplit('/').next()?;
+    if bundled_dir(&path)
+        || !name.starts_with("lib")
+        || classify_library(name) != Some(K::CudaLibraryMissing)
+            && classify_library(name) != Some(K::CudnnMissing)
+    {
+        return None;
+    }
+    let lib = name.split(".so").next()?;
+    let shipped = c.doc.lines.iter().any(|l| {
+        let t = &*l.text;
+        if !t.contains(lib) {
+            return false;
+        }
+        let tried = t
+            .split("trying file=")
+            .nth(1)
+            .is_some_and(|p| bundled_dir(p) && p.trim().ends_with(name));
+        let asked = t.contains(&format!("file={name} "))
+            && t.split("needed by").nth(1).is_some_and(|p| {
+                let p = p.trim();
+                bundled_dir(p) && p.contains("/nvidia/")
+            });
+        tried || asked
+    });
+    shipped.then_some(k)
+}
+
 /// `ImportError: libcublas.so.9.0` and nothing more (as a report quotes
 /// it): the import failed for want of that library.
 fn bare_import_error(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
@@ -3762,7 +3927,11 @@ fn nvcc_home(line: &str) -> Option<(usize, usize)> {
 fn nvcc_path_list(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
     let (start, end) = nvcc_home(c.line)?;
     let home = &c.line[start..end];
-    if home.contains(':') && home.starts_with('/') && !b.inv.env.contains_key("CUDA_HOME") {
+    // `C:/...`: a Windows drive, not a list.
+    if !home.contains(':') || home.as_bytes().get(1) == Some(&b':') {
+        return None;
+    }
+    if home.starts_with(['/', ':']) && !b.inv.env.contains_key("CUDA_HOME") {
         b.env_var(
             "CUDA_HOME",
             home,

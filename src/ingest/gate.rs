@@ -223,6 +223,8 @@ const WORDS: &[(Gate, &[&str])] = &[
             "max",
             "ultra",
             "mbp",
+            "deepspeed",
+            "ignoring",
             "macbook",
             "mac",
             "mini",

@@ -85,7 +85,7 @@ regex_fn!(
 );
 regex_fn!(
     gpu_named_re,
-    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?(?:GeForce\s+)?MX\s?[1-5][0-9]0|(?:NVIDIA\s+)?GeForce\s+[89][1-6]0MX?|[89][1-6]0MX|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?|(?:NVIDIA\s+)?(?:GB10|GB[23]00|B[123]00)|DGX\s+Spark)\b"
+    r"\b((?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX|RTX|[Gg][Tt][Xx]|[Rr][Tt][Xx])\s?[0-9]{3,4}(?:\s?(?:Ti|ti|SUPER|Super|super|Laptop GPU))?|(?:NVIDIA\s+|nvidia\s+)?(?:Tesla|tesla|TESLA)\s+[KPMVTkpmvt][0-9]{1,3}|(?:NVIDIA\s+)?(?:A|H|L)[0-9]{2,3}(?:\s?PCIe|-SXM4-[0-9]+GB)?|NVIDIA\s+L4\b|K(?:10|20X?|40|80)|M(?:40|60)|P(?:40|100)|V100S?|(?:NVIDIA\s+)?GeForce\s+GT\s?[0-9]{3,4}M?|(?:NVIDIA\s+)?(?:GeForce\s+)?MX\s?[1-5][0-9]0|(?:NVIDIA\s+)?GeForce\s+[89][1-6]0MX?|[89][1-6]0MX|(?:NVIDIA\s+)?[Qq]uadro\s+(?:RTX\s+)?[KMPTkmpt]?[0-9]{3,4}M?|(?:NVIDIA\s+)?RTX\s?A[0-9]{4}|(?:NVIDIA\s+)?(?:GeForce\s+)?(?:GTX\s+|RTX\s+)?(?:TITAN|Titan)(?:\s+(?:Xp|X|V|RTX|Black|Z))?|(?:NVIDIA\s+)?(?:GB10|GB[23]00|B[123]00)|DGX\s+Spark)\b"
 );
 
 // `RTX 5000 series`, `RTX 50-series`, `GTX 10xx`: a GeForce generation, not one model.

@@ -12,7 +12,7 @@ use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
     &ENV001, &ENV002, &ENV003, &ENV004, &ENV005, &ENV006, &ENV007, &ENV008, &ENV009, &ENV010,
-    &ENV011, &ENV012, &ENV013,
+    &ENV011, &ENV012, &ENV013, &ENV014, &ENV015,
 ];
 
 pub static ENV001: Rule = Rule {
@@ -905,6 +905,109 @@ fn check_env013(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     vec![f.observed(errs).fix_command(
         "export LD_LIBRARY_PATH=$(python -c 'import os, tensorrt_libs; print(os.path.dirname(tensorrt_libs.__file__))'):$LD_LIBRARY_PATH",
         Some("run it in the environment the program runs in (or add it to the environment's activation script); without the TensorRT provider the program falls back to CUDA or the CPU".into()),
+    )]
+}
+
+pub static ENV014: Rule = Rule {
+    code: "ENV014",
+    name: "ld-library-path-ahead-of-bundled-libraries",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "A CUDA library was loaded from another copy than the one the package ships, and LD_LIBRARY_PATH is set: the directories it lists are searched first.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A shadowed CUDA library (a loader trace that maps a system copy while the package ships its own, or a wheel's library missing a symbol) next to an LD_LIBRARY_PATH the report shows (an export, an echo, the loader trace's `search path=... (LD_LIBRARY_PATH)`), other than the NVIDIA container runtime's driver directories.",
+        why_it_breaks: "The loader searches LD_LIBRARY_PATH before the run paths that pip's nvidia-* wheels, torch/lib and conda packages rely on to find their own libraries. A CUDA, cuDNN or NCCL directory listed there (a system toolkit, an HPC module, another environment) hands the package an older or other build of a library it ships, which then lacks symbols or fails its version check.",
+        how_to_fix: "Run the program without the variable (`env -u LD_LIBRARY_PATH python ...`), or remove the CUDA directories from it in the module, activation script or shell profile that sets it.",
+        sources: &[
+            "https://man7.org/linux/man-pages/man8/ld.so.8.html (search order: DT_RPATH, LD_LIBRARY_PATH, DT_RUNPATH, the cache, the default paths)",
+            "https://github.com/jax-ml/jax/issues/28929 (unsetting LD_LIBRARY_PATH fixed a wheel's nvJitLink taken from a CUDA module)",
+            "https://github.com/pytorch/pytorch/issues/103832",
+        ],
+    },
+    check: check_env014,
+    superseded_by: &[],
+};
+
+/// LD_LIBRARY_PATH's directories other than the ones the NVIDIA container
+/// runtime sets for the driver's libraries.
+fn ld_path_dirs(value: &str) -> Vec<&str> {
+    value
+        .split(':')
+        .map(str::trim)
+        .filter(|d| !d.is_empty() && !d.starts_with("/usr/local/nvidia/lib"))
+        .collect()
+}
+
+fn check_env014(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let errs = inv.errors_of(&[ErrorKind::LibraryShadowed]);
+    let Some(ldp) = inv.env.get("LD_LIBRARY_PATH") else {
+        return vec![];
+    };
+    let dirs = ld_path_dirs(&ldp.value);
+    if errs.is_empty() || dirs.is_empty() {
+        return vec![];
+    }
+    let f = ENV014
+        .finding(format!(
+            "A CUDA library was loaded from another copy than the one the package ships, and LD_LIBRARY_PATH lists {}: the loader searches these directories before the package's own, so a CUDA library there is the one it gets.",
+            dirs.join(":")
+        ))
+        .fact("LD_LIBRARY_PATH", ldp);
+    vec![f.observed(errs).fix_command(
+        "env -u LD_LIBRARY_PATH python ...",
+        Some("or remove the CUDA directories from LD_LIBRARY_PATH where it is set (a module, an activation script, the shell profile), so the package loads the copy it ships".into()),
+    )]
+}
+
+pub static ENV015: Rule = Rule {
+    code: "ENV015",
+    name: "deepspeed-launcher-overrides-visible-devices",
+    category: Category::EnvVar,
+    severity: Severity::Warning,
+    summary: "GPUs are chosen with CUDA_VISIBLE_DEVICES for a `deepspeed` launch that also passes --num_gpus, --include, --exclude or --num_nodes: the launcher then sets the variable itself and ignores the one given.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A `deepspeed` launcher command with --num_gpus, --include, --exclude or --num_nodes next to a CUDA_VISIBLE_DEVICES the report sets (a command prefix, an export, os.environ, or an assignment shown commented out), or the launcher's own warning that it is ignoring CUDA_VISIBLE_DEVICES.",
+        why_it_breaks: "The deepspeed launcher starts one process per GPU it selects and sets CUDA_VISIBLE_DEVICES for each from its own options. When any of those options is given it ignores the variable from the environment (releases before 0.3.11 ignored it always), so `CUDA_VISIBLE_DEVICES=2,3 deepspeed --num_gpus 2` runs on GPUs 0 and 1.",
+        how_to_fix: "Choose the GPUs with the launcher: `deepspeed --include localhost:2,3 train.py ...` (and no --num_gpus), or drop all of those options and keep CUDA_VISIBLE_DEVICES.",
+        sources: &[
+            "https://github.com/microsoft/DeepSpeed/issues/662 (CUDA_VISIBLE_DEVICES not respected by the launcher; fixed by #868)",
+            "https://github.com/deepspeedai/DeepSpeed/blob/master/deepspeed/launcher/runner.py (\"Detected CUDA_VISIBLE_DEVICES=... but ignoring it because one or several of --include/--exclude/--num_gpus/--num_nodes cl args were used\")",
+            "https://www.deepspeed.ai/getting-started/#resource-configuration-single-node",
+        ],
+    },
+    check: check_env015,
+    superseded_by: &[],
+};
+
+fn check_env015(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(launch) = &inv.setting.deepspeed_picks_gpus else {
+        return vec![];
+    };
+    let warned = launch.value.contains("but ignoring it");
+    let set = inv.env.get("CUDA_VISIBLE_DEVICES");
+    let commented = inv.setting.visible_devices_commented.as_ref();
+    if !warned && set.is_none() && commented.is_none() {
+        return vec![];
+    }
+    let mut f = ENV015
+        .finding(format!(
+            "The report chooses GPUs with CUDA_VISIBLE_DEVICES{} for a deepspeed launch that passes its own GPU options (`{}`): the launcher then sets CUDA_VISIBLE_DEVICES for its processes itself, so the GPUs it runs on are not the ones the variable names.",
+            match (set, commented) {
+                (Some(v), _) => format!("={}", v.value),
+                (None, Some(_)) => " (an assignment shown commented out)".to_string(),
+                _ => String::new(),
+            },
+            crate::ingest::one_line(&launch.value, 120)
+        ))
+        .fact("deepspeed launch", launch);
+    if let Some(v) = set {
+        f = f.fact("CUDA_VISIBLE_DEVICES", v);
+    }
+    vec![f.fix_command(
+        "deepspeed --include localhost:2,3 train.py ...",
+        Some("name the GPUs to the launcher (the numbers as nvidia-smi shows them) and leave out --num_gpus; or pass none of --num_gpus/--include/--exclude/--num_nodes and keep CUDA_VISIBLE_DEVICES".into()),
     )]
 }
 

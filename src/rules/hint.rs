@@ -1,8 +1,9 @@
 //! Hints: when no rule names a cause, what the report mentions still says
 //! where to look (MIG, NVSwitch, onnxruntime, TensorRT, cuDNN, the
 //! environment), or where it comes from (WSL2, a Mac, an AMD GPU) when
-//! something failed there. Info findings, at most one per report, and none
-//! beside a warning or an error (see [`super::run_rules`]).
+//! something failed there. Info findings, at most one per report (two for a
+//! container under WSL2: WSL's and the container's), and none beside a
+//! warning or an error (see [`super::run_rules`]).
 
 use crate::finding::{Category, Finding, Severity};
 use crate::inventory::{Inventory, Mention, Topic};
@@ -46,7 +47,7 @@ macro_rules! hint_rule {
             summary: concat!("No rule names a cause, and the report mentions ", $subject, ": where to look."),
             semantics: &[],
             docs: Docs {
-                what_it_checks: concat!("Reports in which no rule found a warning or an error but a line mentions ", $subject, " (for a platform: the report is from it and something failed there, an error the catalog read or a line about the GPU or CUDA that reads as a failure). Only the first hint that applies is kept (platforms first), and none when another finding already names its category."),
+                what_it_checks: concat!("Reports in which no rule found a warning or an error but a line mentions ", $subject, " (for a platform: the report is from it and something failed there, an error the catalog read or a line about the GPU or CUDA that reads as a failure). Only the first hint that applies is kept (platforms first; under WSL2 the container hint too), and none when another finding already names its category."),
                 why_it_breaks: $why,
                 how_to_fix: $fix,
                 sources: $sources,
@@ -277,12 +278,18 @@ pub fn settle(findings: &mut Vec<Finding>) {
         .map(|f| f.category)
         .collect();
     let mut kept = false;
+    let mut kept_wsl = false;
     findings.retain(|f| {
         if !is_hint(f) {
             return true;
         }
-        let keep = !loud && !kept && !named.contains(&f.category);
+        // A container under WSL2: the GPU passes through both (the Windows
+        // driver into WSL, then the container runtime into the container),
+        // so where to look is both places.
+        let beside_wsl = kept_wsl && f.code == HINT010.code;
+        let keep = !loud && (!kept || beside_wsl) && !named.contains(&f.category);
         kept |= keep;
+        kept_wsl |= keep && f.code == HINT003.code;
         keep
     });
 }

@@ -118,6 +118,11 @@ fn check_mis002(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let Some(r) = &inv.setting.renumbered_devices else {
         return vec![];
     };
+    // The deepspeed launcher sets its own CUDA_VISIBLE_DEVICES (ENV015):
+    // the GPUs asked for are not the ones it numbers.
+    if inv.setting.deepspeed_picks_gpus.is_some() {
+        return vec![];
+    }
     let first = r.value.split(',').next().unwrap_or("").trim().to_string();
     vec![MIS002
         .finding(format!(
@@ -175,13 +180,14 @@ pub static MIS004: Rule = Rule {
     summary: "The line the report worries about is a notice the program prints on a working GPU (Paddle's driver and runtime API versions, TensorRT's lazy-loading advice), and nothing in the report failed.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "A known notice (PaddlePaddle's `Please NOTE: device: N, CUDA Capability: ..., Driver API Version: ..., Runtime API Version: ...`; TensorRT's `CUDA lazy loading is not enabled`) in a report that shows no failure.",
+        what_it_checks: "A known notice (PaddlePaddle's `Please NOTE: device: N, CUDA Capability: ..., Driver API Version: ..., Runtime API Version: ...`; TensorRT's `CUDA lazy loading is not enabled`; JAX's `a CUDA-enabled jaxlib is not installed` in a report that names JAX nowhere else) in a report that shows no failure.",
         why_it_breaks: "Nothing breaks: Paddle prints the GPU's compute capability and the driver's and runtime's CUDA API versions at warning level each time it opens the GPU, and TensorRT suggests CUDA_MODULE_LOADING=LAZY to save device memory. Both lines appear when the GPU is in use.",
         how_to_fix: "Nothing to fix. For Paddle, a driver API version at or above the runtime's is as it should be; for TensorRT, `export CUDA_MODULE_LOADING=LAZY` (CUDA 11.7 and later) silences the advice and lowers memory use.",
         sources: &[
             "https://github.com/PaddlePaddle/Paddle/issues/23487",
             "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#lazy-loading (CUDA_MODULE_LOADING=LAZY)",
             "https://github.com/cyrusbehr/YOLOv8-TensorRT-CPP/issues/33",
+            "https://github.com/jax-ml/jax/blob/main/jax/_src/xla_bridge.py (the CPU fallback warning)",
         ],
     },
     check: check_mis004,
@@ -195,7 +201,17 @@ fn check_mis004(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if !inv.errors.is_empty() {
         return vec![];
     }
-    let lazy = n.value.to_ascii_lowercase().contains("lazy loading");
+    let lower = n.value.to_ascii_lowercase();
+    if lower.contains("cuda-enabled jaxlib") {
+        let f = MIS004
+            .finding("The line the report shows is JAX's warning that its CUDA backend is not installed. jax prints it whenever it is imported, also when it comes in as another package's dependency (a PyTorch trainer, diffusers, a notebook's preinstalled packages); the report names JAX nowhere else and shows no failure, so it says nothing about the GPU the program computes with. It matters only for a program that computes with JAX itself.".to_string())
+            .fact("notice", n);
+        return vec![f.fix_command(
+            "pip install -U \"jax[cuda12]\"".to_string(),
+            Some("only if the program computes with JAX; otherwise nothing to fix (check the framework it does use, e.g. `python -c \"import torch; print(torch.cuda.is_available())\"`)".to_string()),
+        )];
+    }
+    let lazy = lower.contains("lazy loading");
     let what = if lazy {
         "TensorRT's advice to enable CUDA lazy loading (CUDA_MODULE_LOADING=LAZY), which it prints on a working GPU to save device memory"
     } else {

@@ -9,6 +9,7 @@ use crate::inventory::{ErrorKind, GpuVendor, Inventory, ObservedError};
 use crate::kb::Kb;
 
 use super::{facts, Docs, Rule};
+use crate::version::CudaVersion;
 
 /// What an error means, and what to run to be sure.
 pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
@@ -1370,9 +1371,9 @@ fn special_case(
             "on Windows, update Docker Desktop and WSL (`wsl --update`) and the Windows NVIDIA driver, then restart Docker Desktop; on Linux, remove the driver libraries the image installed (libcuda.so.*) so the container toolkit mounts the host's, and keep any cuda-compat directory off LD_LIBRARY_PATH where the host driver is new enough",
         ),
         // An extension whose ops were compiled without CUDA.
-        "ERR026" if say("is not compiled with gpu support") => explained(
-            "Observed error: a compiled extension's op was built without its CUDA kernels ('... is not compiled with GPU support'): the package was compiled where no CUDA toolkit was found (no nvcc, CUDA_HOME unset, or a build without its CUDA switch such as FORCE_CUDA=1 or MMCV_WITH_OPS=1), or its CPU-only wheel was installed (mmcv-lite, or mmcv instead of mmcv-full before mmcv 2.0). torch, the driver and the GPU are not the cause. To be sure, run: python -c \"import torch; from torch.utils.cpp_extension import CUDA_HOME; print(torch.version.cuda, CUDA_HOME)\"; pip list | grep -i -E 'mmcv|detectron2|torchvision'",
-            "reinstall the extension built with CUDA for the installed torch: its prebuilt wheel from the project's index for this torch and CUDA (mmcv: the `-f https://download.openmmlab.com/mmcv/dist/cuXXX/torchX.Y/index.html` index), or build it with the toolkit present (`export CUDA_HOME=/usr/local/cuda; FORCE_CUDA=1 MMCV_WITH_OPS=1 pip install --no-build-isolation --no-cache-dir <package>`)",
+        "ERR026" if say_any(&["is not compiled with gpu support", "not compiled with cuda support"]) => explained(
+            "Observed error: a compiled extension's op was built without its CUDA kernels ('... is not compiled with GPU support', 'Not compiled with CUDA support'): the package was compiled where no CUDA toolkit was found (no nvcc, CUDA_HOME unset, or a build without its CUDA switch such as FORCE_CUDA=1 or MMCV_WITH_OPS=1), or its CPU-only wheel was installed (mmcv-lite, or mmcv instead of mmcv-full before mmcv 2.0; a torch-scatter or torch-sparse wheel from the index's +cpu page, or a source build when no wheel matched the torch and CUDA asked for). torch, the driver and the GPU are not the cause. To be sure, run: python -c \"import torch; from torch.utils.cpp_extension import CUDA_HOME; print(torch.version.cuda, CUDA_HOME)\"; pip list | grep -i -E 'mmcv|detectron2|torchvision'",
+            "reinstall the extension built with CUDA for the installed torch: its prebuilt wheel from the project's index for this torch and CUDA (mmcv: the `-f https://download.openmmlab.com/mmcv/dist/cuXXX/torchX.Y/index.html` index; PyG's extensions: `-f https://data.pyg.org/whl/torch-X.Y.Z+cuXXX.html`), or build it with the toolkit present (`export CUDA_HOME=/usr/local/cuda; FORCE_CUDA=1 MMCV_WITH_OPS=1 pip install --no-build-isolation --no-cache-dir <package>`)",
         ),
         // A pod's RuntimeClass names a handler the node's CRI runtime lacks.
         "ERR010" if say_any(&["failed to find runtime handler nvidia", "no runtime for \"nvidia\" is configured"]) => explained(
@@ -1398,6 +1399,16 @@ fn special_case(
         "ERR069" if say("unhandled system error") => explained(
             "Observed error: NCCL failed a system call (ncclSystemError: socket, malloc, munmap, shared memory). In a Docker container the usual cause is its 64 MB /dev/shm, far less than NCCL's shared-memory transport between the GPUs of one node needs; outside a container, a network interface NCCL cannot use or a limit on locked memory. The GPUs, driver and CUDA are not the cause. To be sure, run the job with NCCL_DEBUG=INFO (the WARN line before the error names the call), and df -h /dev/shm",
             "in a container, start it with `--ipc=host` or `--shm-size=16g` (Compose: `ipc: host` or `shm_size`; Kubernetes: an emptyDir with `medium: Memory` at /dev/shm); on a host, point NCCL at a working interface (`NCCL_SOCKET_IFNAME=eth0`) or raise `ulimit -l`",
+        ),
+        // A cuFFT of CUDA 11.7 or older on an Ada or Hopper GPU.
+        "ERR004" if say("CUFFT_INTERNAL_ERROR") && cufft_older_than_gpu(inv).is_some() => explained(
+            "Observed error: cuFFT failed with CUFFT_INTERNAL_ERROR on an Ada or Hopper GPU (compute capability 8.9 or 9.0) with a CUDA older than 11.8: the cuFFT of CUDA 11.7 and earlier fails this way on these GPUs, so every FFT (torch.stft, audio and signal models) breaks while other CUDA work runs. The driver is not the cause. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda)\"",
+            "install a torch built with CUDA 11.8 or newer (`pip install torch --index-url https://download.pytorch.org/whl/cu118`, or a current cu12x build), and keep older CUDA libraries off the loader path",
+        ),
+        // The loader's own trace shows where the library came from.
+        "ERR027" if say_any(&["calling init:", "generating link map"]) => explained(
+            "Observed error: the loader's trace (LD_DEBUG=libs) shows a CUDA library taken from a directory outside the package that ships its own copy (a system CUDA, an HPC module's CUDA, a directory on LD_LIBRARY_PATH), while the report shows the package's copy (pip's nvidia-* wheels, torch/lib, a conda environment). Two copies of one CUDA library are installed, and the one found first is not the one the package was built with: an older one lacks what the package needs, so it fails to start or falls back to the CPU. To be sure, run: LD_DEBUG=libs python -c 'import torch' 2>&1 | grep -E 'calling init|trying file' | grep -i -E 'cu|nv'; echo $LD_LIBRARY_PATH",
+            "keep the other CUDA out of the process's loader path: `unset LD_LIBRARY_PATH` (or remove that CUDA's lib64 directory from it, e.g. in the module or activation script that sets it) for the Python process, so the package loads the copy it ships",
         ),
         // The linker pulling two CUDA releases' runtimes into one binary.
         "ERR027" if say("may conflict with lib") => explained(
@@ -1650,6 +1661,36 @@ fn special_case(
 /// Where the errors a rule collects are as much another cause's, and no fact
 /// in the report tells them apart: the finding is a warning that names the
 /// causes and the command that decides.
+/// An Ada or Hopper GPU (compute capability 8.9 or 9.0) next to a CUDA
+/// older than 11.8 (torch's build, or else a toolkit the report shows),
+/// whose cuFFT does not run on it: that CUDA's version and where it was read.
+fn cufft_older_than_gpu(inv: &Inventory) -> Option<(CudaVersion, String)> {
+    let new_gpu = inv.gpus.iter().any(|g| {
+        g.compute_capability
+            .as_ref()
+            .is_some_and(|c| (c.value.major, c.value.minor) == (8, 9) || c.value.major == 9)
+    });
+    if !new_gpu {
+        return None;
+    }
+    let old = |v: &CudaVersion| (v.major, v.minor) < (11, 8);
+    let torch: Vec<_> = inv
+        .python
+        .iter()
+        .filter_map(|e| {
+            let c = e.torch.as_ref()?.cuda.as_ref()?;
+            Some((c.value?, c.source.clone()))
+        })
+        .collect();
+    if !torch.is_empty() {
+        return torch.into_iter().find(|(v, _)| old(v));
+    }
+    inv.toolkits
+        .iter()
+        .map(|t| (t.version.value, t.version.source.clone()))
+        .find(|(v, _)| old(v))
+}
+
 fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Option<String> {
     let only = |k: ErrorKind| !errs.is_empty() && errs.iter().all(|e| e.kind == k);
     // The library is on disk: where the loader looks is the cause (ERR070).
@@ -1680,6 +1721,27 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         }
         "ERR004" if all_say_any(errs, &["CURAND_STATUS_LAUNCH_FAILURE", "CURAND failure 201"]) => Some("Observed error: a cuRAND kernel failed to launch (CURAND_STATUS_LAUNCH_FAILURE, 201). Most often the cuRAND that was loaded is older than the GPU and holds no code for its architecture (CUDA 7.5 on a Pascal GPU, which needs CUDA 8): the program or its container image was built with that CUDA, or an old toolkit's libraries left on the loader path are found before the new one's. A GPU left in a bad state by an earlier crash gives it too. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv; ldconfig -p | grep curand (and the CUDA the program or image was built with)".into()),
         "ERR004" if all_say_any(errs, BF16_REFUSED) => Some("Observed error: the program asked for bfloat16, which this GPU has no native support for (bfloat16 needs compute capability 8.0, Ampere, or newer). The driver, CUDA and the build are not the cause, and the GPU runs the same work in float16. To be sure, run: python -c \"import torch; print(torch.cuda.get_device_name(), torch.cuda.is_bf16_supported())\"".into()),
+        // An extension's DLL, or one it needs, not found (not a missing
+        // entry point): torch's own CUDA DLLs are absent from a CPU-only
+        // torch, so the build of torch is as likely as the extension's.
+        "ERR026"
+            if all_say(errs, "DLL load failed while importing")
+                && all_say_any(errs, &["module", "Modul", "módulo"])
+                && !errs.iter().any(|e| {
+                    ["procedure", "Prozedur", "procédure", "program could not"]
+                        .iter()
+                        .any(|w| e.text.contains(w))
+                }) =>
+        {
+            Some("Observed error: Windows could not load a compiled extension's DLL because a DLL it depends on was not found ('The specified module could not be found'). Those are torch's own CUDA DLLs (c10_cuda.dll, torch_cuda.dll), which a CPU-only torch does not have, and the CUDA runtime DLLs of the CUDA the extension was built for. So either the installed torch is a CPU build, or the extension was built for another torch or CUDA than the one installed. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; pip list | grep -i -E \"torch|flash|xformers\"".into())
+        }
+        // cuFFT's internal error, where the report does not show both an
+        // Ada or Hopper GPU and a CUDA older than 11.8 (see special_case).
+        "ERR004"
+            if all_say(errs, "CUFFT_INTERNAL_ERROR") && cufft_older_than_gpu(inv).is_none() =>
+        {
+            Some("Observed error: cuFFT failed with CUFFT_INTERNAL_ERROR. The usual cause is a cuFFT older than the GPU: the cuFFT of CUDA 11.7 and earlier (a torch built with cu117 or older, or such a toolkit's libraries on the loader path) fails this way on Ada (RTX 40 series, L4, L40) and Hopper GPUs. Otherwise it is a transform size or a memory shortage cuFFT does not handle. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.get_device_name())\"".into())
+        }
         // A miner's own words for a failed cuInit: the driver, most often.
         "ERR002" if all_say(errs, "CUDA initialize error") => Some("Observed error: the program could not initialize CUDA ('CUDA initialize error', T-Rex's words when cuInit fails). Most often the driver is older than the CUDA the program's build needs; a machine with no NVIDIA driver or no NVIDIA GPU gives the same message. To be sure, run: nvidia-smi (the driver version and its 'CUDA Version'), and compare with the CUDA the program's release notes name for its build".into()),
         // A device attribute the driver does not know.
@@ -2249,7 +2311,7 @@ observed_rule!(ERR016, check_err016, "ERR016", "observed-toolkit-torch-mismatch"
     ["https://pytorch.org/docs/stable/cpp_extension.html"]);
 
 observed_rule!(ERR017, check_err017, "ERR017", "observed-cuda-library-missing", Category::MultipleCuda, Severity::Error,
-    [CudaLibraryMissing], ["LIB006", "LIB008", "LIB009", "ENV002", "ENV007", "ENV008", "WIN005"],
+    [CudaLibraryMissing], ["LIB006", "LIB008", "LIB009", "ENV002", "ENV007", "ENV008", "ENV014", "WIN005"],
     "A CUDA library of some major (libcudart.so.11, libcublas.so.12, ...) could not be loaded.",
     "The program was built for a CUDA major whose libraries are not installed, or the loader finds another major's first.",
     "Install the CUDA runtime libraries of the major named in the error (toolkit or nvidia-*-cuXX wheels), or a build of the program for the CUDA present.",

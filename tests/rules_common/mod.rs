@@ -837,6 +837,14 @@ fn firing_rest(code: &str) -> Inventory {
         "ENV011" => B::linux().env_var("NVIDIA_VISIBLE_DEVICES", "1,2").build(),
         "ERR087" => pasted(AllocatorAssert, "RuntimeError: !block->expandable_segment_ INTERNAL ASSERT FAILED at \"../c10/cuda/CUDACachingAllocator.cpp\":2814, please report a bug to PyTorch."),
         "ERR086" => pasted(OwnLibraryOffPath, "[E] [TRT] 6: [libLoader.h::DynamicLibrary::50] Error Code 6: Internal Error (Unable to load library: libnvinfer_builder_resource.so.8.4.1)"),
+        "ENV014" => B::linux()
+            .error(LibraryShadowed, "4709:\tfile=libnvJitLink.so.12 [0];  generating link map")
+            .env_var("LD_LIBRARY_PATH", "/opt/nvidia/hpc_sdk/Linux_x86_64/24.5/cuda/12.4/lib64")
+            .build(),
+        "ENV015" => B::linux()
+            .env_var("CUDA_VISIBLE_DEVICES", "2,3")
+            .with(|i| i.setting.deepspeed_picks_gpus = f("deepspeed --num_gpus 2 train.py".into(), "input line 3"))
+            .build(),
         "ENV013" => B::linux()
             .framework("tensorrt", "8.6.1.post1", None, None)
             .error(CudaLibraryMissing, "Failed to load library libonnxruntime_providers_tensorrt.so with error: libnvinfer.so.8: cannot open shared object file: No such file or directory")
@@ -1483,6 +1491,15 @@ fn near_miss_rest(code: &str) -> Inventory {
         "ERR087" => pasted(OutOfMemory, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"),
         // libnvinfer itself missing: which TensorRT is installed is the question (ERR015).
         "ERR086" => pasted(CudaLibraryMissing, "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"),
+        // Only the NVIDIA container runtime's driver directories are listed: no other copy is ahead.
+        "ENV014" => B::linux()
+            .error(LibraryShadowed, "4709:\tfile=libnvJitLink.so.12 [0];  generating link map")
+            .env_var("LD_LIBRARY_PATH", "/usr/local/nvidia/lib:/usr/local/nvidia/lib64")
+            .build(),
+        // No CUDA_VISIBLE_DEVICES beside the launcher's own choice.
+        "ENV015" => B::linux()
+            .with(|i| i.setting.deepspeed_picks_gpus = f("deepspeed --num_gpus 2 train.py".into(), "input line 3"))
+            .build(),
         // The wheel is of another TensorRT major than the library asked for: a release mismatch (ERR015).
         "ENV013" => B::linux()
             .framework("tensorrt", "10.0.1", None, None)
