@@ -1044,6 +1044,9 @@ pub enum ErrorKind {
     /// "named symbol not found" (CUDA 500) while CUDA initializes: the libcuda
     /// loaded lacks an entry point the runtime calls.
     LibcudaSymbolMissing,
+    /// A kernel stopped by a display watchdog ("the launch timed out and
+    /// was terminated", CUDA 702).
+    LaunchTimeout,
     /// A failure the catalog does not know.
     Other,
 }

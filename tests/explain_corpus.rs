@@ -382,11 +382,13 @@ fn scores() -> (Score, Score) {
     (dev, sealed)
 }
 
-/// What the development part holds today (80.0% of 1815 reports): a score only
-/// allowed to rise as reports are fixed; reports that join may lower it.
+/// What the development part holds today (79.6% of 1914 reports; the reports
+/// that joined last, 38 of them, are named at 47% and took it from 80.2%): a
+/// score only allowed to rise as reports are fixed; reports that join may
+/// lower it.
 /// The targets ([`DEV_SCORE`], [`SEALED_SCORE`], no must-not error) are
 /// asserted by `corpus_meets_its_targets`, ignored until they are met.
-const DEV_FLOOR: f64 = 0.80;
+const DEV_FLOOR: f64 = 0.795;
 const DEV_MUST_NOT_CEILING: usize = 0;
 
 #[test]

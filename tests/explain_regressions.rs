@@ -4373,3 +4373,65 @@ fn a_container_under_wsl2_gets_both_hints() {
     let (_, f) = explain("corpus/c78b-textymcspeechy-rtx4090-cufft-docker.txt");
     assert!(!fires(&f, "HINT003"), "{f:?}");
 }
+
+#[test]
+fn cuda_s_unknown_error_from_a_decoder_is_no_failed_initialization() {
+    let (inv, f) = explain("corpus/c82d-vali-nv12-format-working.txt");
+    assert!(!read_kind(&inv, ErrorKind::InitFailed), "{:?}", inv.errors);
+    assert_eq!(errors_in(&f, Category::NoDriver), 0);
+    // cuInit failing with it is initialization.
+    let (inv, _) = explain_text(
+        "t",
+        "failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error\n",
+    );
+    assert!(read_kind(&inv, ErrorKind::InitFailed), "{:?}", inv.errors);
+    // The runtime API's name for it is read too.
+    let (inv, _) = explain_text("t", "cudaFree() -> cudaErrorUnknown (999)\n");
+    assert!(read_kind(&inv, ErrorKind::InitFailed), "{:?}", inv.errors);
+}
+
+#[test]
+fn a_fork_of_an_application_is_not_held_to_its_gpu_floor() {
+    let (inv, f) = explain("corpus/c82f-ollama37-k80-docker-uvm.txt");
+    assert!(inv.setting.app.is_none(), "{:?}", inv.setting.app);
+    assert!(!fires(&f, "ARCH006"), "{f:?}");
+    // Ollama itself on a K80 is below its floor.
+    let (_, f) = explain_text("t", "GPU 0: Tesla K80\nollama runs on the CPU only\n");
+    assert!(fires(&f, "ARCH006"), "{f:?}");
+}
+
+#[test]
+fn torchvision_built_for_another_cuda_is_an_extension_mismatch() {
+    let (inv, f) = explain("corpus/c82b-colab-torch-cu118-torchvision-cu121-pip-index.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::ExtensionMismatch),
+        "{:?}",
+        inv.errors
+    );
+    let e = finding(&f, "ERR026");
+    assert!(
+        e.message.contains("different CUDA versions"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn rocm_under_wsl_is_read_as_wsl_s() {
+    let (_, f) = explain("corpus/c79d-wsl-rocm-rdna2-6800xt-comfyui.txt");
+    assert!(fires(&f, "PLAT010"), "{f:?}");
+    assert!(categories(&f).contains(&Category::AmdRocm), "{f:?}");
+    // ROCm on native Linux is no WSL matter.
+    let (_, f) = explain("corpus/c79d-rocm17-docker-no-device-privileged.txt");
+    assert!(!fires(&f, "PLAT010"), "{f:?}");
+    assert!(fires(&f, "CTR007"), "{f:?}");
+}
+
+#[test]
+fn a_kernel_stopped_by_the_display_watchdog_is_named() {
+    let (_, f) = explain_text(
+        "t",
+        "RuntimeError: CUDA error: the launch timed out and was terminated\n",
+    );
+    assert_eq!(finding(&f, "ERR089").category, Category::PlatformPosture);
+}

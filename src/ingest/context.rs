@@ -29,7 +29,7 @@ regex_fn!(
     |(?P<linuxdrv>^[\s`]*(?:ii\s+)?(?:libnvidia-compute-[0-9]{3}|nvidia-driver-[0-9]{3}(?:-open|-server)?|nvidia-utils-[0-9]{3})(?::amd64)?\s+(?:install\b|[0-9]{3}\.))
     |(?P<sing>\b(?:singularity|apptainer)\s+(?:shell|exec|run|instance\s+start)\b)
     |(?P<docker>\(container\)\s*[$\x23]|\b(?:nvidia-)?docker\s+run\b|\bpodman\s+run\b|\bdocker\s+compose\b|\bdocker-compose\b|\bdocker\s+exec\b|\broot@[0-9a-f]{12}:|/\.dockerenv\b)
-    |(?P<incontainer>\b(?:inside|within|in)\s+(?:the|a|my|this|that|an)\s+(?:docker\s+|podman\s+|singularity\s+|apptainer\s+|lxd\s+|lxc\s+)?container\b|\b(?:inside|within)\s+(?:docker\s+|podman\s+)?containers\b|\b(?:inside|within|in|with|using|via|through)\s+docker\b|\(docker\)|\brootless\s+(?:docker|podman)\b|^\s*container_name\s*:|\bdocker\s+desktop\b|\bnvcr\.io/nvidia/[a-z0-9_.-]+:)
+    |(?P<incontainer>\b(?:inside|within|in)\s+(?:the|a|my|this|that|an|their|our|your)\s+(?:docker\s+|podman\s+|singularity\s+|apptainer\s+|lxd\s+|lxc\s+)?container\b|\b(?:inside|within)\s+(?:docker\s+|podman\s+)?containers\b|\b(?:inside|within|in|with|using|via|through)\s+docker\b|\(docker\)|\brootless\s+(?:docker|podman)\b|^\s*container_name\s*:|\bdocker\s+desktop\b|\bnvcr\.io/nvidia/[a-z0-9_.-]+:)
     |(?P<sb>\bsecure\s?boot\s+(?:is\s+|was\s+)?(?:enabled|on|turned\s+on|active)\b|\b(?:enabled|turned\s+on)\s+(?:uefi\s+)?secure\s?boot\b)
     |(?P<sboff>\bsecure\s?boot\s+is\s+(?:already\s+)?(?:disabled|off|turned\s+off|not\s+enabled)\b)
     |(?P<ray>@ray\.remote\b|\bray\.remote\(|\bnum_gpus\s*=)
@@ -510,7 +510,9 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 c.notice = Some((t.trim().to_string(), src.to_string()));
             }
             if let Some(a) = m.name("app") {
-                if c.app.is_none() {
+                // A fork (`the Kepler Ollama fork`) is another program, whose
+                // GPU floor the knowledge base does not know.
+                if c.app.is_none() && !lower.contains("fork") {
                     let name = a.as_str().to_ascii_lowercase();
                     // cuDF, cuML and cuGraph share RAPIDS' GPU floor.
                     let name = if name == "ollama" || name == "vllm" {

@@ -548,8 +548,10 @@ pub static CATALOG: &[Entry] = &[
         "CUDA_ERROR_STUB_LIBRARY: CUDA driver is a stub library"),
     e("torch-cuda-unknown-error", "CUDA unknown error", K::InitFailed, Some(999),
         "UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero."),
-    e("cuda-unknown-error-enum", "CUDA_ERROR_UNKNOWN", K::InitFailed, Some(999),
-        "failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error"),
+    ex("cuda-unknown-error-enum", "CUDA_ERROR_UNKNOWN", &[], K::InitFailed, Some(999),
+        "failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error", unknown_not_from_a_decoder),
+    ex("cuda-unknown-error-runtime-enum", "cudaErrorUnknown", &[], K::InitFailed, Some(999),
+        "cudaFree() -> cudaErrorUnknown (999)", unknown_not_from_a_decoder),
     e("cuda-driver-init-failed", "CUDA driver initialization failed", K::InitFailed, Some(3),
         "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu."),
     // 'named symbol not found' while CUDA starts (cuInit, torch's device count).
@@ -570,8 +572,12 @@ pub static CATALOG: &[Entry] = &[
         "pycuda._driver.LogicError: cuDeviceGet failed: invalid device"),
     e("cuda-devices-unavailable", "busy or unavailable", K::NoDevice, Some(46),
         "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable"),
-    e("cuda-launch-timeout", "the launch timed out and was terminated", K::Timeout, Some(702),
+    e("cuda-launch-timeout", "the launch timed out and was terminated", K::LaunchTimeout, Some(702),
         "RuntimeError: CUDA error: the launch timed out and was terminated"),
+    e("cuda-launch-timeout-enum", "CUDA_ERROR_LAUNCH_TIMEOUT", K::LaunchTimeout, Some(702),
+        "CUDA_ERROR_LAUNCH_TIMEOUT: the launch timed out and was terminated"),
+    e("cuda-launch-timeout-runtime-enum", "cudaErrorLaunchTimeout", K::LaunchTimeout, Some(702),
+        "cudaErrorLaunchTimeout: the launch timed out and was terminated"),
     ex("out-of-memory", "out of memory", &["cuda", "mps", "hip", "gpu"], K::OutOfMemory, Some(2),
         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB", out_of_memory),
     // PyTorch's CUDA caching allocator failing one of its own checks.
@@ -607,7 +613,7 @@ pub static CATALOG: &[Entry] = &[
         "`torch.cuda.device_count()` shows only one gpu in MIG A100", mig_mentioned),
     ex("torch-toolkit-mismatch", "mismatches the version that was used to compile", &[], K::ToolkitTorchMismatch, None,
         "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.", toolkit_torch_mismatch),
-    ex("torchvision-cuda-major-mismatch", "were compiled with different CUDA major versions", &[], K::Other, None,
+    ex("torchvision-cuda-major-mismatch", "were compiled with different CUDA", &[], K::ExtensionMismatch, None,
         "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your PyTorch install.", torchvision_mismatch),
     // torch 2.0 no longer ships libtorch_cuda_cu.so / libtorch_cuda_cpp.so: an
     // extension that links them was built against torch 1.x.
@@ -1264,6 +1270,9 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("cuda-device-attribute-unknown", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__DEVICE.html (cuDeviceGetAttribute: CUDA_ERROR_INVALID_VALUE)", "https://github.com/NVIDIA/cuda-python/issues/184 (an attribute added in CUDA 12.5 asked of a driver for CUDA 12.4)", "https://github.com/taichi-dev/taichi/issues/3917 (an attribute of CUDA 11 asked of a CUDA 10.2 driver)"]),
     ("cuda-call-error-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError_t numbers: 35 insufficient driver, 100 no device, 209 no kernel image)", "https://github.com/PaddlePaddle/Paddle/issues/22576 (Paddle's 'cudaGetDeviceCount failed ..., error code : 35')"]),
     ("cuda-call-returned-code", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaError_t numbers)", "https://github.com/NVIDIA/cuda-samples/blob/master/Samples/1_Utilities/deviceQuery/deviceQuery.cpp (deviceQuery's 'cudaGetDeviceCount returned N')"]),
+    ("cuda-launch-timeout-enum", &["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html (CUDA_ERROR_LAUNCH_TIMEOUT = 702)"]),
+    ("cuda-launch-timeout-runtime-enum", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorLaunchTimeout = 702)"]),
+    ("cuda-unknown-error-runtime-enum", &["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorUnknown = 999)", "https://github.com/dogkeeper886/ollama37/issues/459"]),
     ("jax-cuda-jaxlib-missing", &["https://github.com/jax-ml/jax/blob/main/jax/_src/xla_bridge.py (the warning when no GPU backend initialized)"]),
     ("jax-unable-to-load-library", &["https://github.com/jax-ml/jax/blob/main/jax_plugins/cuda/__init__.py (_version_check: 'Unable to load {name}. Is it installed?')", "https://github.com/jax-ml/jax/issues/30050", "https://github.com/YoshitakaMo/localcolabfold/issues/228"]),
     ("ld-debug-system-copy-loaded", &["https://man7.org/linux/man-pages/man8/ld.so.8.html (LD_DEBUG=libs: the search path, each file tried, each library initialized)", "https://github.com/pytorch/pytorch/issues/19309 (a system libcudart loaded instead of the conda package's)"]),
@@ -2722,14 +2731,14 @@ fn sgl_kernel_common_ops(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<Error
 
 fn torchvision_mismatch(c: &Ctx, b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
     static R: OnceLock<Regex> = OnceLock::new();
-    let r = re(&R, r"PyTorch has CUDA Version=([0-9]+\.[0-9]+)");
+    let r = re(&R, r"PyTorch has CUDA [Vv]ersion[= ]([0-9]+\.[0-9]+)");
     if let Some(v) = r
         .captures(c.line)
         .and_then(|m| m[1].parse::<CudaVersion>().ok())
     {
         b.torch_cuda(Fact::new(Some(v), c.src));
     }
-    Some(K::Other)
+    Some(K::ExtensionMismatch)
 }
 
 /// `xFormers was built for:` / `PyTorch 2.0.1 (you have 2.1.0+cu121)`: on
@@ -3162,6 +3171,31 @@ fn bare_not_compiled_with_cuda(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Optio
     let p = c.line.find("Not compiled with CUDA support")?;
     let before = c.line[..p].trim_end();
     (before.is_empty() || before.ends_with("Error:")).then_some(k)
+}
+
+/// CUDA_ERROR_UNKNOWN as a video decoder or encoder returned it
+/// (`cuvidParseVideoData(...) failed -> CUDA_ERROR_UNKNOWN`) comes from a
+/// context that started: a decode failure, not CUDA failing to initialize.
+/// Read as initialization only where the report shows no such call, or
+/// shows cuInit failing.
+fn unknown_not_from_a_decoder(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let codec = |t: &str| {
+        let l = t.to_ascii_lowercase();
+        ["cuvid", "nvdec", "nvenc", "nvdecoder", "nvencoder"]
+            .iter()
+            .any(|w| l.contains(w))
+    };
+    let mut decoder = false;
+    for l in &c.doc.lines {
+        let t = &*l.text;
+        if t.contains("CUDA_ERROR_UNKNOWN") || t.contains("cudaErrorUnknown") {
+            if t.contains("cuInit") {
+                return Some(k);
+            }
+            decoder |= codec(t);
+        }
+    }
+    (!decoder).then_some(k)
 }
 
 /// A directory a package keeps its own CUDA libraries in: a Python

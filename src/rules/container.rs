@@ -9,7 +9,9 @@ use crate::version::{CudaVersion, DriverVersion};
 use super::facts;
 use super::{CompatSemantic, Docs, FindingExt, Rule};
 
-pub static RULES: &[&Rule] = &[&CTR001, &CTR002, &CTR003, &CTR005, &CTR004, &CTR006];
+pub static RULES: &[&Rule] = &[
+    &CTR001, &CTR002, &CTR003, &CTR005, &CTR004, &CTR006, &CTR007,
+];
 
 pub static CTR001: Rule = Rule {
     code: "CTR001",
@@ -616,5 +618,60 @@ fn check_ctr006(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     vec![f.fix_command(
         "sudo nvidia-modprobe -u -c=0 && sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml",
         Some("creates the nvidia-uvm nodes, then writes the spec again; `grep nvidia-uvm /etc/cdi/nvidia.yaml` should list them".into()),
+    )]
+}
+
+pub static CTR007: Rule = Rule {
+    code: "CTR007",
+    name: "amd-gpu-container-device-nodes",
+    category: Category::Container,
+    severity: Severity::Warning,
+    summary: "A container on a machine with an AMD GPU, and the GPU work fails: a ROCm container gets the GPU only through its device nodes (/dev/kfd and /dev/dri), which docker gives only when asked.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A report from a container (docker, podman, Kubernetes) whose GPU is AMD (a Radeon or gfx target named, an AMD PCI device, a HIP/ROCm error) and where something failed.",
+        why_it_breaks: "ROCm programs talk to the GPU through /dev/kfd (the compute interface) and the DRM render nodes under /dev/dri. A container has neither unless they are passed in (`--device=/dev/kfd --device=/dev/dri`, or `--privileged`), and its user needs the host's video and render groups. docker's `--gpus` and the NVIDIA runtime do nothing for an AMD GPU, and an image with a CUDA build of the framework cannot use it either.",
+        how_to_fix: "Start the container with `--device=/dev/kfd --device=/dev/dri --group-add video --group-add render` (Compose: `devices:` and `group_add:`), from an image with the ROCm build of the framework.",
+        sources: &[
+            "https://github.com/ROCm/ROCm-docker/issues/30 (a ROCm container needs /dev/kfd and the DRM render node, or --privileged)",
+            "https://github.com/av/harbor/issues/173 (an AMD machine's container without /dev/kfd and /dev/dri, and a CUDA image)",
+        ],
+    },
+    check: check_ctr007,
+    superseded_by: &[],
+};
+
+fn check_ctr007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    if !facts::in_container(inv) {
+        return vec![];
+    }
+    let hip = inv.errors_of(&[ErrorKind::HipError]);
+    let amd = inv
+        .pci
+        .iter()
+        .find(|p| p.vendor == crate::inventory::GpuVendor::Amd);
+    if hip.is_empty() && amd.is_none() && inv.amd.gfx_targets.is_empty() {
+        return vec![];
+    }
+    if inv.errors.is_empty() && !inv.setting.mentions.iter().any(|m| m.failing) {
+        return vec![];
+    }
+    let mut f = CTR007.finding(
+        "This runs in a container on a machine with an AMD GPU, and the GPU work fails: a container sees an AMD GPU only through /dev/kfd and /dev/dri passed into it (`--device`), not through docker's --gpus or the NVIDIA runtime, and it needs the ROCm build of the framework."
+            .to_string(),
+    );
+    if let Some(r) = &inv.container.runtime {
+        f = f.fact("container", r);
+    }
+    if let Some(p) = amd {
+        f = f.evidence(
+            "AMD GPU",
+            p.name.as_deref().unwrap_or(&p.device_id),
+            &p.source,
+        );
+    }
+    vec![f.observed(hip).fix_command(
+        "docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render IMAGE",
+        Some("with an image that holds the framework's ROCm build (for torch, a rocm/pytorch image or a wheel from the /whl/rocmX.Y index)".into()),
     )]
 }

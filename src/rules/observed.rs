@@ -191,6 +191,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "a GPU operation or query hung or timed out",
             "nvidia-smi; sudo dmesg | grep -i xid",
         ),
+        LaunchTimeout => (
+            "a kernel ran longer than the watchdog of a GPU that drives a display allows (Windows TDR, the X server's watchdog), and was stopped",
+            "nvidia-smi (which GPU drives the display: Disp.A); on Windows, the TdrDelay value under HKLM\\System\\CurrentControlSet\\Control\\GraphicsDrivers",
+        ),
         GpuDroppedByDriver => (
             "the installed driver branch no longer supports this GPU; only an older (legacy) branch does, so the kernel module ignores it",
             "sudo dmesg | grep NVRM; nvidia-smi",
@@ -1369,6 +1373,11 @@ fn special_case(
         "ERR081" if errs.iter().any(|e| e.kind == ErrorKind::InitFailed) => explained(
             "Observed error: the CUDA driver API answered 'named symbol not found' (CUDA_ERROR_NOT_FOUND, 500) inside a container: the libcuda the container loaded lacks an entry point the program calls, so it is not the host driver's own. On Docker Desktop (WSL2 backend) that is the GPU plumbing of an older Docker Desktop or WSL meeting a newer Windows driver; on Linux, a libcuda of another release the image installed itself, or a compat directory on the loader path. To be sure, run inside the container: ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH; and on the host: nvidia-smi",
             "on Windows, update Docker Desktop and WSL (`wsl --update`) and the Windows NVIDIA driver, then restart Docker Desktop; on Linux, remove the driver libraries the image installed (libcuda.so.*) so the container toolkit mounts the host's, and keep any cuda-compat directory off LD_LIBRARY_PATH where the host driver is new enough",
+        ),
+        // torchvision (or a PyG extension) built for another CUDA than torch.
+        "ERR026" if say("were compiled with different cuda") => explained(
+            "Observed error: torch and a package built against it (torchvision, torchaudio, torch_sparse, torch_scatter) come from builds for different CUDA versions: the package's own check refused to load, because its compiled kernels would call into another CUDA runtime than torch's. This happens when the two are installed from different indexes or at different times (a cu118 torch beside a cu121 torchvision from PyPI), or when one of them was upgraded alone. The driver and the GPU are not the cause. To be sure, run: pip list | grep -i -E \"torch|vision|audio|scatter|sparse\"",
+            "install torch and the package from the same index in one command, for torch's CUDA (`pip install --force-reinstall torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu118`); for PyG's extensions use the wheel page of that torch and CUDA (`-f https://data.pyg.org/whl/torch-X.Y.Z+cuXXX.html`)",
         ),
         // An extension whose ops were compiled without CUDA.
         "ERR026" if say_any(&["is not compiled with gpu support", "not compiled with cuda support"]) => explained(
@@ -2806,6 +2815,13 @@ observed_rule!(ERR083, check_err083, "ERR083", "observed-gpu-fell-off-bus", Cate
     "Reboot (or power-cycle) to bring the GPU back, then look for the cause: power cables and the power supply's headroom, the card's seating and any riser, temperatures under load (`nvidia-smi -q -d TEMPERATURE,POWER`), and the slot's PCIe settings in the firmware; if it recurs, try the GPU in another slot or machine and collect `sudo nvidia-bug-report.sh` for NVIDIA.",
     ["https://docs.nvidia.com/deploy/xid-errors/ (Xid 79: GPU has fallen off the bus; possible causes: hardware error, driver error, system memory corruption, thermal issue)", "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/507"]);
 
+observed_rule!(ERR089, check_err089, "ERR089", "observed-kernel-watchdog-timeout", Category::PlatformPosture, Severity::Error,
+    [LaunchTimeout], [],
+    "A kernel was stopped for running too long ('the launch timed out and was terminated', CUDA 702): a display watchdog guards this GPU.",
+    "A GPU that also drives a display (a WDDM GPU on Windows, one with an X server on Linux) runs under a watchdog: Windows' Timeout Detection and Recovery resets the GPU after about two seconds of one kernel, and the X server's watchdog does the same on Linux. A long kernel (a large batch, a big matrix, a slow GPU) is killed, and the CUDA context with it. Driver, CUDA and framework versions are not the cause.",
+    "Keep each kernel short (a smaller batch or problem size), or run the work on a GPU that drives no display (on Windows a GPU in TCC mode, or raise TdrDelay under HKLM\\System\\CurrentControlSet\\Control\\GraphicsDrivers and reboot; on Linux a GPU the X server does not use).",
+    ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorLaunchTimeout = 702: the kernel took too long; only where the device's kernel execution timeout is enabled)", "https://learn.microsoft.com/en-us/windows-hardware/drivers/display/tdr-registry-keys (TdrDelay)"]);
+
 observed_rule!(ERR088, check_err088, "ERR088", "observed-gpu-memory-window-unassigned", Category::PlatformPosture, Severity::Error,
     [PciResourceUnassigned], [],
     "The kernel could not map the GPU's PCI memory windows (BARs): NVRM's 'BAR0 is 0M' / 'The system BIOS may have misconfigured your GPU', or 'BAR N: can't reserve'; the no-driver and no-device errors beside it follow from it.",
@@ -3008,5 +3024,5 @@ pub static RULES: &[&Rule] = &[
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
     &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
-    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085, &ERR086, &ERR087, &ERR088,
+    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085, &ERR086, &ERR087, &ERR088, &ERR089,
 ];

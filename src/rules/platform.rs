@@ -11,6 +11,7 @@ use super::{CompatSemantic, Docs, FindingExt, Rule};
 
 pub static RULES: &[&Rule] = &[
     &PLAT001, &PLAT002, &PLAT003, &PLAT004, &PLAT005, &PLAT006, &PLAT007, &PLAT008, &PLAT009,
+    &PLAT010,
 ];
 
 pub static PLAT001: Rule = Rule {
@@ -343,6 +344,63 @@ fn check_plat009(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
         );
     vec![f.fix_note(
         "Detect the GPU through the driver: `nvidia-smi -L` (from /usr/lib/wsl/lib), NVML, or the framework's own check; to tell WSL2 apart, test for /dev/dxg or /usr/lib/wsl/lib.",
+    )]
+}
+
+pub static PLAT010: Rule = Rule {
+    code: "PLAT010",
+    name: "rocm-under-wsl",
+    category: Category::Wsl,
+    severity: Severity::Warning,
+    summary: "An AMD GPU under WSL2 with ROCm failing: WSL has no amdgpu kernel driver and no /dev/kfd, so the Linux ROCm stack does not run there; only AMD's own WSL support, for the GPUs it lists, does.",
+    semantics: &[],
+    docs: Docs {
+        what_it_checks: "A WSL2 report with an AMD GPU (a Radeon or gfx target named, an AMD PCI device) or a HIP/ROCm error, where something failed (an error read, or a line that reads as a failure).",
+        why_it_breaks: "WSL2 runs its own Microsoft kernel and shares the GPU through the Windows driver (/dev/dxg); the amdgpu kernel module and /dev/kfd that the Linux ROCm stack talks to do not exist there. A ROCm installed as on native Linux (rocminfo, amdgpu-dkms) finds no GPU, and HSA_OVERRIDE_GFX_VERSION does not help. AMD's WSL support works through the Windows driver and covers only the Radeon GPUs its WSL list names.",
+        how_to_fix: "Use a GPU AMD's ROCm-on-WSL support lists, with AMD's WSL packages and the matching Windows driver; otherwise run ROCm on native Linux (dual boot), or use a Windows backend (torch-directml, onnxruntime-directml).",
+        sources: &[
+            "https://github.com/ROCm/legacy-rocm-build/issues/1361 (ROCm support: ROCm on the WSL kernel is not a supported configuration)",
+            "https://github.com/Comfy-Org/ComfyUI/issues/5406 (an RX 6800 XT under WSL: the override that works on native Linux does not, as the WSL path does not support that GPU)",
+        ],
+    },
+    check: check_plat010,
+    superseded_by: &[],
+};
+
+fn check_plat010(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
+    let Some(wsl) = inv.wsl.is_wsl.as_ref().filter(|f| f.value) else {
+        return vec![];
+    };
+    let hip = inv.errors_of(&[ErrorKind::HipError]);
+    let amd = inv
+        .pci
+        .iter()
+        .find(|p| p.vendor == crate::inventory::GpuVendor::Amd);
+    if hip.is_empty() && amd.is_none() && inv.amd.gfx_targets.is_empty() {
+        return vec![];
+    }
+    // Something failed: an error read, or a line that reads as a failure.
+    if inv.errors.is_empty() && !inv.setting.mentions.iter().any(|m| m.failing) {
+        return vec![];
+    }
+    let mut f = PLAT010
+        .finding(
+            "This is WSL2 with an AMD GPU, and ROCm fails: WSL has no amdgpu kernel driver and no /dev/kfd, so the Linux ROCm stack does not run there (and HSA_OVERRIDE_GFX_VERSION does not change that). ROCm under WSL works only through AMD's own WSL support, for the Radeon GPUs it lists."
+                .to_string(),
+        )
+        .fact("WSL", wsl);
+    if let Some(p) = amd {
+        f = f.evidence(
+            "AMD GPU",
+            p.name.as_deref().unwrap_or(&p.device_id),
+            &p.source,
+        );
+    }
+    if let Some(g) = inv.amd.gfx_targets.first() {
+        f = f.fact("gfx target", g);
+    }
+    vec![f.observed(hip).fix_note(
+        "check AMD's ROCm-on-WSL support list for this GPU and use its WSL packages with the matching Windows driver; otherwise run ROCm on native Linux, or use a Windows backend (torch-directml, onnxruntime-directml)",
     )]
 }
 

@@ -943,6 +943,9 @@ fn firing_rest(code: &str) -> Inventory {
         "ERR080" => pasted(EccUncorrectable, "CUDA Error: uncorrectable ECC error encountered"),
         "ERR082" => pasted(NoDevice, "RuntimeError: No CUDA GPUs are available"),
         "ERR083" => pasted(GpuFellOffBus, "NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the bus."),
+        "ERR089" => pasted(LaunchTimeout, "RuntimeError: CUDA error: the launch timed out and was terminated"),
+        "PLAT010" => amd(B::wsl()).error(HipError, "RuntimeError: No HIP GPUs are available").build(),
+        "CTR007" => amd(B::linux().container("docker")).error(HipError, "hipErrorNoDevice: no ROCm-capable device is detected").build(),
         "ERR088" => pasted(PciResourceUnassigned, "NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:"),
         "ERR081" => pasted(LibcudaSymbolMissing, "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 500: named symbol not found"),
         "ERR075" => pasted(MpsUnsupported, "Cannot convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. Please use float32 instead"),
@@ -1488,6 +1491,12 @@ fn near_miss_rest(code: &str) -> Inventory {
             .build(),
         // An exported selector reaches the program.
         // Running out of memory is the job's size, not the allocator's settings.
+        // A watchdog nobody mentions: a hung nvidia-smi is no kernel stopped by one.
+        "ERR089" => pasted(Timeout, "nvidia-smi did not answer within 10 s"),
+        // ROCm on native Linux: no WSL in the way.
+        "PLAT010" => amd(B::linux()).error(HipError, "RuntimeError: No HIP GPUs are available").build(),
+        // An AMD machine outside any container.
+        "CTR007" => amd(B::linux()).error(HipError, "hipErrorNoDevice: no ROCm-capable device is detected").build(),
         "ERR087" => pasted(OutOfMemory, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"),
         // libnvinfer itself missing: which TensorRT is installed is the question (ERR015).
         "ERR086" => pasted(CudaLibraryMissing, "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"),
