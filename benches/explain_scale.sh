@@ -9,6 +9,8 @@
 #  smi_rows_100k.csv   the same query without an index column (rows number the GPUs)
 #  errors_100k.log     100k distinct lines, each a known error message with its own step number
 #  errors_10k.log      a tenth of it, to show the growth is linear
+#  whole_100k.log      100k lines of messages whose reading looks at the whole input
+#                      (a loader trace, CUDA's unknown error, jax's fallback warning)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,16 +54,28 @@ for n, name in [(100_000, "errors_100k.log"), (10_000, "errors_10k.log")]:
     with open(f"{work}/{name}", "w") as f:
         for i in range(n):
             f.write(msgs[i % len(msgs)].format(i=i, m=11 + i % 3) + "\n")
+# Messages whose reading looks at the whole input (a loader trace, CUDA's
+# unknown error, jax's fallback warning), each repeated: read once per input.
+whole = [
+    "  {i}:\tcalling init: /usr/local/cuda/lib64/libcudart.so.12",
+    "  {i}:\t  trying file=/e/lib/python3.11/site-packages/torch/lib/libcudart.so.12",
+    "[h264_cuvid @ 0x{i:x}] cuvidParseVideoData failed -> CUDA_ERROR_UNKNOWN: unknown error",
+    "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu. ({i})",
+]
+with open(f"{work}/whole_100k.log", "w") as f:
+    for i in range(100_000):
+        f.write(whole[i % len(whole)].format(i=i) + "\n")
 PY
 
-for f in smi_csv_100k.csv smi_rows_100k.csv errors_10k.log errors_100k.log; do
+for f in smi_csv_100k.csv smi_rows_100k.csv errors_10k.log errors_100k.log whole_100k.log; do
   echo "$f: $(wc -c < "$work/$f") bytes, $(wc -l < "$work/$f") lines"
 done
 hyperfine -N --ignore-failure --warmup 1 --runs "$runs" --export-json "$work/result.json" \
   -n smi_csv_100k "$bin explain --json $work/smi_csv_100k.csv" \
   -n smi_rows_100k "$bin explain --json $work/smi_rows_100k.csv" \
   -n errors_10k "$bin explain --json $work/errors_10k.log" \
-  -n errors_100k "$bin explain --json $work/errors_100k.log"
+  -n errors_100k "$bin explain --json $work/errors_100k.log" \
+  -n whole_100k "$bin explain --json $work/whole_100k.log"
 
 python3 - "$work/result.json" "$budget_ms" <<'PY'
 import json, sys

@@ -44,6 +44,12 @@ pub struct Doc<'a> {
     /// Settings the whole input mentions (see `errors::mentions`), computed
     /// once on first use.
     pub mentions: std::sync::OnceLock<u16>,
+    /// What the whole input says by plain words (see `errors::said`),
+    /// computed once on first use.
+    pub said: std::sync::OnceLock<u16>,
+    /// Library files a loader trace shows a package carrying (see
+    /// `errors::shipped_libraries`), computed once on first use.
+    pub ld_shipped: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Doc<'_> {
@@ -75,6 +81,8 @@ pub fn clean<'a>(label: &str, text: &'a str) -> Doc<'a> {
         truncated_lines: 0,
         catalog: Vec::new(),
         mentions: std::sync::OnceLock::new(),
+        said: std::sync::OnceLock::new(),
+        ld_shipped: std::sync::OnceLock::new(),
     };
     let mut entries: Vec<u16> = Vec::new();
     let raws: Vec<&str> = text.split('\n').map(visible).collect();

@@ -1715,8 +1715,9 @@ fn wrapped(doc: &Doc, b: &mut Builder, i: usize, lower: &str, next: &str, cands:
             }
         } else if in_next {
             // Read whole on the next line: only its condition words can be on
-            // this one (`... with CUDA capability sm_90` / `is not compatible ...`).
-            if entry.any.is_empty() || any_in(entry, next) {
+            // this one (`... with CUDA capability sm_90` / `is not compatible ...`),
+            // whole or cut at its end.
+            if entry.any.is_empty() || any_in(entry, next) || !any_starts_in(entry, lower) {
                 continue;
             }
         }
@@ -1742,6 +1743,23 @@ fn wrapped(doc: &Doc, b: &mut Builder, i: usize, lower: &str, next: &str, cands:
             break;
         }
     }
+}
+
+/// One of the entry's condition words is on this line, or the line ends
+/// with a word of one (the rest of it then starts the next line).
+fn any_starts_in(entry: &Entry, lower: &str) -> bool {
+    if any_in(entry, lower) {
+        return true;
+    }
+    let t = lower.trim_end();
+    let last = &t[t
+        .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        .len()..];
+    last.len() >= 3
+        && entry
+            .any
+            .iter()
+            .any(|a| a.to_ascii_lowercase().contains(last))
 }
 
 fn any_in(entry: &Entry, lower: &str) -> bool {
@@ -3116,19 +3134,11 @@ fn classify_library(lib: &str) -> Option<ErrorKind> {
 /// whenever it is imported, also as another package's dependency, so there
 /// it is a notice, not a failure.
 fn jax_fallback(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    const WARNING: &str = "CUDA-enabled jaxlib is not installed";
-    let mut failing = false;
-    let mut named = false;
-    for l in &c.doc.lines {
-        let t = &*l.text;
-        failing |= t.contains("CUDA backend failed to initialize")
-            || t.contains("Exception when calling jax_plugins.xla_cuda");
-        named |= !t.contains(WARNING) && super::clean::has_ci(t, "jax");
-    }
-    if failing {
+    let m = said(c);
+    if m & JAX_PLUGIN_FAILING != 0 {
         return None;
     }
-    if !named {
+    if m & JAX_NAMED == 0 {
         b.inv.setting.benign_notice.get_or_insert_with(|| {
             crate::inventory::Fact::new(c.line.trim().to_string(), c.src)
                 .with_note("jax's warning, in a report that names JAX nowhere else")
@@ -3179,23 +3189,8 @@ fn bare_not_compiled_with_cuda(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Optio
 /// Read as initialization only where the report shows no such call, or
 /// shows cuInit failing.
 fn unknown_not_from_a_decoder(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
-    let codec = |t: &str| {
-        let l = t.to_ascii_lowercase();
-        ["cuvid", "nvdec", "nvenc", "nvdecoder", "nvencoder"]
-            .iter()
-            .any(|w| l.contains(w))
-    };
-    let mut decoder = false;
-    for l in &c.doc.lines {
-        let t = &*l.text;
-        if t.contains("CUDA_ERROR_UNKNOWN") || t.contains("cudaErrorUnknown") {
-            if t.contains("cuInit") {
-                return Some(k);
-            }
-            decoder |= codec(t);
-        }
-    }
-    (!decoder).then_some(k)
+    let m = said(c);
+    (m & UNKNOWN_FROM_CUINIT != 0 || m & UNKNOWN_FROM_CODEC == 0).then_some(k)
 }
 
 /// A directory a package keeps its own CUDA libraries in: a Python
@@ -3251,24 +3246,42 @@ fn ld_trace_shadow(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind>
     {
         return None;
     }
-    let lib = name.split(".so").next()?;
-    let shipped = c.doc.lines.iter().any(|l| {
-        let t = &*l.text;
-        if !t.contains(lib) {
-            return false;
-        }
-        let tried = t
-            .split("trying file=")
-            .nth(1)
-            .is_some_and(|p| bundled_dir(p) && p.trim().ends_with(name));
-        let asked = t.contains(&format!("file={name} "))
-            && t.split("needed by").nth(1).is_some_and(|p| {
+    shipped_libraries(c).iter().any(|s| s == name).then_some(k)
+}
+
+/// The library files a loader trace shows a package carrying: tried at a
+/// package's own path (`trying file=.../site-packages/torch/lib/X`), or
+/// asked for by a pip nvidia-* wheel's library (`file=X [0];  needed by
+/// .../site-packages/nvidia/...`). Read once per input.
+fn shipped_libraries<'d>(c: &Ctx<'d>) -> &'d [String] {
+    c.doc.ld_shipped.get_or_init(|| {
+        let mut out: Vec<String> = Vec::new();
+        for l in &c.doc.lines {
+            let t = &*l.text;
+            if !t.contains("file=") {
+                continue;
+            }
+            let file = if let Some(p) = t.split("trying file=").nth(1) {
                 let p = p.trim();
-                bundled_dir(p) && p.contains("/nvidia/")
-            });
-        tried || asked
-    });
-    shipped.then_some(k)
+                bundled_dir(p).then(|| p.rsplit('/').next().unwrap_or(p))
+            } else {
+                let asked = t.split("needed by").nth(1).is_some_and(|p| {
+                    let p = p.trim();
+                    bundled_dir(p) && p.contains("/nvidia/")
+                });
+                t.split("file=")
+                    .nth(1)
+                    .and_then(|r| r.split_whitespace().next())
+                    .filter(|_| asked)
+            };
+            if let Some(f) = file {
+                if !out.iter().any(|o| o == f) {
+                    out.push(f.to_string());
+                }
+            }
+        }
+        out
+    })
 }
 
 /// `ImportError: libcublas.so.9.0` and nothing more (as a report quotes
@@ -3708,6 +3721,17 @@ const AARCH64: u16 = 64;
 const CONTAINER_SAID: u16 = 128;
 /// The input names a Blackwell GPU (compute capability 10.x or 12.x).
 const BLACKWELL: u16 = 256;
+// What an input says by plain words (see `said`), in their own set.
+/// JAX named on a line other than its CPU fallback warning.
+const JAX_NAMED: u16 = 1;
+/// jax's CUDA plugin installed and failing to start.
+const JAX_PLUGIN_FAILING: u16 = 2;
+/// CUDA's unknown error as a video decoder or encoder returned it.
+const UNKNOWN_FROM_CODEC: u16 = 4;
+/// CUDA's unknown error from cuInit.
+const UNKNOWN_FROM_CUINIT: u16 = 8;
+/// Intel's extension for PyTorch imported.
+const IPEX_IMPORTED: u16 = 16;
 
 // An extension's own binary being imported: `from mmcv import _ext`,
 // `import detectron2._C`.
@@ -3856,6 +3880,47 @@ fn mentions(c: &Ctx) -> u16 {
         }
         m
     })
+}
+
+/// What the whole input says by plain words (JAX named, where CUDA's unknown
+/// error came from, Intel's extension imported), computed once on first use
+/// apart from [`mentions`], as only a few messages ask.
+fn said(c: &Ctx) -> u16 {
+    *c.doc.said.get_or_init(|| {
+        c.doc
+            .lines
+            .iter()
+            .fold(0, |m, l| m | plain_mentions(&l.text))
+    })
+}
+
+/// The settings [`said`] reads from one line.
+fn plain_mentions(t: &str) -> u16 {
+    let mut m = 0;
+    if has_ci(t, "jax") {
+        if !t.contains("CUDA-enabled jaxlib is not installed") {
+            m |= JAX_NAMED;
+        }
+        if t.contains("Exception when calling jax_plugins.xla_cuda") {
+            m |= JAX_PLUGIN_FAILING;
+        }
+    }
+    if t.contains("CUDA backend failed to initialize") {
+        m |= JAX_PLUGIN_FAILING;
+    }
+    if t.contains("CUDA_ERROR_UNKNOWN") || t.contains("cudaErrorUnknown") {
+        if t.contains("cuInit") {
+            m |= UNKNOWN_FROM_CUINIT;
+        }
+        let l = t.to_ascii_lowercase();
+        if ["cuvid", "nvdec", "nvenc"].iter().any(|w| l.contains(w)) {
+            m |= UNKNOWN_FROM_CODEC;
+        }
+    }
+    if has_ci(t, "intel_extension_for_pytorch") || has_ci(t, "import ipex") {
+        m |= IPEX_IMPORTED;
+    }
+    m
 }
 
 /// NVML's permission error comes from a container when the report runs one.
@@ -4125,10 +4190,7 @@ fn macos(c: &Ctx, b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
 /// imported in the paste, the installed build has no XPU; without it, the
 /// device was never registered.
 fn xpu_not_linked(c: &Ctx, _b: &mut Builder, _k: ErrorKind) -> Option<ErrorKind> {
-    let imports_ipex = c.doc.lines.iter().any(|l| {
-        let t = &*l.text;
-        has_ci(t, "intel_extension_for_pytorch") || has_ci(t, "import ipex")
-    });
+    let imports_ipex = said(c) & IPEX_IMPORTED != 0;
     Some(if imports_ipex {
         K::TorchNotCompiledWithXpu
     } else {

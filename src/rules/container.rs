@@ -645,17 +645,9 @@ fn check_ctr007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if !facts::in_container(inv) {
         return vec![];
     }
-    let hip = inv.errors_of(&[ErrorKind::HipError]);
-    let amd = inv
-        .pci
-        .iter()
-        .find(|p| p.vendor == crate::inventory::GpuVendor::Amd);
-    if hip.is_empty() && amd.is_none() && inv.amd.gfx_targets.is_empty() {
+    let Some(amd) = facts::amd_gpu_failing(inv) else {
         return vec![];
-    }
-    if inv.errors.is_empty() && !inv.setting.mentions.iter().any(|m| m.failing) {
-        return vec![];
-    }
+    };
     let mut f = CTR007.finding(
         "This runs in a container on a machine with an AMD GPU, and the GPU work fails: a container sees an AMD GPU only through /dev/kfd and /dev/dri passed into it (`--device`), not through docker's --gpus or the NVIDIA runtime, and it needs the ROCm build of the framework."
             .to_string(),
@@ -663,14 +655,14 @@ fn check_ctr007(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if let Some(r) = &inv.container.runtime {
         f = f.fact("container", r);
     }
-    if let Some(p) = amd {
+    if let Some(p) = amd.pci {
         f = f.evidence(
             "AMD GPU",
             p.name.as_deref().unwrap_or(&p.device_id),
             &p.source,
         );
     }
-    vec![f.observed(hip).fix_command(
+    vec![f.observed(amd.hip).fix_command(
         "docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render IMAGE",
         Some("with an image that holds the framework's ROCm build (for torch, a rocm/pytorch image or a wheel from the /whl/rocmX.Y index)".into()),
     )]

@@ -371,25 +371,16 @@ fn check_plat010(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let Some(wsl) = inv.wsl.is_wsl.as_ref().filter(|f| f.value) else {
         return vec![];
     };
-    let hip = inv.errors_of(&[ErrorKind::HipError]);
-    let amd = inv
-        .pci
-        .iter()
-        .find(|p| p.vendor == crate::inventory::GpuVendor::Amd);
-    if hip.is_empty() && amd.is_none() && inv.amd.gfx_targets.is_empty() {
+    let Some(amd) = facts::amd_gpu_failing(inv) else {
         return vec![];
-    }
-    // Something failed: an error read, or a line that reads as a failure.
-    if inv.errors.is_empty() && !inv.setting.mentions.iter().any(|m| m.failing) {
-        return vec![];
-    }
+    };
     let mut f = PLAT010
         .finding(
             "This is WSL2 with an AMD GPU, and ROCm fails: WSL has no amdgpu kernel driver and no /dev/kfd, so the Linux ROCm stack does not run there (and HSA_OVERRIDE_GFX_VERSION does not change that). ROCm under WSL works only through AMD's own WSL support, for the Radeon GPUs it lists."
                 .to_string(),
         )
         .fact("WSL", wsl);
-    if let Some(p) = amd {
+    if let Some(p) = amd.pci {
         f = f.evidence(
             "AMD GPU",
             p.name.as_deref().unwrap_or(&p.device_id),
@@ -399,7 +390,7 @@ fn check_plat010(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if let Some(g) = inv.amd.gfx_targets.first() {
         f = f.fact("gfx target", g);
     }
-    vec![f.observed(hip).fix_note(
+    vec![f.observed(amd.hip).fix_note(
         "check AMD's ROCm-on-WSL support list for this GPU and use its WSL packages with the matching Windows driver; otherwise run ROCm on native Linux, or use a Windows backend (torch-directml, onnxruntime-directml)",
     )]
 }
