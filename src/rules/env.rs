@@ -948,10 +948,26 @@ fn check_env014(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     if errs.is_empty() || dirs.is_empty() {
         return vec![];
     }
+    // The directories that hold CUDA libraries, as far as their names tell;
+    // the evidence below gives the whole value.
+    let cudaish: Vec<&str> = dirs
+        .iter()
+        .copied()
+        .filter(|d| {
+            let l = d.to_ascii_lowercase();
+            ["cuda", "cudnn", "nccl", "nvidia", "conda", "hpc_sdk"]
+                .iter()
+                .any(|w| l.contains(w))
+        })
+        .collect();
+    let named = if cudaish.is_empty() { &dirs } else { &cudaish };
+    let listed = match named.len() {
+        0..=2 => named.join(" and "),
+        n => format!("{}, {} and {} more", named[0], named[1], n - 2),
+    };
     let f = ENV014
         .finding(format!(
-            "A CUDA library was loaded from another copy than the one the package ships, and LD_LIBRARY_PATH lists {}: the loader searches these directories before the package's own, so a CUDA library there is the one it gets.",
-            dirs.join(":")
+            "A CUDA library was loaded from another copy than the one the package ships, and LD_LIBRARY_PATH lists {listed}: the loader searches those directories before the package's own, so a CUDA library there is the one it gets."
         ))
         .fact("LD_LIBRARY_PATH", ldp);
     vec![f.observed(errs).fix_command(
