@@ -302,8 +302,8 @@ pub struct Setting {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub app: F<String>,
     /// A `deepspeed` launch given `--num_gpus`, `--include`, `--exclude` or
-    /// `--num_nodes` (the launcher then sets CUDA_VISIBLE_DEVICES itself), or
-    /// its warning that it ignores the variable: the line.
+    /// `--num_nodes` (the launcher then sets CUDA_VISIBLE_DEVICES itself):
+    /// the command.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deepspeed_picks_gpus: F<String>,
     /// A CUDA_VISIBLE_DEVICES assignment the report shows commented out.

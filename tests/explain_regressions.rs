@@ -4350,6 +4350,12 @@ fn deepspeed_s_own_gpu_options_override_cuda_visible_devices() {
     let (_, f) = explain("corpus/c71c-deepspeed-launcher-ignores-cvd.txt");
     assert!(fires(&f, "ENV015"), "{f:?}");
     assert!(!fires(&f, "MIS002"), "{f:?}");
+    // The launcher's own warning is the observed error's (ERR014), read once.
+    let (_, f) = explain_text(
+        "t",
+        "Detected CUDA_VISIBLE_DEVICES=2,4 but ignoring it because one or several of --include/--exclude/--num_gpus/--num_nodes cl args were used.\n",
+    );
+    assert!(fires(&f, "ERR014") && !fires(&f, "ENV015"), "{f:?}");
     // The launcher without a selector of its own leaves the variable alone.
     let (_, f) = explain_text(
         "t",

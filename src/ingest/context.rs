@@ -198,12 +198,10 @@ pub struct Clues {
 }
 
 /// A `deepspeed` launch that chooses the GPUs itself (`--num_gpus`,
-/// `--include`, `--exclude`, `--num_nodes`), or the launcher's own warning
-/// that it ignores CUDA_VISIBLE_DEVICES for that reason: what it shows.
+/// `--include`, `--exclude`, `--num_nodes`): the command. (The launcher's
+/// own warning that it ignores CUDA_VISIBLE_DEVICES is an error catalog
+/// entry, `deepspeed-ignores-visible-devices`.)
 fn deepspeed_picks(t: &str) -> Option<String> {
-    if t.contains("but ignoring it because one or several of --include") {
-        return Some(t.trim().to_string());
-    }
     let at = t.find("deepspeed ")?;
     // The command itself, after any `VAR=value` prefixes or a prompt.
     let before = &t[..at];
@@ -243,12 +241,12 @@ pub fn scan(doc: &Doc, c: &mut Clues) {
                 c.commented_visible = Some(line.src.clone());
             }
         }
-        if c.deepspeed_picks.is_none() && line.gate(super::gate::Gate::Context) {
+        let context = line.gate(super::gate::Gate::Context);
+        if c.deepspeed_picks.is_none() && context {
             if let Some(what) = deepspeed_picks(t) {
                 c.deepspeed_picks = Some((what, line.src.clone()));
             }
         }
-        let context = line.gate(super::gate::Gate::Context);
         if i >= 2 && (context || doc.lines[i - 2].gate(super::gate::Gate::Context)) {
             across(&doc.lines[i - 2].text, t, line.src.as_str(), c);
         }

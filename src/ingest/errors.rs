@@ -3241,8 +3241,10 @@ fn ld_trace_shadow(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind>
     let name = path.rsplit('/').next()?;
     if bundled_dir(&path)
         || !name.starts_with("lib")
-        || classify_library(name) != Some(K::CudaLibraryMissing)
-            && classify_library(name) != Some(K::CudnnMissing)
+        || !matches!(
+            classify_library(name),
+            Some(K::CudaLibraryMissing | K::CudnnMissing)
+        )
     {
         return None;
     }

@@ -224,7 +224,6 @@ const WORDS: &[(Gate, &[&str])] = &[
             "ultra",
             "mbp",
             "deepspeed",
-            "ignoring",
             "macbook",
             "mac",
             "mini",

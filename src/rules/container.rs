@@ -63,7 +63,7 @@ fn check_ctr001(inv: &Inventory, kb: &Kb) -> Vec<Finding> {
     let listed = inv.gpus.iter().any(|g| {
         g.name
             .as_ref()
-            .map_or(true, |n| !n.source.contains("(prose)"))
+            .map_or(true, |n| !crate::ingest::prose::is_prose(&n.source))
     });
     if !facts::in_container(inv) || listed {
         return vec![];

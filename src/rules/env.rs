@@ -984,7 +984,7 @@ pub static ENV015: Rule = Rule {
     summary: "GPUs are chosen with CUDA_VISIBLE_DEVICES for a `deepspeed` launch that also passes --num_gpus, --include, --exclude or --num_nodes: the launcher then sets the variable itself and ignores the one given.",
     semantics: &[],
     docs: Docs {
-        what_it_checks: "A `deepspeed` launcher command with --num_gpus, --include, --exclude or --num_nodes next to a CUDA_VISIBLE_DEVICES the report sets (a command prefix, an export, os.environ, or an assignment shown commented out), or the launcher's own warning that it is ignoring CUDA_VISIBLE_DEVICES.",
+        what_it_checks: "A `deepspeed` launcher command with --num_gpus, --include, --exclude or --num_nodes next to a CUDA_VISIBLE_DEVICES the report sets (a command prefix, an export, os.environ, or an assignment shown commented out). The launcher's own warning that it is ignoring the variable is read as an observed error (ERR014).",
         why_it_breaks: "The deepspeed launcher starts one process per GPU it selects and sets CUDA_VISIBLE_DEVICES for each from its own options. When any of those options is given it ignores the variable from the environment (releases before 0.3.11 ignored it always), so `CUDA_VISIBLE_DEVICES=2,3 deepspeed --num_gpus 2` runs on GPUs 0 and 1.",
         how_to_fix: "Choose the GPUs with the launcher: `deepspeed --include localhost:2,3 train.py ...` (and no --num_gpus), or drop all of those options and keep CUDA_VISIBLE_DEVICES.",
         sources: &[
@@ -1001,10 +1001,9 @@ fn check_env015(inv: &Inventory, _kb: &Kb) -> Vec<Finding> {
     let Some(launch) = &inv.setting.deepspeed_picks_gpus else {
         return vec![];
     };
-    let warned = launch.value.contains("but ignoring it");
     let set = inv.env.get("CUDA_VISIBLE_DEVICES");
     let commented = inv.setting.visible_devices_commented.as_ref();
-    if !warned && set.is_none() && commented.is_none() {
+    if set.is_none() && commented.is_none() {
         return vec![];
     }
     let mut f = ENV015
