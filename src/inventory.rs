@@ -1047,6 +1047,9 @@ pub enum ErrorKind {
     /// A kernel stopped by a display watchdog ("the launch timed out and
     /// was terminated", CUDA 702).
     LaunchTimeout,
+    /// NVRTC could not load its builtins library (libnvrtc-builtins.so,
+    /// nvrtc-builtins64_XY.dll), which it opens by name when it compiles.
+    NvrtcBuiltinsMissing,
     /// A failure the catalog does not know.
     Other,
 }

@@ -4441,3 +4441,108 @@ fn a_kernel_stopped_by_the_display_watchdog_is_named() {
     );
     assert_eq!(finding(&f, "ERR089").category, Category::PlatformPosture);
 }
+
+#[test]
+fn nvrtc_without_its_builtins_library_is_the_loader_path() {
+    let (inv, f) =
+        explain("corpus/c49b-chainer-2018-sudo-drops-ld-library-path-nvrtc-builtins.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::NvrtcBuiltinsMissing),
+        "{:?}",
+        inv.errors
+    );
+    assert_eq!(finding(&f, "ERR090").category, Category::EnvVar);
+    // On a 2016 Mac, when CUDA still ran there, it is the same path, not macOS.
+    let (_, f) = explain("corpus/c83b-openmm-2016-mac-nvrtc-failed-to-load-builtins.txt");
+    assert!(fires(&f, "ERR090"), "{f:?}");
+    // NVRTC failing to compile source is no missing library.
+    let (inv, _) = explain_text(
+        "t",
+        "nvrtc: error: invalid value for --gpu-architecture (-arch)\n",
+    );
+    assert!(
+        !read_kind(&inv, ErrorKind::NvrtcBuiltinsMissing),
+        "{:?}",
+        inv.errors
+    );
+}
+
+#[test]
+fn a_package_s_compiled_cuda_module_missing_is_its_extension() {
+    let (inv, f) = explain("corpus/c83a-pyllama-colab-quant-cuda-extension-not-built.txt");
+    assert!(
+        read_kind(&inv, ErrorKind::ExtensionMismatch),
+        "{:?}",
+        inv.errors
+    );
+    let e = finding(&f, "ERR026");
+    assert!(e.message.contains("not installed"), "{}", e.message);
+    // A Python package or torch's own module is no compiled extension.
+    for line in [
+        "ModuleNotFoundError: No module named 'torch._C'",
+        "ModuleNotFoundError: No module named 'numpy'",
+        "ModuleNotFoundError: No module named 'cuda'",
+    ] {
+        let (inv, _) = explain_text("t", line);
+        assert!(
+            !read_kind(&inv, ErrorKind::ExtensionMismatch),
+            "{line}: {:?}",
+            inv.errors
+        );
+    }
+    for line in [
+        "ModuleNotFoundError: No module named 'mmcv._ext'",
+        "ImportError: No module named amp_C",
+        "ModuleNotFoundError: No module named 'selective_scan_cuda'",
+    ] {
+        let (inv, _) = explain_text("t", line);
+        assert!(
+            read_kind(&inv, ErrorKind::ExtensionMismatch),
+            "{line}: {:?}",
+            inv.errors
+        );
+    }
+}
+
+#[test]
+fn autogptq_without_its_kernels_is_a_warning_about_its_build() {
+    let (_, f) = explain("corpus/c83a-autogptq-cuda-extension-not-installed-no-nvcc.txt");
+    let e = finding(&f, "ERR026");
+    assert_eq!(e.severity, Severity::Warning);
+    assert!(e.message.contains("AutoGPTQ"), "{}", e.message);
+}
+
+#[test]
+fn torchvision_s_image_extension_alone_is_no_error() {
+    let (_, f) = explain("corpus/c83b-pytorch-nightly-docker-image-compile-missing-gcc-cuda-h.txt");
+    let e = finding(&f, "ERR026");
+    assert_eq!(e.severity, Severity::Warning);
+    assert_eq!(errors_in(&f, Category::CompiledExtension), 0);
+}
+
+#[test]
+fn bitsandbytes_without_cuda_on_a_mac_is_macos() {
+    let (_, f) = explain("corpus/c83a-h2ogpt-macos-m1-bitsandbytes-cpu-only.txt");
+    assert!(fires(&f, "ERR019"), "{f:?}");
+    // The same warning on Linux names no platform.
+    let (_, f) = explain_text(
+        "t",
+        "/home/me/venv/lib/python3.10/site-packages/bitsandbytes/cextension.py:34: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n",
+    );
+    assert!(!categories(&f).contains(&Category::MacosNoCuda), "{f:?}");
+}
+
+#[test]
+fn triton_s_invalid_kernel_under_a_cuda_11_driver_is_the_driver() {
+    let (_, f) = explain("corpus/c83b-triton-nightly-a10-driver470-kernel-image-invalid.txt");
+    let e = finding(&f, "ERR002");
+    assert!(e.message.contains("ptxas"), "{}", e.message);
+    assert!(!fires(&f, "ERR079"), "{f:?}");
+    // Under a CUDA 12 driver the cause is open (ERR079).
+    let (_, f) = explain_text(
+        "t",
+        "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\nRuntimeError: Triton Error [CUDA]: device kernel image is invalid\n",
+    );
+    assert!(fires(&f, "ERR079"), "{f:?}");
+    assert!(!fires(&f, "ERR002"), "{f:?}");
+}

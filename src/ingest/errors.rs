@@ -386,6 +386,9 @@ pub static CATALOG: &[Entry] = &[
     // below Ampere (compute capability 8.0), or a torch older than 1.10.
     e("accelerate-bf16-unsupported", "bf16 mixed precision requires PyTorch >= 1.10 and a supported device", K::ArchNotCompiled, None,
         "ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device."),
+    // transformers' TrainingArguments refuses bf16 on the same grounds.
+    e("transformers-bf16-unsupported", "doesn't support bf16/gpu", K::ArchNotCompiled, None,
+        "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using Ampere GPU with cuda>=11.0"),
     // vLLM refuses bfloat16 below compute capability 8.0.
     e("vllm-bf16-needs-cc80", "Bfloat16 is only supported on GPUs with compute capability", K::ArchNotCompiled, None,
         "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla V100-SXM2-32GB GPU has compute capability 7.0. You can use float16 instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half."),
@@ -485,6 +488,10 @@ pub static CATALOG: &[Entry] = &[
     ea("rapids-unsupported-gpu", "UnsupportedCUDAError", &["compute capability", "architecture is required"], K::ArchNotCompiled, None,
         "cudf.errors.UnsupportedCUDAError: A GPU with NVIDIA Volta™ (Compute Capability 7.0) or newer architecture is required."),
     // NVRTC's status for the same refusal, often the only line shown.
+    // LLVM's NVPTX backend (Triton's, XLA's) with no instruction for an
+    // intrinsic on the GPU it compiles for: Triton below Volta.
+    e("llvm-nvptx-cannot-select-intrinsic", "Cannot select: intrinsic %llvm.nvvm", K::ArchNotCompiled, None,
+        "LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.shfl.sync.bfly.i32"),
     e("triton-mma-capability-not-supported", "computeCapability not supported", K::ArchNotCompiled, None,
         "python: ../../../lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp:36: int mlir::triton::gpu::(anonymous namespace)::getMMAVersionSafe(int, DotOp): Assertion `false && \"computeCapability not supported\"' failed."),
     e("nvrtc-invalid-option", "NVRTC_ERROR_INVALID_OPTION", K::ArchNotCompiled, None,
@@ -701,6 +708,9 @@ pub static CATALOG: &[Entry] = &[
         "the NVIDIA driver appears to fail to start and the system falls back to nouveau"),
     ex("nvidia-module-not-loaded-said", "module", &["did not load", "does not load", "didn't load", "doesn't load", "won't load", "is not loaded", "was not loaded", "not loading"], K::NoNvidiaDriver, None,
         "On both of them the NVIDIA kernel module did not load, so SDDM never came up.", nvidia_module_not_loaded),
+    // NVRTC's run-time load of its builtins library.
+    ea("nvrtc-builtins-not-found", "builtins", &["failed to open libnvrtc-builtins", "failed to open nvrtc-builtins", "failed to load builtins"], K::NvrtcBuiltinsMissing, None,
+        "nvrtc: error: failed to open libnvrtc-builtins.so.9.2."),
     e("numba-libnvvm-not-found", "libNVVM cannot be found", K::NvvmMissing, None,
         "numba.cuda.cudadrv.error.NvvmSupportError: libNVVM cannot be found. Do `conda install cudatoolkit`:"),
     ea("vgpu-unlicensed", "License Status", &["unlicensed"], K::VgpuUnlicensed, None,
@@ -718,6 +728,13 @@ pub static CATALOG: &[Entry] = &[
         "UserWarning: Failed to load custom C++ ops. Running on CPU mode Only!"),
     e("extension-c-not-defined", "name '_C' is not defined", K::ExtensionNotBuilt, None,
         "NameError: name '_C' is not defined"),
+    // A package's own compiled CUDA module absent altogether (`quant_cuda`,
+    // `mmcv._ext`, `detectron2._C`): its build was skipped or failed at install.
+    ex("extension-module-not-installed", "No module named", &[], K::ExtensionMismatch, None,
+        "ModuleNotFoundError: No module named 'quant_cuda'", extension_module_missing),
+    // AutoGPTQ's warning when its compiled kernels (autogptq_cuda) do not import.
+    e("autogptq-cuda-extension-not-installed", "CUDA extension not installed", K::ExtensionMismatch, None,
+        "CUDA extension not installed."),
     e("bark-no-gpu-being-used", "No GPU being used. Careful, inference might be very slow", K::CudaUnavailable, None,
         "No GPU being used. Careful, inference might be very slow!"),
     e("unsloth-no-nvidia-gpu", "Unsloth: No NVIDIA GPU found", K::CudaUnavailable, None,
@@ -964,6 +981,10 @@ pub static CATALOG: &[Entry] = &[
         "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured"),
     ex("container-unknown-runtime", "unknown or invalid runtime name: nvidia", &[], K::ContainerNoGpuRuntime, None,
         "docker: Error response from daemon: unknown or invalid runtime name: nvidia.", in_container),
+    // LXC's mount hooks failing where the report sets up NVIDIA's (LXD's
+    // nvidia.runtime, Proxmox's lxc.hook.mount with nvidia-container-cli).
+    ex("lxc-mount-hooks-failed", "Failed to run mount hooks", &[], K::ContainerToolkitNoDriver, None,
+        "lxc_setup: 3388 Failed to run mount hooks\nlxc.hook.mount: /usr/share/lxc/hooks/nvidia", nvidia_named),
     ex("container-cli-init-error", "nvidia-container-cli: initialization error", &[], K::ContainerToolkitNoDriver, None,
         "nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown", container_cli_init),
     ex("nvidia-docker1-unsupported-cuda", "unsupported CUDA version: driver", &[], K::ContainerRequirementUnsatisfied, None,
@@ -1031,7 +1052,7 @@ pub static CATALOG: &[Entry] = &[
         "hipErrorNoDevice: no ROCm-capable device is detected"),
     // --- platforms a package has no build for ------------------------------------------------------
     ex("bnb-compiled-without-gpu", "bitsandbytes was compiled without GPU support", &[], K::PlatformUnsupported, None,
-        "C:\\Users\\me\\anaconda3\\envs\\llm\\lib\\site-packages\\bitsandbytes\\cextension.py:34: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.", windows_only),
+        "C:\\Users\\me\\anaconda3\\envs\\llm\\lib\\site-packages\\bitsandbytes\\cextension.py:34: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.", bnb_without_gpu),
     e("bnb-no-int8-matmul", "does not support Int8 Matmul", K::ExtensionMismatch, None,
         "ERROR: Your GPU does not support Int8 Matmul!"),
     // torch's inductor importing what another Triton release does not have:
@@ -1311,6 +1332,10 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("said-runs-on-cpu", &["https://github.com/deepinsight/insightface/issues/1824", "https://github.com/raryelcostasouza/pyTranscriber/issues/56"]),
     ("nouveau-fallback-said", &["https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/installdriver.html (Interaction with the Nouveau Driver)", "https://github.com/damentz/liquorix-package/issues/16"]),
     ("nvidia-module-not-loaded-said", &["https://forums.almalinux.org/t/technical-incident-report-nvidia-driver-almalinux-9-7-kernel-incompatibility/7216", "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/ (the kernel module must be built or packaged for the running kernel)"]),
+    ("lxc-mount-hooks-failed", &["https://github.com/canonical/lxd/issues/6262 (nvidia.runtime: the NVIDIA mount hook exited with status 1)", "https://github.com/Saberwolf64/Proxmox-Nvidia-LXC-/issues/1 (a privileged container and the NVIDIA hook)"]),
+    ("nvrtc-builtins-not-found", &["https://github.com/chainer/chainer/issues/4813 ('nvrtc: error: failed to open libnvrtc-builtins.so')", "https://github.com/openmm/openmm/issues/1485 ('nvrtc: error: failed to load builtins')"]),
+    ("extension-module-not-installed", &["https://github.com/henrywoo/pyllama/issues/30 (No module named 'quant_cuda': the gptq CUDA extension was never built)"]),
+    ("autogptq-cuda-extension-not-installed", &["https://github.com/AutoGPTQ/AutoGPTQ/issues/239 (no CUDA toolkit at install: the kernels were not built)", "https://github.com/AutoGPTQ/AutoGPTQ/issues/402 (a wheel built for another torch: the kernels do not load)"]),
     ("numba-libnvvm-not-found", &["https://github.com/numba/numba/blob/main/numba/cuda/cudadrv/nvvm.py (NvvmSupportError: 'libNVVM cannot be found')", "https://github.com/Rust-GPU/rust-cuda/issues/78"]),
     ("vgpu-unlicensed", &["https://github.com/NVIDIA/gpu-operator/issues/220", "https://docs.nvidia.com/vgpu/16.0/grid-licensing-user-guide/index.html (nvidia-smi -q shows the license status)"]),
     ("jax-outdated-cudnn", &["https://github.com/jax-ml/jax/blob/main/jax_plugins/cuda/__init__.py (_check_cuda_versions: 'Outdated {name} installation found.')", "https://github.com/rgommers/pixi-dev-scipystack/issues/1"]),
@@ -1332,6 +1357,8 @@ pub static SOURCES: &[(&str, &[&str])] = &[
     ("flash-attn-needs-newer-nvcc", &["https://github.com/Dao-AILab/flash-attention/blob/main/setup.py (the bare_metal_version of nvcc is checked)", "https://github.com/Dao-AILab/flash-attention/blob/main/hopper/setup.py ('FlashAttention-3 is only supported on CUDA 12.3 and above')"]),
     ("rust-cuda-no-binary-for-gpu", &["https://docs.rs/rustacuda/latest/rustacuda/error/enum.CudaError.html (NoBinaryForGpu: CUDA_ERROR_NO_BINARY_FOR_GPU)", "https://github.com/filecoin-project/rust-gpu-tools"]),
     ("bnb-cuda-setup-failed", &["https://github.com/yangjianxin1/Firefly/issues/26 (bitsandbytes 0.39 found no libcudart of a CUDA it ships a binary for; built from source for CUDA 11.0)"]),
+    ("llvm-nvptx-cannot-select-intrinsic", &["https://github.com/unslothai/unsloth/issues/473 (Triton kernels on a Pascal TITAN Xp)"]),
+    ("transformers-bf16-unsupported", &["https://github.com/databrickslabs/dolly/issues/11 (bf16 on V100s: set the trainer to fp16)"]),
     ("accelerate-bf16-unsupported", &["https://github.com/Linaqruf/kohya-trainer/issues/246 (bf16 on Colab's T4: use fp16)", "https://github.com/huggingface/accelerate/blob/main/src/accelerate/accelerator.py (mixed_precision='bf16' needs torch's bf16 support on the device)"]),
     ("torch-autocast-bf16-unsupported", &["https://github.com/pytorch/pytorch/blob/291bc5ca4fa222e66d9e6114e1280570c5b736c6/torch/amp/autocast_mode.py (autocast on CUDA with bfloat16 when torch.cuda.is_bf16_supported() is false)", "https://github.com/metavoiceio/metavoice-src/issues/27 (a T4: switch the dtype to float16)"]),
     ("vllm-bf16-needs-cc80", &["https://github.com/vllm-project/vllm/blob/6ae52299e0b5dc74b480709e4a08d93c8cb13916/vllm/worker/worker.py (_check_if_gpu_supports_dtype: bfloat16 needs compute capability 8.0)"]),
@@ -3734,6 +3761,10 @@ const UNKNOWN_FROM_CODEC: u16 = 4;
 const UNKNOWN_FROM_CUINIT: u16 = 8;
 /// Intel's extension for PyTorch imported.
 const IPEX_IMPORTED: u16 = 16;
+/// macOS named: a Homebrew or framework Python's paths, Darwin, macOS.
+const MACOS_PATHS: u16 = 32;
+/// NVIDIA named anywhere.
+const NVIDIA_NAMED: u16 = 64;
 
 // An extension's own binary being imported: `from mmcv import _ext`,
 // `import detectron2._C`.
@@ -3922,7 +3953,55 @@ fn plain_mentions(t: &str) -> u16 {
     if has_ci(t, "intel_extension_for_pytorch") || has_ci(t, "import ipex") {
         m |= IPEX_IMPORTED;
     }
+    if has_ci(t, "nvidia") {
+        m |= NVIDIA_NAMED;
+    }
+    if t.contains("/opt/homebrew/")
+        || t.contains("Python.framework")
+        || t.contains("macOS")
+        || has_ci(t, "darwin")
+    {
+        m |= MACOS_PATHS;
+    }
     m
+}
+
+/// The report names NVIDIA somewhere (a hook, a runtime, a GPU, a driver).
+fn nvidia_named(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    (said(c) & NVIDIA_NAMED != 0).then_some(k)
+}
+
+/// bitsandbytes' CPU library loaded in place of a CUDA one: on Windows its
+/// old releases had no CUDA build (a platform they did not support); on
+/// macOS there is no CUDA at all, so it is the platform's answer to CUDA.
+fn bnb_without_gpu(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    if mentions(c) & WINDOWS != 0 {
+        return Some(k);
+    }
+    (said(c) & MACOS_PATHS != 0).then_some(ErrorKind::FrameworkCpuBuild)
+}
+
+regex_fn!(missing_module_re, r"No module named '?([\w.]+)");
+
+/// `No module named 'X'` where X is a package's own compiled CUDA module.
+fn extension_module_missing(c: &Ctx, _b: &mut Builder, k: ErrorKind) -> Option<ErrorKind> {
+    let name = missing_module_re().captures(c.line)?.get(1)?.as_str();
+    compiled_cuda_module(name).then_some(k)
+}
+
+/// The name of a package's compiled CUDA module: `quant_cuda`,
+/// `selective_scan_cuda`, `mmcv._ext`, `detectron2._C`, apex's `amp_C`; not
+/// torch's own `torch._C` (a torch source checkout in the working directory
+/// shadows the installed torch), nor Python packages named `*_cuda`.
+fn compiled_cuda_module(name: &str) -> bool {
+    if name.starts_with("torch.") || name == "numba_cuda" {
+        return false;
+    }
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let cuda = last
+        .strip_suffix("_cuda")
+        .is_some_and(|stem| !stem.is_empty());
+    cuda || last == "_ext" || last.ends_with("_C") && last.len() >= 2
 }
 
 /// NVML's permission error comes from a container when the report runs one.

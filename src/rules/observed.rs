@@ -195,6 +195,10 @@ pub fn meaning(kind: ErrorKind) -> (&'static str, &'static str) {
             "a kernel ran longer than the watchdog of a GPU that drives a display allows (Windows TDR, the X server's watchdog), and was stopped",
             "nvidia-smi (which GPU drives the display: Disp.A); on Windows, the TdrDelay value under HKLM\\System\\CurrentControlSet\\Control\\GraphicsDrivers",
         ),
+        NvrtcBuiltinsMissing => (
+            "NVRTC (CUDA's run-time compiler) was found, but not its builtins library, which it opens by name through the loader's search path when it compiles",
+            "ls /usr/local/cuda*/lib64/libnvrtc-builtins*; echo $LD_LIBRARY_PATH",
+        ),
         GpuDroppedByDriver => (
             "the installed driver branch no longer supports this GPU; only an older (legacy) branch does, so the kernel module ignores it",
             "sudo dmesg | grep NVRM; nvidia-smi",
@@ -929,6 +933,9 @@ pub fn claimed_by(inv: &Inventory, e: &ObservedError) -> Option<&'static str> {
     if k == ErrorKind::InsufficientDriver && driver_suffices(inv) {
         return Some("ERR035");
     }
+    if k == ErrorKind::InvalidKernelImage && triton_cubin_under_old_driver(inv, e) {
+        return Some("ERR002");
+    }
     if k == ErrorKind::NoKernelImage && jax_toolkit_newer_than_driver(inv) {
         return Some("ERR062");
     }
@@ -1114,6 +1121,18 @@ fn torch_cuda_builds(inv: &Inventory) -> Vec<crate::version::CudaVersion> {
         .iter()
         .filter_map(|e| e.torch.as_ref()?.cuda.as_ref()?.value)
         .collect()
+}
+
+/// Triton's own 'device kernel image is invalid' under a driver whose CUDA
+/// is older than 12: Triton compiles with the ptxas its wheel bundles (a
+/// CUDA 12 one in current releases), whose output such a driver cannot load.
+fn triton_cubin_under_old_driver(inv: &Inventory, e: &ObservedError) -> bool {
+    crate::ingest::clean::has_ci(&e.text, "triton")
+        && inv
+            .nvidia
+            .cuda_max
+            .as_ref()
+            .is_some_and(|f| f.value.major < 12)
 }
 
 fn driver_suffices(inv: &Inventory) -> bool {
@@ -1319,6 +1338,11 @@ fn special_case(
             None,
             Fix::from_note("run in float16 instead: `--dtype half` (vLLM), `torch_dtype=torch.float16` (transformers), `torch.autocast('cuda', dtype=torch.float16)`, or the program's own precision setting; bfloat16 needs a GPU of compute capability 8.0 (Ampere) or newer"),
         )),
+        // LLVM's NVPTX backend without an instruction for this GPU.
+        "ERR004" if say("Cannot select: intrinsic") => explained(
+            "Observed error: LLVM, the compiler behind Triton (and XLA), could not turn an instruction of the generated kernel into code for this GPU ('Cannot select: intrinsic %llvm.nvvm...'): the GPU's architecture is older than the ones the compiler's code generation supports. Triton supports compute capability 7.0 (Volta) and newer, so on a Pascal or older GPU every Triton kernel (torch.compile, Unsloth, FlashAttention's Triton kernels) fails this way. The driver and CUDA are not the cause. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv",
+            "run the program without its Triton kernels on this GPU (drop torch.compile, or the program's switch for them), or use a GPU of compute capability 7.0 or newer",
+        ),
         // CTranslate2's float16 on a GPU before Volta.
         "ERR004" if say("Requested float16 compute type") => explained(
             "Observed error: CTranslate2 (faster-whisper, WhisperX) refused compute_type='float16': it runs float16 only on GPUs with efficient FP16, compute capability 7.0 (Volta) and newer, and this GPU is older (Pascal and before). The driver, CUDA and cuDNN are not the cause. To be sure, run: nvidia-smi --query-gpu=name,compute_cap --format=csv",
@@ -1373,6 +1397,16 @@ fn special_case(
         "ERR081" if errs.iter().any(|e| e.kind == ErrorKind::InitFailed) => explained(
             "Observed error: the CUDA driver API answered 'named symbol not found' (CUDA_ERROR_NOT_FOUND, 500) inside a container: the libcuda the container loaded lacks an entry point the program calls, so it is not the host driver's own. On Docker Desktop (WSL2 backend) that is the GPU plumbing of an older Docker Desktop or WSL meeting a newer Windows driver; on Linux, a libcuda of another release the image installed itself, or a compat directory on the loader path. To be sure, run inside the container: ldconfig -p | grep libcuda; echo $LD_LIBRARY_PATH; and on the host: nvidia-smi",
             "on Windows, update Docker Desktop and WSL (`wsl --update`) and the Windows NVIDIA driver, then restart Docker Desktop; on Linux, remove the driver libraries the image installed (libcuda.so.*) so the container toolkit mounts the host's, and keep any cuda-compat directory off LD_LIBRARY_PATH where the host driver is new enough",
+        ),
+        // A package's compiled CUDA module is not there at all.
+        "ERR026" if say("No module named") => explained(
+            "Observed error: a package's own compiled CUDA module is not installed (No module named '..._cuda', '._C' or '._ext'): the package was installed without building its CUDA extension. Its build step was skipped (a source install with no CUDA toolkit or CUDA_HOME in sight, a wheel of the package's variant without the compiled ops such as mmcv-lite) or failed, and the install carried on without it. The driver and the GPU are not the cause. To be sure, run: pip show -f PACKAGE | grep -E '\\.so|\\.pyd'; nvcc --version; echo $CUDA_HOME",
+            "reinstall the package so its extension is built: with a CUDA toolkit of torch's CUDA version on PATH and CUDA_HOME set, `pip install --no-build-isolation --force-reinstall --no-cache-dir PACKAGE` (or `python setup.py install` in its source folder) and read the build log for the extension; or install the package's variant that ships compiled ops (mmcv rather than mmcv-lite)",
+        ),
+        // Triton's kernel from a newer ptxas than the driver's CUDA.
+        "ERR002" if say("kernel image is invalid") => explained(
+            "Observed error: the driver refused a kernel Triton compiled ('device kernel image is invalid'). Triton compiles its kernels with the ptxas its own wheel bundles, a CUDA 12 one in current releases, and this driver supports only an older CUDA, so it cannot load what that ptxas produced. The GPU and the Triton code are not the cause. To be sure, run: nvidia-smi (its 'CUDA Version'); python -c \"import triton; print(triton.__version__)\"",
+            "upgrade the driver to one that supports the CUDA of Triton's bundled ptxas (R525 or newer for CUDA 12), or point Triton at a ptxas no newer than the driver's CUDA: `export TRITON_PTXAS_PATH=/usr/local/cuda-11.8/bin/ptxas`, or use the Triton release that worked before",
         ),
         // torchvision (or a PyG extension) built for another CUDA than torch.
         "ERR026" if say("were compiled with different cuda") => explained(
@@ -1489,6 +1523,11 @@ fn special_case(
             "start the container with the NVIDIA runtime (`docker run --gpus all`, `runtimeClassName: nvidia` and a `nvidia.com/gpu` limit in Kubernetes, with the toolkit or GPU Operator configured for that node); if the driver is then visible and still older than the image's CUDA, use an image of the driver's CUDA or upgrade the host driver",
         ),
         // A docker too old for --gpus.
+        // LXC's NVIDIA mount hook failing.
+        "ERR010" if say("Failed to run mount hooks") => explained(
+            "Observed error: LXC could not start the container because a mount hook failed, and this report sets up NVIDIA's (LXD's nvidia.runtime, or an lxc.hook.mount calling nvidia-container-cli): the hook that mounts the host driver's libraries and device nodes into the container exited with an error. Known causes are a privileged container, a host driver installed outside the distribution's packages (the hook looks its libraries up through the ld cache), and a libnvidia-container missing on the host. The GPU and the driver version are not in question. To be sure, run: lxc info --show-log NAME (LXD) or lxc-start -n ID -F -l DEBUG (Proxmox); on the host: nvidia-container-cli -k -d /dev/tty info",
+            "run the container unprivileged for the NVIDIA hook, install the driver from the distribution's packages (or make sure `ldconfig -p | grep libnvidia-ml` finds its libraries), and install libnvidia-container-tools on the host; then start the container again",
+        ),
         "ERR010" if say("unknown flag: --gpus") => explained(
             "Observed error: this docker does not know the --gpus flag, which Docker added in 19.03: the engine is older than that (or the command goes to another client, such as an old docker-compose or podman without its docker shim). To be sure, run: docker version",
             "upgrade Docker Engine (19.03 or later) and install the NVIDIA Container Toolkit; on an engine that cannot be upgraded, use the nvidia runtime instead (`--runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=all`)",
@@ -1744,6 +1783,10 @@ fn ambiguous_cause(code: &str, errs: &[&ObservedError], inv: &Inventory) -> Opti
         {
             Some("Observed error: Windows could not load a compiled extension's DLL because a DLL it depends on was not found ('The specified module could not be found'). Those are torch's own CUDA DLLs (c10_cuda.dll, torch_cuda.dll), which a CPU-only torch does not have, and the CUDA runtime DLLs of the CUDA the extension was built for. So either the installed torch is a CPU build, or the extension was built for another torch or CUDA than the one installed. To be sure, run: python -c \"import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())\"; pip list | grep -i -E \"torch|flash|xformers\"".into())
         }
+        // AutoGPTQ's warning that its kernels did not import: it runs on without them.
+        "ERR026" if all_say(errs, "CUDA extension not installed") => Some("Observed error: AutoGPTQ's compiled CUDA kernels (autogptq_cuda) did not import ('CUDA extension not installed'), so it runs with slower kernels or none. Either they were never built (installed from source with no CUDA toolkit or CUDA_HOME in sight: torch's bundled CUDA runtime cannot compile them) or the wheel was built for another torch than the one installed. To be sure, run: python -c \"import autogptq_cuda_64\" (its error names the cause); nvcc --version; pip list | grep -i -E 'torch|auto.gptq'".into()),
+        // torchvision's image decoding library: only torchvision.io needs it.
+        "ERR026" if all_say(errs, "Failed to load image Python extension") => Some("Observed error: torchvision's image extension (image.so, the JPEG and PNG decoders of torchvision.io) did not load, most often because torchvision was built for another torch than the one installed. torchvision prints this as a warning at import and everything else in it works; unless the program decodes images with torchvision.io, this is not the failure. To be sure, run: pip list | grep -i -E 'torch|vision' (the two should be a matching pair)".into()),
         // cuFFT's internal error, where the report does not show both an
         // Ada or Hopper GPU and a CUDA older than 11.8 (see special_case).
         "ERR004"
@@ -2822,6 +2865,13 @@ observed_rule!(ERR089, check_err089, "ERR089", "observed-kernel-watchdog-timeout
     "Keep each kernel short (a smaller batch or problem size), or run the work on a GPU that drives no display (on Windows a GPU in TCC mode, or raise TdrDelay under HKLM\\System\\CurrentControlSet\\Control\\GraphicsDrivers and reboot; on Linux a GPU the X server does not use).",
     ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html (cudaErrorLaunchTimeout = 702: the kernel took too long; only where the device's kernel execution timeout is enabled)", "https://learn.microsoft.com/en-us/windows-hardware/drivers/display/tdr-registry-keys (TdrDelay)"]);
 
+observed_rule!(ERR090, check_err090, "ERR090", "observed-nvrtc-builtins-not-found", Category::EnvVar, Severity::Warning,
+    [NvrtcBuiltinsMissing], [],
+    "NVRTC, CUDA's run-time compiler, could not load its builtins library ('failed to open libnvrtc-builtins.so', 'failed to load builtins'): every run-time compilation fails while the rest of CUDA works.",
+    "libnvrtc-builtins is a library of its own, of the same CUDA version as libnvrtc, that NVRTC loads when it compiles. It is looked up through the loader's search path (LD_LIBRARY_PATH and the ld cache on Linux, PATH on Windows, DYLD_LIBRARY_PATH on macOS), not through the RUNPATH of the program that linked libnvrtc: a toolkit whose lib64 is not on that path (a `sudo` that drops LD_LIBRARY_PATH, a site that links by RUNPATH only), or a libnvrtc of one CUDA install with another install's builtins on the path, makes every kernel the program compiles at run time fail (CuPy, OpenMM, Chainer).",
+    "Put the library directory of the CUDA install the program's libnvrtc comes from on the loader path of the failing process: `export LD_LIBRARY_PATH=/usr/local/cuda-X.Y/lib64:$LD_LIBRARY_PATH` (run through sudo as `sudo env LD_LIBRARY_PATH=$LD_LIBRARY_PATH CMD`), or add that directory to /etc/ld.so.conf.d/ and run `sudo ldconfig`; keep libnvrtc and libnvrtc-builtins of one CUDA version.",
+    ["https://packages.debian.org/fr/bookworm/libs/libnvrtc-builtins11.8 (the NVRTC builtins library, packaged apart from libnvrtc)", "https://github.com/openmm/openmm/issues/2552 (libnvrtc-builtins not found under RUNPATH linking; LD_LIBRARY_PATH fixed it)", "https://github.com/chainer/chainer/issues/4813 (sudo dropped LD_LIBRARY_PATH)"]);
+
 observed_rule!(ERR088, check_err088, "ERR088", "observed-gpu-memory-window-unassigned", Category::PlatformPosture, Severity::Error,
     [PciResourceUnassigned], [],
     "The kernel could not map the GPU's PCI memory windows (BARs): NVRM's 'BAR0 is 0M' / 'The system BIOS may have misconfigured your GPU', or 'BAR N: can't reserve'; the no-driver and no-device errors beside it follow from it.",
@@ -3024,5 +3074,5 @@ pub static RULES: &[&Rule] = &[
     &ERR051, &ERR052, &ERR053, &ERR054, &ERR055, &ERR056, &ERR057, &ERR058, &ERR059, &ERR060,
     &ERR061, &ERR062, &ERR063, &ERR064, &ERR065, &ERR066, &ERR067, &ERR068, &ERR069, &ERR070,
     &ERR071, &ERR072, &ERR073, &ERR074, &ERR075, &ERR076, &ERR077, &ERR078, &ERR079, &ERR080,
-    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085, &ERR086, &ERR087, &ERR088, &ERR089,
+    &ERR081, &ERR082, &ERR083, &ERR084, &ERR085, &ERR086, &ERR087, &ERR088, &ERR089, &ERR090,
 ];

@@ -944,6 +944,7 @@ fn firing_rest(code: &str) -> Inventory {
         "ERR082" => pasted(NoDevice, "RuntimeError: No CUDA GPUs are available"),
         "ERR083" => pasted(GpuFellOffBus, "NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the bus."),
         "ERR089" => pasted(LaunchTimeout, "RuntimeError: CUDA error: the launch timed out and was terminated"),
+        "ERR090" => pasted(NvrtcBuiltinsMissing, "nvrtc: error: failed to open libnvrtc-builtins.so.11.1."),
         "PLAT010" => amd(B::wsl()).error(HipError, "RuntimeError: No HIP GPUs are available").build(),
         "CTR007" => amd(B::linux().container("docker")).error(HipError, "hipErrorNoDevice: no ROCm-capable device is detected").build(),
         "ERR088" => pasted(PciResourceUnassigned, "NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:"),
@@ -1493,6 +1494,7 @@ fn near_miss_rest(code: &str) -> Inventory {
         // Running out of memory is the job's size, not the allocator's settings.
         // A watchdog nobody mentions: a hung nvidia-smi is no kernel stopped by one.
         "ERR089" => pasted(Timeout, "nvidia-smi did not answer within 10 s"),
+        "ERR090" => pasted(CudaLibraryMissing, "OSError: libnvrtc.so.11.2: cannot open shared object file: No such file or directory"),
         // ROCm on native Linux: no WSL in the way.
         "PLAT010" => amd(B::linux()).error(HipError, "RuntimeError: No HIP GPUs are available").build(),
         // An AMD machine outside any container.
