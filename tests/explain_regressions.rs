@@ -4546,3 +4546,38 @@ fn triton_s_invalid_kernel_under_a_cuda_11_driver_is_the_driver() {
     assert!(fires(&f, "ERR079"), "{f:?}");
     assert!(!fires(&f, "ERR002"), "{f:?}");
 }
+
+#[test]
+fn lxc_s_nvidia_mount_hook_failing_is_the_container() {
+    for rel in [
+        "corpus/c84a-lxd-nvidia-runtime-out-of-distro-driver.txt",
+        "corpus/c82f-proxmox-lxc-privileged-nvidia-hook.txt",
+    ] {
+        let (_, f) = explain(rel);
+        let e = finding(&f, "ERR010");
+        assert!(e.message.contains("mount hook"), "{rel}: {}", e.message);
+    }
+    // A mount hook of a container that has nothing to do with NVIDIA.
+    let (inv, _) = explain_text("t", "lxc_setup: 3388 Failed to run mount hooks\n");
+    assert!(inv.errors.is_empty(), "{:?}", inv.errors);
+}
+
+#[test]
+fn transformers_refusing_bf16_is_the_gpu_s_architecture() {
+    let (_, f) = explain("corpus/c84c-dolly-v100-bf16-trainingargs.txt");
+    assert!(categories(&f).contains(&Category::ArchUnsupported), "{f:?}");
+}
+
+#[test]
+fn llvm_without_an_instruction_for_the_gpu_is_its_architecture() {
+    let (_, f) = explain("corpus/c84c-unsloth-titan-xp-triton-llvm-shfl.txt");
+    let e = finding(&f, "ERR004");
+    assert!(e.message.contains("Cannot select"), "{}", e.message);
+    // LLVM's other errors are not this.
+    let (inv, _) = explain_text("t", "LLVM ERROR: out of memory\n");
+    assert!(
+        !read_kind(&inv, ErrorKind::ArchNotCompiled),
+        "{:?}",
+        inv.errors
+    );
+}
