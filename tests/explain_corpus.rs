@@ -382,14 +382,19 @@ fn scores() -> (Score, Score) {
     (dev, sealed)
 }
 
-/// What the development part holds today (79.6% of 1914 reports; the reports
-/// that joined last, 38 of them, are named at 47% and took it from 80.2%): a
+/// What the development part holds today (79.4% of 2007 reports; the reports
+/// that joined last, 93 of them, are named at 74% and took it from 79.7%): a
 /// score only allowed to rise as reports are fixed; reports that join may
 /// lower it.
 /// The targets ([`DEV_SCORE`], [`SEALED_SCORE`], no must-not error) are
 /// asserted by `corpus_meets_its_targets`, ignored until they are met.
-const DEV_FLOOR: f64 = 0.795;
-const DEV_MUST_NOT_CEILING: usize = 0;
+const DEV_FLOOR: f64 = 0.794;
+/// One must-not error joined with the last reports and stays:
+/// c83d-fooocus-amd-windows-missing-directml-flag shows only "Torch not
+/// compiled with CUDA enabled" from a Windows install (the torch there is a
+/// CPU build) and names no GPU; that the machine is AMD's, where the fix is
+/// the launcher's DirectML option, is in a reply outside the paste.
+const DEV_MUST_NOT_CEILING: usize = 1;
 
 #[test]
 fn rules_name_the_expected_category() {
