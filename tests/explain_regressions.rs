@@ -4452,6 +4452,19 @@ fn nvrtc_without_its_builtins_library_is_the_loader_path() {
         inv.errors
     );
     assert_eq!(finding(&f, "ERR090").category, Category::EnvVar);
+    // The error names the CUDA version: the fix names that toolkit's lib64.
+    let (_, f) = explain_text(
+        "t",
+        "nvrtc: error: failed to open libnvrtc-builtins.so.11.1.\n",
+    );
+    let fix = finding(&f, "ERR090")
+        .fix
+        .as_ref()
+        .and_then(|x| x.command.clone());
+    assert_eq!(
+        fix.as_deref(),
+        Some("export LD_LIBRARY_PATH=/usr/local/cuda-11.1/lib64:$LD_LIBRARY_PATH")
+    );
     // On a 2016 Mac, when CUDA still ran there, it is the same path, not macOS.
     let (_, f) = explain("corpus/c83b-openmm-2016-mac-nvrtc-failed-to-load-builtins.txt");
     assert!(fires(&f, "ERR090"), "{f:?}");
