@@ -487,13 +487,13 @@ pub static CATALOG: &[Entry] = &[
     // RAPIDS' own check of the GPU on import (rapidsai/cudf#15053).
     ea("rapids-unsupported-gpu", "UnsupportedCUDAError", &["compute capability", "architecture is required"], K::ArchNotCompiled, None,
         "cudf.errors.UnsupportedCUDAError: A GPU with NVIDIA Volta™ (Compute Capability 7.0) or newer architecture is required."),
-    // NVRTC's status for the same refusal, often the only line shown.
     // LLVM's NVPTX backend (Triton's, XLA's) with no instruction for an
     // intrinsic on the GPU it compiles for: Triton below Volta.
     e("llvm-nvptx-cannot-select-intrinsic", "Cannot select: intrinsic %llvm.nvvm", K::ArchNotCompiled, None,
         "LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.shfl.sync.bfly.i32"),
     e("triton-mma-capability-not-supported", "computeCapability not supported", K::ArchNotCompiled, None,
         "python: ../../../lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp:36: int mlir::triton::gpu::(anonymous namespace)::getMMAVersionSafe(int, DotOp): Assertion `false && \"computeCapability not supported\"' failed."),
+    // NVRTC's status for the same refusal, often the only line shown.
     e("nvrtc-invalid-option", "NVRTC_ERROR_INVALID_OPTION", K::ArchNotCompiled, None,
         "pygpu.gpuarray.GpuArrayException: (b'nvrtcCompileProgram: NVRTC_ERROR_INVALID_OPTION', 3)"),
     // --- NVSwitch / fabric manager, forward compatibility ----------------------------------------
