@@ -3916,8 +3916,9 @@ fn mentions(c: &Ctx) -> u16 {
 }
 
 /// What the whole input says by plain words (JAX named, where CUDA's unknown
-/// error came from, Intel's extension imported), computed once on first use
-/// apart from [`mentions`], as only a few messages ask.
+/// error came from, Intel's extension imported, NVIDIA or macOS named),
+/// computed once on first use apart from [`mentions`], as only a few
+/// messages ask.
 fn said(c: &Ctx) -> u16 {
     *c.doc.said.get_or_init(|| {
         c.doc
@@ -4001,7 +4002,7 @@ fn compiled_cuda_module(name: &str) -> bool {
     let cuda = last
         .strip_suffix("_cuda")
         .is_some_and(|stem| !stem.is_empty());
-    cuda || last == "_ext" || last.ends_with("_C") && last.len() >= 2
+    cuda || last == "_ext" || last.ends_with("_C")
 }
 
 /// NVML's permission error comes from a container when the report runs one.

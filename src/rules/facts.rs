@@ -129,16 +129,16 @@ pub fn nvidia_gpus<'a>(inv: &'a Inventory, kb: &'a Kb) -> Vec<GpuView<'a>> {
     resolve::gpus(inv, kb)
 }
 
-/// AMD display devices on the PCI bus, or the amdgpu/KFD facts.
 /// An AMD GPU the report shows, with ROCm failing on it: its PCI device
-/// when one is listed, and the HIP errors read. None when neither an AMD GPU
-/// (a PCI device, a gfx target) nor a HIP error is in sight, or when
-/// nothing failed (no error read, no line that reads as a failure).
+/// when one is listed, and the HIP errors read.
 pub struct AmdFailing<'a> {
     pub pci: Option<&'a crate::inventory::PciDevice>,
     pub hip: Vec<&'a crate::inventory::ObservedError>,
 }
 
+/// See [`AmdFailing`]. None when neither an AMD GPU (a PCI device, a gfx
+/// target) nor a HIP error is in sight, or when nothing failed (no error
+/// read, no line that reads as a failure).
 pub fn amd_gpu_failing(inv: &Inventory) -> Option<AmdFailing<'_>> {
     let hip = inv.errors_of(&[crate::inventory::ErrorKind::HipError]);
     let pci = inv.pci.iter().find(|p| p.vendor == GpuVendor::Amd);
@@ -151,6 +151,7 @@ pub fn amd_gpu_failing(inv: &Inventory) -> Option<AmdFailing<'_>> {
     Some(AmdFailing { pci, hip })
 }
 
+/// AMD display devices on the PCI bus, or the amdgpu/KFD facts.
 pub fn has_amd_gpu(inv: &Inventory) -> bool {
     inv.pci.iter().any(|p| p.vendor == GpuVendor::Amd)
         || inv.amd.kfd_present.as_ref().is_some_and(|f| f.value)

@@ -1125,17 +1125,18 @@ fn torch_cuda_builds(inv: &Inventory) -> Vec<crate::version::CudaVersion> {
 
 /// The CUDA version of the NVRTC builtins library an error names
 /// (`libnvrtc-builtins.so.11.1` gives 11.1).
-fn nvrtc_builtins_version(errs: &[&ObservedError]) -> Option<String> {
+fn nvrtc_builtins_version(errs: &[&ObservedError]) -> Option<CudaVersion> {
+    const LIB: &str = "libnvrtc-builtins.so.";
     errs.iter().find_map(|e| {
-        let rest = &e.text[e.text.find("libnvrtc-builtins.so.")? + "libnvrtc-builtins.so.".len()..];
-        let v: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == '.')
-            .collect();
-        let v = v.trim_end_matches('.');
-        let mut parts = v.split('.');
-        let (major, minor) = (parts.next()?, parts.next()?);
-        (!major.is_empty() && !minor.is_empty()).then(|| format!("{major}.{minor}"))
+        let rest = &e.text[e.text.find(LIB)? + LIB.len()..];
+        let end = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let v = rest[..end].trim_end_matches('.');
+        if !v.contains('.') {
+            return None;
+        }
+        v.parse::<CudaVersion>().ok().map(|c| c.major_minor())
     })
 }
 
@@ -1540,17 +1541,16 @@ fn special_case(
         ),
         // A docker too old for --gpus.
         // NVRTC's builtins of a CUDA version the error names: that toolkit's lib64.
-        "ERR090" if nvrtc_builtins_version(errs).is_some() => {
-            let v = nvrtc_builtins_version(errs).unwrap_or_default();
-            Some((
+        "ERR090" => nvrtc_builtins_version(errs).map(|v| {
+            (
                 None,
                 Fix {
                     command: Some(format!("export LD_LIBRARY_PATH=/usr/local/cuda-{v}/lib64:$LD_LIBRARY_PATH")),
                     note: Some(format!("where CUDA {v} is installed elsewhere (a conda environment, /opt), put its lib64 on the path instead; run through sudo as `sudo env LD_LIBRARY_PATH=$LD_LIBRARY_PATH CMD`, or add the directory to /etc/ld.so.conf.d/ and run `sudo ldconfig`")),
                     ..Default::default()
                 },
-            ))
-        }
+            )
+        }),
         // LXC's NVIDIA mount hook failing.
         "ERR010" if say("Failed to run mount hooks") => explained(
             "Observed error: LXC could not start the container because a mount hook failed, and this report sets up NVIDIA's (LXD's nvidia.runtime, or an lxc.hook.mount calling nvidia-container-cli): the hook that mounts the host driver's libraries and device nodes into the container exited with an error. Known causes are a privileged container, a host driver installed outside the distribution's packages (the hook looks its libraries up through the ld cache), and a libnvidia-container missing on the host. The GPU and the driver version are not in question. To be sure, run: lxc info --show-log NAME (LXD) or lxc-start -n ID -F -l DEBUG (Proxmox); on the host: nvidia-container-cli -k -d /dev/tty info",
